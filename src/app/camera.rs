@@ -1,0 +1,167 @@
+//! The map camera: pan by dragging (right or middle button anywhere, left on empty ground),
+//! zoom with the wheel around the cursor, arrow keys and +/- too, and fit the map to the view.
+
+use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+use super::board::Board;
+use super::input::PointerOnMap;
+use super::state::{RedrawFrames, ScenarioChanged};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<MapViewRect>()
+        .add_message::<FitMap>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(
+            Update,
+            (
+                request_fit_on_new_scenario.run_if(on_message::<ScenarioChanged>),
+                (zoom_with_wheel, pan_with_drag, pan_and_zoom_with_keys),
+                fit_map,
+            )
+                .chain()
+                .after(super::board::BoardSet)
+                .after(super::input::InputSet),
+        );
+}
+
+/// The part of the window not covered by panels, in logical pixels (y down).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct MapViewRect(pub Option<Rect>);
+
+/// Asks to frame the whole map in the view.
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct FitMap;
+
+/// Marks the camera that looks at the map.
+#[derive(Component)]
+pub struct MapCamera;
+
+const MIN_SCALE: f32 = 0.05;
+const MAX_SCALE: f32 = 20.0;
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((Camera2d, MapCamera));
+}
+
+fn request_fit_on_new_scenario(mut fit: MessageWriter<FitMap>) {
+    fit.write(FitMap);
+}
+
+fn orthographic(projection: &mut Projection) -> Option<&mut OrthographicProjection> {
+    match projection {
+        Projection::Orthographic(o) => Some(o),
+        _ => None,
+    }
+}
+
+fn zoom_with_wheel(
+    scroll: Res<AccumulatedMouseScroll>,
+    pointer: Res<PointerOnMap>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
+) {
+    let steps = match scroll.unit {
+        MouseScrollUnit::Line => scroll.delta.y,
+        MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+    };
+    let Some(cursor) = pointer.screen else { return };
+    if steps == 0.0 {
+        return;
+    }
+    let (mut transform, mut projection) = camera.into_inner();
+    let Some(ortho) = orthographic(&mut projection) else { return };
+    let old = ortho.scale;
+    let new = (old * 0.85_f32.powf(steps)).clamp(MIN_SCALE, MAX_SCALE);
+    // Keep the world point under the cursor where it is.
+    let from_center = Vec2::new(cursor.x - window.width() / 2.0, window.height() / 2.0 - cursor.y);
+    let shift = from_center * (old - new);
+    transform.translation += shift.extend(0.0);
+    ortho.scale = new;
+}
+
+fn pan_with_drag(
+    buttons: Res<ButtonInput<MouseButton>>,
+    pointer: Res<PointerOnMap>,
+    mut last: Local<Option<Vec2>>,
+    camera: Single<(&mut Transform, &Projection), With<MapCamera>>,
+) {
+    let dragging = buttons.pressed(MouseButton::Right)
+        || buttons.pressed(MouseButton::Middle)
+        || (buttons.pressed(MouseButton::Left) && pointer.pressed_on_ground);
+    let Some(cursor) = pointer.screen.filter(|_| dragging) else {
+        *last = None;
+        return;
+    };
+    let (mut transform, projection) = camera.into_inner();
+    let Projection::Orthographic(ortho) = projection else { return };
+    if let Some(previous) = *last {
+        let delta = cursor - previous;
+        transform.translation.x -= delta.x * ortho.scale;
+        transform.translation.y += delta.y * ortho.scale;
+    }
+    *last = Some(cursor);
+}
+
+fn pan_and_zoom_with_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut fit: MessageWriter<FitMap>,
+    camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
+) {
+    if egui_input.is_some_and(|e| e.wants_any_keyboard_input()) {
+        return;
+    }
+    let (mut transform, mut projection) = camera.into_inner();
+    let Some(ortho) = orthographic(&mut projection) else { return };
+    let step = 64.0 * ortho.scale;
+    for (key, dir) in [
+        (KeyCode::ArrowLeft, Vec2::NEG_X),
+        (KeyCode::ArrowRight, Vec2::X),
+        (KeyCode::ArrowUp, Vec2::Y),
+        (KeyCode::ArrowDown, Vec2::NEG_Y),
+    ] {
+        if keys.just_pressed(key) {
+            transform.translation += (dir * step).extend(0.0);
+        }
+    }
+    if keys.just_pressed(KeyCode::Equal) || keys.just_pressed(KeyCode::NumpadAdd) {
+        ortho.scale = (ortho.scale * 0.8).max(MIN_SCALE);
+    }
+    if keys.just_pressed(KeyCode::Minus) || keys.just_pressed(KeyCode::NumpadSubtract) {
+        ortho.scale = (ortho.scale * 1.25).min(MAX_SCALE);
+    }
+    if keys.just_pressed(KeyCode::KeyF) {
+        fit.write(FitMap);
+    }
+}
+
+/// Frames the whole map inside the part of the window the panels leave free.
+fn fit_map(
+    mut requests: MessageReader<FitMap>,
+    board: Option<Res<Board>>,
+    view: Res<MapViewRect>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
+    mut redraw: ResMut<RedrawFrames>,
+) {
+    if requests.read().count() == 0 {
+        return;
+    }
+    let Some(board) = board else { return };
+    let window_rect = Rect::new(0.0, 0.0, window.width(), window.height());
+    let free = view.0.filter(|r| r.width() > 50.0 && r.height() > 50.0).unwrap_or(window_rect);
+    let bounds = board.0.bounds();
+    let margin = 24.0;
+    let scale = (bounds.width() / (free.width() - 2.0 * margin).max(1.0))
+        .max(bounds.height() / (free.height() - 2.0 * margin).max(1.0))
+        .clamp(MIN_SCALE, MAX_SCALE);
+    let (mut transform, mut projection) = camera.into_inner();
+    let Some(ortho) = orthographic(&mut projection) else { return };
+    ortho.scale = scale;
+    let offset = free.center() - window_rect.center();
+    let center = bounds.center() - Vec2::new(offset.x, -offset.y) * scale;
+    transform.translation = center.extend(transform.translation.z);
+    redraw.0 = redraw.0.max(3);
+}

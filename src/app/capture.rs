@@ -1,0 +1,118 @@
+//! `--screenshot PATH --frames N` (save a PNG of the window after N frames, then exit) and
+//! `--state-file PATH` (the app's state as JSON, rewritten when it changes, for tests that drive
+//! the window with the mouse).
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::window::{PrimaryWindow, RequestRedraw};
+use serde_json::json;
+
+use super::board::{Board, terrain_color};
+use super::camera::{MapCamera, MapViewRect};
+use super::components::{CreatureSize, Position, TokenId};
+use super::state::{LoadedScenario, Selection};
+use super::tokens::TokenDisc;
+use super::LaunchOptions;
+use crate::rules::{Cell, Footprint};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Last, (take_screenshot, write_state_file));
+}
+
+/// Frames drawn so far.
+#[derive(Default)]
+struct FrameCounter(u32);
+
+fn take_screenshot(
+    mut commands: Commands,
+    options: Res<LaunchOptions>,
+    mut frames: Local<FrameCounter>,
+    mut redraw: MessageWriter<RequestRedraw>,
+) {
+    let Some(path) = options.screenshot.clone() else { return };
+    frames.0 += 1;
+    redraw.write(RequestRedraw);
+    if frames.0 == options.frames {
+        let mut save = save_to_disk(path);
+        commands.spawn(Screenshot::primary_window()).observe(
+            move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                save(captured);
+                exit.write(AppExit::Success);
+            },
+        );
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_state_file(
+    options: Res<LaunchOptions>,
+    loaded: Res<LoadedScenario>,
+    board: Option<Res<Board>>,
+    selection: Res<Selection>,
+    view: Res<MapViewRect>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
+    tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize)>,
+    mut last_written: Local<String>,
+) {
+    let Some(path) = &options.state_file else { return };
+    let Some(board) = board else { return };
+    let (camera, camera_transform) = *camera;
+    let on_screen = |world: Vec2| {
+        camera
+            .world_to_viewport(camera_transform, world.extend(0.0))
+            .ok()
+            .filter(|p| view.0.is_some_and(|r| r.contains(*p)))
+    };
+    let layout = board.0;
+    let grid = layout.grid;
+    let mut occupied: std::collections::HashSet<Cell> = Default::default();
+    let mut token_entries = Vec::new();
+    let mut selected = None;
+    for (entity, id, disc, position, size) in &tokens {
+        occupied.extend(Footprint::of(grid, size.size, size.square_side).at(position.0));
+        if selection.0 == Some(entity) {
+            selected = Some(id.0.clone());
+        }
+        token_entries.push(json!({
+            "id": id.0,
+            "screen": on_screen(disc.center).map(|p| [p.x, p.y]),
+        }));
+    }
+    // Cells far from any token, one or two of each terrain, where the map's own colour shows.
+    let map = &loaded.scenario.map;
+    let mut samples = Vec::new();
+    for (index, terrain) in map.palette().iter().enumerate() {
+        let clear = map.cells().filter(|&c| {
+            map.terrain_index(c) == Some(index)
+                && !occupied.contains(&c)
+                && grid.neighbours(c).iter().all(|n| !occupied.contains(n) && map.terrain_index(*n) == Some(index))
+        });
+        for cell in clear.filter_map(|c| on_screen(layout.world(c)).map(|p| (c, p))).take(2) {
+            samples.push(json!({
+                "terrain": terrain.name,
+                "cell": [cell.0.x, cell.0.y],
+                "screen": [cell.1.x, cell.1.y],
+                "rgb": terrain_color(terrain),
+            }));
+        }
+    }
+    let state = json!({
+        "ready": view.0.is_some(),
+        "scenario": loaded.scenario.name,
+        "grid": grid.name(),
+        "window": [window.width(), window.height()],
+        "map_view": view.0.map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]),
+        "selected": selected,
+        "tokens": token_entries,
+        "terrain_samples": samples,
+    })
+    .to_string();
+    if *last_written != state {
+        // Write the whole file at once, so a reader never sees half of it.
+        let temporary = path.with_extension("tmp");
+        if std::fs::write(&temporary, &state).and_then(|()| std::fs::rename(&temporary, path)).is_ok() {
+            *last_written = state;
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! Gizmo overlays: the outline of the cell under the cursor and of the selected token's space.
+
+use bevy::prelude::*;
+
+use super::board::Board;
+use super::components::{CreatureSize, Position};
+use super::input::PointerOnMap;
+use super::state::Selection;
+use super::tokens::TokenDisc;
+use crate::rules::Footprint;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, draw_highlights.after(super::input::InputSet));
+}
+
+const SELECTED: Color = Color::srgb(1.0, 0.84, 0.2);
+
+fn draw_highlights(
+    mut gizmos: Gizmos,
+    board: Option<Res<Board>>,
+    pointer: Res<PointerOnMap>,
+    selection: Res<Selection>,
+    tokens: Query<(&Position, &CreatureSize, &TokenDisc)>,
+) {
+    let Some(board) = board else { return };
+    let layout = board.0;
+    if let Some(cell) = pointer.cell {
+        gizmos.lineloop_2d(layout.corners(cell), Color::srgba(1.0, 1.0, 1.0, 0.7));
+    }
+    let Some((position, size, disc)) = selection.0.and_then(|e| tokens.get(e).ok()) else { return };
+    for cell in Footprint::of(layout.grid, size.size, size.square_side).at(position.0) {
+        gizmos.lineloop_2d(layout.corners(cell), SELECTED);
+    }
+    gizmos.circle_2d(disc.center, disc.radius + 4.0, SELECTED).resolution(64);
+}

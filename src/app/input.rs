@@ -1,0 +1,151 @@
+//! The mouse and keyboard on the map: the cell under the cursor, clicking a token to select it,
+//! Esc to clear, G for grid lines, and scenario files dropped on the window.
+
+use bevy::prelude::*;
+use bevy::window::{FileDragAndDrop, PrimaryWindow};
+
+use super::board::Board;
+use super::camera::{MapCamera, MapViewRect};
+use super::components::{CreatureSize, Position, TokenId};
+use super::state::{GridVisible, OpenScenario, SelectToken};
+use super::tokens::TokenDisc;
+use crate::rules::{Cell, Footprint};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PointerOnMap>().add_systems(
+        Update,
+        (track_pointer, click_tokens, keyboard_shortcuts, dropped_files)
+            .chain()
+            .in_set(InputSet)
+            .after(super::board::BoardSet),
+    );
+}
+
+/// The systems that read the mouse and keyboard.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InputSet;
+
+/// Where the pointer is on the map, if it is over the map and not over a panel.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct PointerOnMap {
+    /// Window position, logical pixels, y down.
+    pub screen: Option<Vec2>,
+    pub world: Option<Vec2>,
+    /// The map cell under the pointer.
+    pub cell: Option<Cell>,
+    /// The left button went down on empty ground (so a drag pans the map).
+    pub pressed_on_ground: bool,
+    pressed_at: Option<Vec2>,
+}
+
+fn track_pointer(
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
+    view: Res<MapViewRect>,
+    egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    board: Option<Res<Board>>,
+    mut pointer: ResMut<PointerOnMap>,
+) {
+    let over_panel = egui_input.is_some_and(|e| e.is_pointer_over_area() || e.is_using_pointer());
+    let screen = window
+        .cursor_position()
+        .filter(|p| !over_panel && view.0.is_none_or(|r| r.contains(*p)));
+    let (camera, transform) = *camera;
+    let world = screen.and_then(|p| camera.viewport_to_world_2d(transform, p).ok());
+    let cell = world.zip(board.as_deref()).and_then(|(w, b)| b.0.cell_at(w));
+    let new = PointerOnMap { screen, world, cell, ..*pointer };
+    if new != *pointer {
+        *pointer = new;
+    }
+}
+
+/// The token drawn under a world point: a disc that holds the point (the nearest centre wins, so
+/// Tiny creatures sharing a cell can each be picked), else a token whose space holds the cell.
+pub fn token_under<'a>(
+    world: Vec2,
+    cell: Option<Cell>,
+    tokens: impl Iterator<Item = (Entity, &'a TokenDisc, Vec<Cell>)>,
+) -> Option<Entity> {
+    let mut best: Option<(Entity, f32, bool)> = None;
+    for (entity, disc, cells) in tokens {
+        let distance = disc.center.distance(world);
+        let on_disc = distance <= disc.radius;
+        let in_space = cell.is_some_and(|c| cells.contains(&c));
+        if !on_disc && !in_space {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some((_, d, was_on_disc)) => (on_disc && !was_on_disc) || (on_disc == was_on_disc && distance < d),
+        };
+        if better {
+            best = Some((entity, distance, on_disc));
+        }
+    }
+    best.map(|(e, _, _)| e)
+}
+
+fn click_tokens(
+    buttons: Res<ButtonInput<MouseButton>>,
+    mut pointer: ResMut<PointerOnMap>,
+    board: Option<Res<Board>>,
+    tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize)>,
+    mut select: MessageWriter<SelectToken>,
+) {
+    let Some(board) = board else { return };
+    let grid = board.0.grid;
+    if buttons.just_pressed(MouseButton::Left) {
+        let Some((screen, world)) = pointer.screen.zip(pointer.world) else { return };
+        let candidates = tokens.iter().map(|(e, _, disc, position, size)| {
+            let cells = Footprint::of(grid, size.size, size.square_side).at(position.0).collect();
+            (e, disc, cells)
+        });
+        match token_under(world, pointer.cell, candidates) {
+            Some(entity) => {
+                let id = tokens.get(entity).map(|(_, id, ..)| id.0.clone()).ok();
+                select.write(SelectToken(id));
+                pointer.pressed_on_ground = false;
+            }
+            None => {
+                pointer.pressed_on_ground = true;
+                pointer.pressed_at = Some(screen);
+            }
+        }
+    }
+    if buttons.just_released(MouseButton::Left) {
+        let was_click = pointer
+            .pressed_at
+            .zip(pointer.screen)
+            .is_some_and(|(down, up)| down.distance(up) < 5.0);
+        if pointer.pressed_on_ground && was_click {
+            select.write(SelectToken(None));
+        }
+        pointer.pressed_on_ground = false;
+        pointer.pressed_at = None;
+    }
+}
+
+fn keyboard_shortcuts(
+    keys: Res<ButtonInput<KeyCode>>,
+    egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    mut grid: ResMut<GridVisible>,
+    mut select: MessageWriter<SelectToken>,
+) {
+    if egui_input.is_some_and(|e| e.wants_any_keyboard_input()) {
+        return;
+    }
+    if keys.just_pressed(KeyCode::KeyG) {
+        grid.0 = !grid.0;
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        select.write(SelectToken(None));
+    }
+}
+
+fn dropped_files(mut drops: MessageReader<FileDragAndDrop>, mut open: MessageWriter<OpenScenario>) {
+    for drop in drops.read() {
+        if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
+            open.write(OpenScenario { path: Some(path_buf.clone()) });
+        }
+    }
+}

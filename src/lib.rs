@@ -1,0 +1,9 @@
+//! battlemap: a D&D 5e tactical battle map. The rules of DMG chapter 8 and the PHB grid variant
+//! live in [`rules`] (plain Rust), scenario files in [`scenario`], the headless command line in
+//! [`cli`], the egui panels in [`ui`] and the Bevy application in [`app`].
+
+pub mod app;
+pub mod cli;
+pub mod rules;
+pub mod scenario;
+pub mod ui;

@@ -1,0 +1,147 @@
+//! Plain data about creatures that several rules read: side, ability modifiers, facing and shield.
+
+use serde::{Deserialize, Serialize};
+
+use super::grid::{Grid, HexOrientation};
+
+/// Which side a token fights on. Party and Ally are friends; both are hostile to Enemy;
+/// Neutral is hostile to no one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Side {
+    Party,
+    Ally,
+    Enemy,
+    Neutral,
+}
+
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Party => "Party",
+            Side::Ally => "Ally",
+            Side::Enemy => "Enemy",
+            Side::Neutral => "Neutral",
+        }
+    }
+
+    /// Whether creatures of these sides are hostile to each other.
+    pub fn is_hostile_to(self, other: Side) -> bool {
+        let friendly = |s: Side| matches!(s, Side::Party | Side::Ally);
+        (friendly(self) && other == Side::Enemy) || (self == Side::Enemy && friendly(other))
+    }
+}
+
+/// The six ability modifiers (not scores), as the rules' checks and saves use them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Abilities {
+    pub str: i8,
+    pub dex: i8,
+    pub con: i8,
+    pub int: i8,
+    pub wis: i8,
+    pub cha: i8,
+}
+
+/// A compass direction, y south: facings and directions of areas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Direction {
+    North,
+    NorthEast,
+    East,
+    SouthEast,
+    South,
+    SouthWest,
+    West,
+    NorthWest,
+}
+
+impl Direction {
+    pub const ALL: [Direction; 8] = [
+        Direction::North,
+        Direction::NorthEast,
+        Direction::East,
+        Direction::SouthEast,
+        Direction::South,
+        Direction::SouthWest,
+        Direction::West,
+        Direction::NorthWest,
+    ];
+
+    /// The directions a creature can face on `grid`: one per side of its space (DMG "Optional
+    /// Rule: Facing"): the 4 sides of a square, the 6 sides of a hex.
+    pub fn facings(grid: Grid) -> &'static [Direction] {
+        use Direction::*;
+        match grid {
+            Grid::Square => &[North, East, South, West],
+            Grid::Hex(HexOrientation::PointyTop) => &[NorthEast, East, SouthEast, SouthWest, West, NorthWest],
+            Grid::Hex(HexOrientation::FlatTop) => &[North, NorthEast, SouthEast, South, SouthWest, NorthWest],
+        }
+    }
+
+    /// The angle of the direction in degrees, clockwise from east with y south; on hexes the
+    /// diagonal directions point at the hex's sides (60° apart), on squares at 45°.
+    pub fn degrees(self, grid: Grid) -> f64 {
+        use Direction::*;
+        let hex_pointy = matches!(grid, Grid::Hex(HexOrientation::PointyTop));
+        let hex_flat = matches!(grid, Grid::Hex(HexOrientation::FlatTop));
+        match self {
+            East => 0.0,
+            SouthEast if hex_pointy => 60.0,
+            SouthEast if hex_flat => 30.0,
+            SouthEast => 45.0,
+            South => 90.0,
+            SouthWest if hex_pointy => 120.0,
+            SouthWest if hex_flat => 150.0,
+            SouthWest => 135.0,
+            West => 180.0,
+            NorthWest if hex_pointy => 240.0,
+            NorthWest if hex_flat => 210.0,
+            NorthWest => 225.0,
+            North => 270.0,
+            NorthEast if hex_pointy => 300.0,
+            NorthEast if hex_flat => 330.0,
+            NorthEast => 315.0,
+        }
+    }
+}
+
+/// The arm a creature carries its shield on (DMG "Optional Rule: Facing").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ShieldSide {
+    Left,
+    Right,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hostility_is_symmetric_and_neutrals_are_nobodys_foe() {
+        let sides = [Side::Party, Side::Ally, Side::Enemy, Side::Neutral];
+        for a in sides {
+            for b in sides {
+                assert_eq!(a.is_hostile_to(b), b.is_hostile_to(a));
+            }
+            assert!(!a.is_hostile_to(Side::Neutral));
+        }
+        assert!(Side::Party.is_hostile_to(Side::Enemy));
+        assert!(!Side::Party.is_hostile_to(Side::Ally));
+    }
+
+    #[test]
+    fn each_grid_has_one_facing_per_side_of_a_cell() {
+        assert_eq!(Direction::facings(Grid::Square).len(), 4);
+        for o in [HexOrientation::PointyTop, HexOrientation::FlatTop] {
+            let grid = Grid::Hex(o);
+            let facings = Direction::facings(grid);
+            assert_eq!(facings.len(), 6);
+            let mut angles: Vec<f64> = facings.iter().map(|d| d.degrees(grid)).collect();
+            angles.sort_by(f64::total_cmp);
+            for pair in angles.windows(2) {
+                assert_eq!(pair[1] - pair[0], 60.0, "{o:?}");
+            }
+        }
+    }
+}

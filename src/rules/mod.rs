@@ -1,0 +1,14 @@
+//! The rules of the game as plain Rust over plain data: no Bevy here (a test checks it).
+//!
+//! Every function cites the rule it implements, from `../shared/rules/` (DMG chapter 8 and
+//! the PHB grid variant) and the geometric calls of `../shared/conventions.md`, which
+//! `docs/rules.md` restates and extends.
+
+pub mod creature;
+pub mod grid;
+pub mod size;
+pub mod terrain;
+
+pub use grid::{Cell, Grid, HexOrientation};
+pub use size::{Footprint, Size};
+pub use terrain::{Terrain, TerrainMap};

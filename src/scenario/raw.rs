@@ -1,0 +1,172 @@
+//! The scenario file as written: serde structs that refuse unknown fields, before validation.
+
+use std::collections::BTreeMap;
+
+use ron::extensions::Extensions;
+use serde::{Deserialize, Serialize};
+
+use super::error::{ScenarioError, ScenarioErrors};
+use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
+use crate::rules::{Grid, Size};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Scenario")]
+pub(super) struct RawScenario {
+    pub name: String,
+    pub grid: Grid,
+    #[serde(default)]
+    pub rules: RuleOptions,
+    #[serde(default)]
+    pub legend: BTreeMap<char, RawTerrain>,
+    pub map: Vec<String>,
+    #[serde(default)]
+    pub creatures: Vec<RawCreature>,
+    #[serde(default)]
+    pub objects: Vec<RawObject>,
+}
+
+/// The optional rules a scene switches on (DMG "Using Miniatures").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RuleOptions {
+    pub diagonals: DiagonalRule,
+    pub flanking: bool,
+    pub facing: bool,
+}
+
+/// How diagonal steps on squares are counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DiagonalRule {
+    /// PHB "Variant: Playing on a Grid": every square counts 5 feet, diagonals included.
+    #[default]
+    Standard,
+    /// DMG "Optional Rule: Diagonals": the first diagonal 5 feet, the second 10, and so on.
+    Alternating,
+}
+
+impl DiagonalRule {
+    pub fn name(self) -> &'static str {
+        match self {
+            DiagonalRule::Standard => "every square 5 ft",
+            DiagonalRule::Alternating => "diagonals 5/10 ft",
+        }
+    }
+}
+
+/// A legend entry: a built-in kind, or a terrain described in full.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) enum RawTerrain {
+    Floor,
+    Difficult,
+    Wall,
+    LowObstacle,
+    Obscuring,
+    Water,
+    Rubble,
+    Custom {
+        name: String,
+        #[serde(default)]
+        blocks_movement: bool,
+        #[serde(default)]
+        blocks_sight: bool,
+        #[serde(default)]
+        blocks_cover: bool,
+        #[serde(default)]
+        difficult: bool,
+        #[serde(default)]
+        color: Option<String>,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Creature")]
+pub(super) struct RawCreature {
+    pub id: String,
+    pub name: String,
+    pub side: Side,
+    pub size: Size,
+    #[serde(default)]
+    pub space: Option<u32>,
+    pub at: (i32, i32),
+    pub speed: u32,
+    pub ac: i32,
+    pub hp: i32,
+    #[serde(default)]
+    pub max_hp: Option<i32>,
+    #[serde(default)]
+    pub abilities: Abilities,
+    #[serde(default)]
+    pub facing: Option<Direction>,
+    #[serde(default)]
+    pub shield: Option<ShieldSide>,
+    #[serde(default)]
+    pub pc: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Object")]
+pub(super) struct RawObject {
+    pub id: String,
+    pub name: String,
+    #[serde(default = "neutral")]
+    pub side: Side,
+    pub size: Size,
+    #[serde(default)]
+    pub space: Option<u32>,
+    pub at: (i32, i32),
+    pub ac: i32,
+    pub hp: i32,
+    #[serde(default)]
+    pub max_hp: Option<i32>,
+    #[serde(default)]
+    pub facing: Option<Direction>,
+}
+
+fn neutral() -> Side {
+    Side::Neutral
+}
+
+/// Parses the text with `Option` fields written without `Some(...)`.
+pub(super) fn parse(file: &str, text: &str) -> Result<RawScenario, ScenarioErrors> {
+    let options = ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME);
+    options.from_str(text).map_err(|e| {
+        let start = e.span.start;
+        let position = (start.line > 0).then_some((start.line, start.col.max(1)));
+        ScenarioErrors::one(ScenarioError::at(file, position, plain_sentence(&e.code)))
+    })
+}
+
+/// RON's error, as a sentence a DM can act on.
+fn plain_sentence(code: &ron::Error) -> String {
+    use ron::Error as E;
+    match code {
+        E::NoSuchStructField { expected, found, outer } => format!(
+            "unknown field `{found}`{}; the fields allowed here are {}",
+            outer.as_ref().map(|o| format!(" in {o}")).unwrap_or_default(),
+            list(expected)
+        ),
+        E::MissingStructField { field, outer } => format!(
+            "the field `{field}` is missing{}",
+            outer.as_ref().map(|o| format!(" from {o}")).unwrap_or_default()
+        ),
+        E::NoSuchEnumVariant { expected, found, outer } => format!(
+            "`{found}` is not one of {}{}",
+            list(expected),
+            outer.as_ref().map(|o| format!(" (for {o})")).unwrap_or_default()
+        ),
+        E::DuplicateStructField { field, .. } => format!("the field `{field}` is given twice"),
+        other => {
+            let text = other.to_string();
+            let mut chars = text.chars();
+            match chars.next() {
+                Some(first) => format!("{}{}", first.to_lowercase(), chars.as_str()),
+                None => "the file is not valid RON".to_owned(),
+            }
+        }
+    }
+}
+
+fn list(names: &[&str]) -> String {
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}

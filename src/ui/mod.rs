@@ -1,0 +1,27 @@
+//! The egui panels, as functions of a view model that return the user's requests.
+//!
+//! Nothing here touches the ECS: the app builds the view models from components, calls these
+//! functions inside its egui pass and turns the returned [`PanelRequest`]s into messages. Tests
+//! drive the same functions with egui_kittest, without a window.
+
+mod roster;
+mod status;
+pub mod style;
+
+pub use roster::{RosterView, TokenDetails, TokenRow, roster_panel};
+pub use status::{StatusEdit, StatusView, status_bar};
+
+/// Something the user asked for in a panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PanelRequest {
+    /// Select the token with this id.
+    Select(String),
+    ClearSelection,
+    ShowGrid(bool),
+    /// Open the scenario file at this path (the current one stays if it is invalid).
+    Open(String),
+    /// Read the current scenario file again.
+    Reload,
+    /// Frame the whole map in the view.
+    FitMap,
+}

@@ -1,0 +1,131 @@
+//! The side panel: every creature and object with name, side, HP, AC, speed and size, and the
+//! selected one in detail.
+
+use bevy_egui::egui::{self, RichText};
+
+use super::PanelRequest;
+use super::style::{egui_color, token_color};
+use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
+use crate::rules::{Cell, Size};
+use crate::scenario::TokenKind;
+
+/// One row of the list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TokenRow {
+    pub id: String,
+    pub name: String,
+    pub kind: TokenKind,
+    pub side: Side,
+    pub size: Size,
+    pub hp: i32,
+    pub max_hp: i32,
+    pub ac: i32,
+    pub speed: u32,
+}
+
+/// More about the selected token.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TokenDetails {
+    pub id: String,
+    pub anchor: Cell,
+    pub cells: usize,
+    pub abilities: Abilities,
+    pub facing: Option<Direction>,
+    pub shield: Option<ShieldSide>,
+    pub player_character: bool,
+}
+
+/// What the side panel shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RosterView {
+    pub rows: Vec<TokenRow>,
+    pub selected: Option<TokenDetails>,
+}
+
+/// Draws the roster into `ui` and returns what the user asked for.
+pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView) -> Vec<PanelRequest> {
+    let mut requests = Vec::new();
+    ui.heading("Creatures and objects");
+    ui.add_space(4.0);
+    let selected_id = view.selected.as_ref().map(|d| d.id.as_str());
+    egui::ScrollArea::vertical().max_height(ui.available_height() * 0.6).show(ui, |ui| {
+        egui::Grid::new("roster").striped(true).num_columns(5).spacing([10.0, 4.0]).show(ui, |ui| {
+            for header in ["Name", "HP", "AC", "Speed", "Size"] {
+                ui.label(RichText::new(header).strong());
+            }
+            ui.end_row();
+            for row in &view.rows {
+                let color = egui_color(token_color(row.side, row.kind));
+                let is_selected = selected_id == Some(row.id.as_str());
+                let label = RichText::new(format!("● {}", row.name)).color(color);
+                let response = ui
+                    .selectable_label(is_selected, label)
+                    .on_hover_text(format!("{} · {} · id {}", row.side.name(), kind_name(row.kind), row.id));
+                if response.clicked() {
+                    requests.push(if is_selected {
+                        PanelRequest::ClearSelection
+                    } else {
+                        PanelRequest::Select(row.id.clone())
+                    });
+                }
+                ui.label(format!("{}/{}", row.hp, row.max_hp));
+                ui.label(row.ac.to_string());
+                ui.label(if row.kind == TokenKind::Object { "—".to_owned() } else { format!("{} ft", row.speed) });
+                ui.label(row.size.name());
+                ui.end_row();
+            }
+        });
+    });
+    ui.separator();
+    match (&view.selected, view.selected.as_ref().and_then(|d| view.rows.iter().find(|r| r.id == d.id))) {
+        (Some(details), Some(row)) => selected_card(ui, row, details, &mut requests),
+        _ => {
+            ui.label(RichText::new("Click a token or a name to select it.").italics());
+        }
+    }
+    requests
+}
+
+fn kind_name(kind: TokenKind) -> &'static str {
+    match kind {
+        TokenKind::Creature => "creature",
+        TokenKind::Object => "object",
+    }
+}
+
+fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requests: &mut Vec<PanelRequest>) {
+    ui.horizontal(|ui| {
+        ui.heading(RichText::new(&row.name).color(egui_color(token_color(row.side, row.kind))));
+        if ui.small_button("✕").on_hover_text("Clear the selection (Esc)").clicked() {
+            requests.push(PanelRequest::ClearSelection);
+        }
+    });
+    let pc = if details.player_character { ", player character" } else { "" };
+    ui.label(format!("{} {} {}{pc}", row.side.name(), row.size.name(), kind_name(row.kind)));
+    egui::Grid::new("selected").num_columns(2).spacing([12.0, 2.0]).show(ui, |ui| {
+        let mut line = |key: &str, value: String| {
+            ui.label(RichText::new(key).weak());
+            ui.label(value);
+            ui.end_row();
+        };
+        line("Hit points", format!("{} of {}", row.hp, row.max_hp));
+        line("Armor Class", row.ac.to_string());
+        if row.kind == TokenKind::Creature {
+            line("Speed", format!("{} ft", row.speed));
+        }
+        line("Position", details.anchor.to_string());
+        line("Space", format!("{} cell{}", details.cells, if details.cells == 1 { "" } else { "s" }));
+        if let Some(facing) = details.facing {
+            line("Facing", format!("{facing:?}"));
+        }
+        if let Some(shield) = details.shield {
+            line("Shield", format!("{shield:?} arm"));
+        }
+        if row.kind == TokenKind::Creature {
+            let a = details.abilities;
+            let m = |v: i8| format!("{v:+}");
+            line("Str Dex Con", format!("{} {} {}", m(a.str), m(a.dex), m(a.con)));
+            line("Int Wis Cha", format!("{} {} {}", m(a.int), m(a.wis), m(a.cha)));
+        }
+    });
+}

@@ -1,0 +1,93 @@
+//! The bottom bar: scenario name, grid kind, rule options, the cell under the cursor, the grid
+//! toggle, and opening another scenario file.
+
+use bevy_egui::egui::{self, Color32, RichText};
+
+use super::PanelRequest;
+use crate::rules::{Cell, Grid};
+use crate::scenario::RuleOptions;
+
+/// What the bottom bar shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatusView {
+    pub scenario_name: String,
+    /// The file the scenario came from, or a note that it is built in.
+    pub source: String,
+    pub grid: Grid,
+    pub rules: RuleOptions,
+    pub grid_visible: bool,
+    /// The cell under the cursor and its terrain, if the cursor is on the map.
+    pub hovered: Option<(Cell, String)>,
+    /// The last message for the user, and whether it reports an error.
+    pub message: Option<(String, bool)>,
+}
+
+/// The text the user is typing into the bar, kept between frames.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StatusEdit {
+    pub open_path: String,
+}
+
+/// Draws the bar into `ui` and returns what the user asked for.
+pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -> Vec<PanelRequest> {
+    let mut requests = Vec::new();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(&view.scenario_name).strong()).on_hover_text(&view.source);
+        ui.separator();
+        ui.label(grid_label(view.grid));
+        ui.separator();
+        ui.label(rules_label(view.grid, view.rules));
+        ui.separator();
+        let mut grid_visible = view.grid_visible;
+        if ui.checkbox(&mut grid_visible, "Grid (G)").changed() {
+            requests.push(PanelRequest::ShowGrid(grid_visible));
+        }
+        if ui.button("Fit map (F)").clicked() {
+            requests.push(PanelRequest::FitMap);
+        }
+        ui.separator();
+        ui.label(match &view.hovered {
+            Some((cell, terrain)) => format!("{} {cell}: {terrain}", coordinate_name(view.grid)),
+            None => "cursor off the map".to_owned(),
+        });
+    });
+    ui.horizontal(|ui| {
+        ui.label("Open scenario:");
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut edit.open_path)
+                .hint_text("scenes/name.ron")
+                .desired_width(260.0),
+        );
+        let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if (ui.button("Open").clicked() || entered) && !edit.open_path.trim().is_empty() {
+            requests.push(PanelRequest::Open(edit.open_path.trim().to_owned()));
+        }
+        if ui.button("Reload").on_hover_text("Read the current file again").clicked() {
+            requests.push(PanelRequest::Reload);
+        }
+        if let Some((message, is_error)) = &view.message {
+            let color = if *is_error { Color32::from_rgb(230, 90, 80) } else { Color32::from_rgb(120, 200, 120) };
+            ui.label(RichText::new(message).color(color));
+        }
+    });
+    requests
+}
+
+fn grid_label(grid: Grid) -> &'static str {
+    match grid {
+        Grid::Square => "Square grid, 5 ft squares",
+        Grid::Hex(crate::rules::HexOrientation::PointyTop) => "Hex grid (pointy-top), 5 ft hexes",
+        Grid::Hex(crate::rules::HexOrientation::FlatTop) => "Hex grid (flat-top), 5 ft hexes",
+    }
+}
+
+fn coordinate_name(grid: Grid) -> &'static str {
+    if grid.is_hex() { "hex (q, r)" } else { "square (x, y)" }
+}
+
+/// The rule options in a few words: "Diagonals: every square 5 ft · Flanking on · Facing off".
+pub fn rules_label(grid: Grid, rules: RuleOptions) -> String {
+    let on = |b: bool| if b { "on" } else { "off" };
+    let diagonals = if grid.is_hex() { String::new() } else { format!("Diagonals: {} · ", rules.diagonals.name()) };
+    format!("{diagonals}Flanking {} · Facing {}", on(rules.flanking), on(rules.facing))
+}

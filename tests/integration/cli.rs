@@ -1,0 +1,79 @@
+//! The command line: `check` and `query`, run as a user would.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use super::{root, sample_scenes, scratch};
+
+fn battlemap(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_battlemap"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn check_accepts_every_sample() {
+    let scenes: Vec<String> = sample_scenes().iter().map(|p| p.display().to_string()).collect();
+    let args: Vec<&str> = std::iter::once("check").chain(scenes.iter().map(String::as_str)).collect();
+    let (code, out, err) = battlemap(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().filter(|l| l.contains(": ok: ")).count(), scenes.len(), "{out}");
+}
+
+#[test]
+fn check_reports_bad_files_and_exits_2() {
+    let dir = scratch("cli-check");
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "Scenario(\n  name: \"Bad\",\n  grid: Square,\n  map: [\"..\", \"...\"],\n  size: 3,\n)").expect("write");
+    let (code, out, err) = battlemap(&["check", "scenes/tavern_brawl.ron", bad.to_str().expect("utf-8")]);
+    assert_eq!(code, 2);
+    assert!(out.contains("tavern_brawl.ron: ok"), "{out}");
+    assert!(err.contains("bad.ron:5:3: unknown field `size`"), "{err}");
+    let (code, _, err) = battlemap(&["check", "no/such/file.ron"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such/file.ron: cannot read the file"), "{err}");
+}
+
+#[test]
+fn a_bad_file_on_the_command_line_does_not_open_the_window() {
+    let dir = scratch("cli-open-bad");
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "Scenario(name: \"Bad\", grid: Square, map: [\"..\", \"...\"])").expect("write");
+    let (code, _, err) = battlemap(&[bad.to_str().expect("utf-8")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("row 2 of the map has 3 cells but row 1 has 2"), "{err}");
+}
+
+#[test]
+fn query_tokens_lists_every_space() {
+    let (code, out, err) = battlemap(&["query", "scenes/hex_skirmish.ron", "tokens"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["grid"], "hex-pointy-top");
+    let tokens = answer["tokens"].as_array().expect("a list");
+    let find = |id: &str| tokens.iter().find(|t| t["id"] == id).unwrap_or_else(|| panic!("{id}"));
+    let ogre = find("ogre");
+    assert_eq!(ogre["size"], "Large");
+    assert_eq!(ogre["side"], "Enemy");
+    assert_eq!(ogre["cells"], serde_json::json!([[13, 3], [14, 3], [13, 4]]));
+    assert_eq!(find("giant")["cells"].as_array().map(Vec::len), Some(7));
+    assert_eq!(find("kael")["cells"], serde_json::json!([[0, 6]]));
+}
+
+#[test]
+fn query_rejects_unknown_questions() {
+    let (code, _, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "weather"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown query \"weather\""), "{err}");
+    let (code, _, err) = battlemap(&["--frames", "zero"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--frames takes a number"), "{err}");
+}

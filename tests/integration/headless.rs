@@ -1,0 +1,77 @@
+//! The app's state without a window: tokens become entities, selection and scenario loading work.
+
+use bevy::prelude::*;
+
+use battlemap::app::components::{Allegiance, CreatureSize, Position, TokenId, Vitals};
+use battlemap::app::state::{LoadedScenario, Notice, OpenScenario, SelectToken, Selection};
+use battlemap::rules::{Cell, Size};
+use battlemap::rules::creature::Side;
+use battlemap::scenario::Scenario;
+
+use super::{root, scratch};
+
+fn app_with(path: &str) -> App {
+    let path = root().join(path);
+    let scenario = Scenario::load(&path).expect("valid sample");
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .insert_resource(LoadedScenario::from_file(scenario, path))
+        .add_plugins(battlemap::app::headless_plugin);
+    app.update();
+    app.update();
+    app
+}
+
+fn token_ids(app: &mut App) -> Vec<String> {
+    let mut query = app.world_mut().query::<&TokenId>();
+    let mut ids: Vec<String> = query.iter(app.world()).map(|t| t.0.clone()).collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn every_token_becomes_an_entity_with_its_components() {
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    let scenario = app.world().resource::<LoadedScenario>().scenario.clone();
+    assert_eq!(token_ids(&mut app).len(), scenario.tokens.len());
+    let mut query = app.world_mut().query::<(&TokenId, &Position, &CreatureSize, &Allegiance, &Vitals)>();
+    let (_, position, size, side, vitals) =
+        query.iter(app.world()).find(|(id, ..)| id.0 == "gorm").expect("Gorm is on the map");
+    assert_eq!(position.0, Cell::new(15, 2));
+    assert_eq!(size.size, Size::Large);
+    assert_eq!(side.0, Side::Ally);
+    assert_eq!(vitals.hp, 59);
+}
+
+#[test]
+fn selecting_by_id_and_clearing() {
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    app.world_mut().write_message(SelectToken(Some("lia".into())));
+    app.update();
+    let selected = app.world().resource::<Selection>().0.expect("selected");
+    assert_eq!(app.world().get::<TokenId>(selected).map(|t| t.0.as_str()), Some("lia"));
+    app.world_mut().write_message(SelectToken(Some("nobody".into())));
+    app.update();
+    assert_eq!(app.world().resource::<Selection>().0, None);
+}
+
+#[test]
+fn opening_a_bad_file_keeps_the_scenario_and_a_good_one_replaces_it() {
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    let before = token_ids(&mut app);
+    let dir = scratch("headless-open");
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "Scenario(name: \"Bad\", grid: Square, map: [\"..\"], creatures: [(id: \"x\")])").expect("write");
+    app.world_mut().write_message(OpenScenario { path: Some(bad) });
+    app.update();
+    app.update();
+    assert_eq!(token_ids(&mut app), before);
+    let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
+    assert!(notice.1 && notice.0.contains("Kept the current scenario") && notice.0.contains("bad.ron:1:"), "{notice:?}");
+
+    app.world_mut().write_message(OpenScenario { path: Some(root().join("scenes/hex_skirmish.ron")) });
+    app.update();
+    app.update();
+    assert!(token_ids(&mut app).contains(&"giant".to_owned()));
+    assert_eq!(app.world().resource::<LoadedScenario>().scenario.name, "Skirmish at Crowfield");
+}

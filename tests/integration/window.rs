@@ -1,0 +1,185 @@
+//! The real window under Xvfb with software Vulkan: every sample scenario is drawn and its
+//! screenshot checked, and xdotool clicks a token to select it.
+//!
+//! Needs `Xvfb`, `xdotool` and a Vulkan driver (Mesa's lavapipe). Without them the tests say so
+//! and pass, except under CI (`CI` set), where they fail: `.ci/run` installs the packages.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::{root, sample_scenes};
+
+/// An X server for the test; stopped when dropped.
+struct Display {
+    name: String,
+    server: Child,
+}
+
+impl Drop for Display {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+fn have(program: &str) -> bool {
+    Command::new("sh").args(["-c", &format!("command -v {program}")]).stdout(Stdio::null()).status().is_ok_and(|s| s.success())
+}
+
+/// Starts Xvfb on a free display, or returns `None` (and says why) where it is not installed.
+fn start_display(number: u32) -> Option<Display> {
+    if !have("Xvfb") || !have("xdotool") {
+        assert!(std::env::var_os("CI").is_none(), "CI must have Xvfb and xdotool (see .ci/run)");
+        eprintln!("skipping the real-window test: Xvfb or xdotool is not installed");
+        return None;
+    }
+    let number = (number..number + 50).find(|n| !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists())?;
+    let name = format!(":{number}");
+    let server = Command::new("Xvfb")
+        .args([&name, "-screen", "0", "1400x900x24", "-nolisten", "tcp"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("Xvfb starts");
+    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !socket.exists() {
+        assert!(Instant::now() < deadline, "Xvfb did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Some(Display { name, server })
+}
+
+fn app(display: &Display, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_battlemap"));
+    command.args(args).current_dir(root()).env("DISPLAY", &display.name).env_remove("WAYLAND_DISPLAY");
+    command
+}
+
+fn out_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshot dir");
+    dir
+}
+
+fn read_state(path: &Path) -> Option<Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// Waits until the state file satisfies `ready`, or panics after `seconds`.
+fn wait_for_state(path: &Path, seconds: u64, what: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    loop {
+        if let Some(state) = read_state(path).filter(|s| ready(s)) {
+            return state;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}; last state: {:?}", read_state(path));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn pixel(image: &image::RgbImage, at: &Value) -> [u8; 3] {
+    let x = at[0].as_f64().expect("x").round() as u32;
+    let y = at[1].as_f64().expect("y").round() as u32;
+    image.get_pixel(x.min(image.width() - 1), y.min(image.height() - 1)).0
+}
+
+fn close(a: [u8; 3], b: [u8; 3], tolerance: i32) -> bool {
+    a.iter().zip(b).all(|(x, y)| (i32::from(*x) - i32::from(y)).abs() <= tolerance)
+}
+
+#[test]
+fn every_sample_scene_is_drawn_in_a_real_window() {
+    let Some(display) = start_display(90) else { return };
+    for scene in sample_scenes() {
+        let stem = scene.file_stem().and_then(|s| s.to_str()).expect("name").to_owned();
+        let png = out_dir().join(format!("{stem}.png"));
+        let state_file = out_dir().join(format!("{stem}.json"));
+        let _ = std::fs::remove_file(&png);
+        let output = app(&display, &[
+            scene.to_str().expect("utf-8"),
+            "--screenshot", png.to_str().expect("utf-8"),
+            "--frames", "20",
+            "--state-file", state_file.to_str().expect("utf-8"),
+            "--window", "1280x800",
+        ])
+        .output()
+        .expect("the app runs");
+        assert!(output.status.success(), "{stem}: {}", String::from_utf8_lossy(&output.stderr));
+        let image = image::open(&png).unwrap_or_else(|e| panic!("{stem}: no screenshot: {e}")).to_rgb8();
+        assert_eq!((image.width(), image.height()), (1280, 800), "{stem}");
+        let state = read_state(&state_file).expect("state written");
+
+        // Not blank: many colours.
+        let distinct: std::collections::HashSet<[u8; 3]> = image.pixels().map(|p| p.0).collect();
+        assert!(distinct.len() > 50, "{stem}: only {} colours", distinct.len());
+
+        // The map fills the free part of the window: along one axis it spans it, margins aside.
+        let view = state["map_view"].as_array().expect("map view");
+        let [x0, y0, x1, y1] = [0, 1, 2, 3].map(|i| view[i].as_f64().expect("number") as u32);
+        let background = [24, 26, 30];
+        let middle_row = (y0 + y1) / 2;
+        let middle_col = (x0 + x1) / 2;
+        let covered_x = (x0..x1).filter(|&x| !close(image.get_pixel(x, middle_row).0, background, 4)).count() as f64;
+        let covered_y = (y0..y1).filter(|&y| !close(image.get_pixel(middle_col, y).0, background, 4)).count() as f64;
+        let fill = (covered_x / f64::from(x1 - x0)).max(covered_y / f64::from(y1 - y0));
+        assert!(fill > 0.85, "{stem}: the map covers only {fill:.2} of the view");
+
+        // Known cells show their terrain's colour where the app says they are.
+        let samples = state["terrain_samples"].as_array().expect("samples");
+        for kind in ["floor", "wall"] {
+            if stem.contains("hex") || stem.contains("ford") {
+                if kind == "wall" {
+                    continue;
+                }
+            }
+            assert!(samples.iter().any(|s| s["terrain"] == kind), "{stem}: no {kind} sample");
+        }
+        for sample in samples {
+            let want: Vec<u8> = sample["rgb"].as_array().expect("rgb").iter().map(|v| v.as_u64().expect("u8") as u8).collect();
+            let got = pixel(&image, &sample["screen"]);
+            assert!(close(got, [want[0], want[1], want[2]], 10), "{stem}: {} at {} is {got:?}, want {want:?}", sample["terrain"], sample["screen"]);
+        }
+    }
+}
+
+#[test]
+fn clicking_a_token_selects_it() {
+    let Some(display) = start_display(140) else { return };
+    let state_file = out_dir().join("click-state.json");
+    let _ = std::fs::remove_file(&state_file);
+    let mut child = app(&display, &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the app starts");
+    struct Kill<'a>(&'a mut Child);
+    impl Drop for Kill<'_> {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _guard = Kill(&mut child);
+    let state = wait_for_state(&state_file, 120, "the map", |s| {
+        s["ready"] == true && s["tokens"].as_array().is_some_and(|t| t.iter().all(|t| t["screen"].is_array()))
+    });
+    let lia = state["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "lia").expect("Lia")["screen"].clone();
+    let click = |at: &Value| {
+        let (x, y) = (at[0].as_f64().expect("x").round(), at[1].as_f64().expect("y").round());
+        let status = Command::new("xdotool")
+            .args(["mousemove", &x.to_string(), &y.to_string(), "sleep", "0.3", "click", "1"])
+            .env("DISPLAY", &display.name)
+            .status()
+            .expect("xdotool runs");
+        assert!(status.success());
+    };
+    click(&lia);
+    wait_for_state(&state_file, 30, "Lia to be selected", |s| s["selected"] == "lia");
+    let floor = state["terrain_samples"].as_array().expect("samples").iter().find(|s| s["terrain"] == "floor").expect("floor")["screen"].clone();
+    click(&floor);
+    wait_for_state(&state_file, 30, "the selection to clear", |s| s["selected"].is_null());
+}
