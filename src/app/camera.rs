@@ -11,6 +11,7 @@ use super::state::{RedrawFrames, ScenarioChanged};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MapViewRect>()
+        .init_resource::<AutoFit>()
         .add_message::<FitMap>()
         .add_systems(Startup, spawn_camera)
         .add_systems(
@@ -33,6 +34,18 @@ pub struct MapViewRect(pub Option<Rect>);
 /// Asks to frame the whole map in the view.
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct FitMap;
+
+/// Whether the view still frames the whole map as last fitted: then it is fitted again when the
+/// free area changes (the panels take their size, the window is resized). Panning or zooming by
+/// hand turns it off; fitting turns it on.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AutoFit(pub bool);
+
+impl Default for AutoFit {
+    fn default() -> Self {
+        Self(true)
+    }
+}
 
 /// Marks the camera that looks at the map.
 #[derive(Component)]
@@ -61,6 +74,7 @@ fn zoom_with_wheel(
     pointer: Res<PointerOnMap>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
+    mut auto_fit: ResMut<AutoFit>,
 ) {
     let steps = match scroll.unit {
         MouseScrollUnit::Line => scroll.delta.y,
@@ -79,6 +93,7 @@ fn zoom_with_wheel(
     let shift = from_center * (old - new);
     transform.translation += shift.extend(0.0);
     ortho.scale = new;
+    auto_fit.0 = false;
 }
 
 fn pan_with_drag(
@@ -86,6 +101,7 @@ fn pan_with_drag(
     pointer: Res<PointerOnMap>,
     mut last: Local<Option<Vec2>>,
     camera: Single<(&mut Transform, &Projection), With<MapCamera>>,
+    mut auto_fit: ResMut<AutoFit>,
 ) {
     let dragging = buttons.pressed(MouseButton::Right)
         || buttons.pressed(MouseButton::Middle)
@@ -98,8 +114,11 @@ fn pan_with_drag(
     let Projection::Orthographic(ortho) = projection else { return };
     if let Some(previous) = *last {
         let delta = cursor - previous;
-        transform.translation.x -= delta.x * ortho.scale;
-        transform.translation.y += delta.y * ortho.scale;
+        if delta != Vec2::ZERO {
+            transform.translation.x -= delta.x * ortho.scale;
+            transform.translation.y += delta.y * ortho.scale;
+            auto_fit.0 = false;
+        }
     }
     *last = Some(cursor);
 }
@@ -109,6 +128,7 @@ fn pan_and_zoom_with_keys(
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut fit: MessageWriter<FitMap>,
     camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
+    mut auto_fit: ResMut<AutoFit>,
 ) {
     if egui_input.is_some_and(|e| e.wants_any_keyboard_input()) {
         return;
@@ -124,29 +144,37 @@ fn pan_and_zoom_with_keys(
     ] {
         if keys.just_pressed(key) {
             transform.translation += (dir * step).extend(0.0);
+            auto_fit.0 = false;
         }
     }
     if keys.just_pressed(KeyCode::Equal) || keys.just_pressed(KeyCode::NumpadAdd) {
         ortho.scale = (ortho.scale * 0.8).max(MIN_SCALE);
+        auto_fit.0 = false;
     }
     if keys.just_pressed(KeyCode::Minus) || keys.just_pressed(KeyCode::NumpadSubtract) {
         ortho.scale = (ortho.scale * 1.25).min(MAX_SCALE);
+        auto_fit.0 = false;
     }
     if keys.just_pressed(KeyCode::KeyF) {
         fit.write(FitMap);
     }
 }
 
-/// Frames the whole map inside the part of the window the panels leave free.
+/// Frames the whole map inside the part of the window the panels leave free: when asked, and
+/// when that part changes while [`AutoFit`] is on.
+#[allow(clippy::too_many_arguments)]
 fn fit_map(
     mut requests: MessageReader<FitMap>,
     board: Option<Res<Board>>,
     view: Res<MapViewRect>,
+    mut auto_fit: ResMut<AutoFit>,
+    mut fitted_for: Local<Option<Rect>>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
     mut redraw: ResMut<RedrawFrames>,
 ) {
-    if requests.read().count() == 0 {
+    let asked = requests.read().count() > 0;
+    if !asked && !(auto_fit.0 && *fitted_for != view.0) {
         return;
     }
     let Some(board) = board else { return };
@@ -163,5 +191,7 @@ fn fit_map(
     let offset = free.center() - window_rect.center();
     let center = bounds.center() - Vec2::new(offset.x, -offset.y) * scale;
     transform.translation = center.extend(transform.translation.z);
+    auto_fit.0 = true;
+    *fitted_for = view.0;
     redraw.0 = redraw.0.max(3);
 }

@@ -79,14 +79,14 @@ fn write_state_file(
             "screen": on_screen(disc.center).map(|p| [p.x, p.y]),
         }));
     }
-    // Cells far from any token, one or two of each terrain, where the map's own colour shows.
+    // Cells with no token on or beside them, two of each terrain, where the map's own colour shows.
     let map = &loaded.scenario.map;
     let mut samples = Vec::new();
     for (index, terrain) in map.palette().iter().enumerate() {
         let clear = map.cells().filter(|&c| {
             map.terrain_index(c) == Some(index)
                 && !occupied.contains(&c)
-                && grid.neighbours(c).iter().all(|n| !occupied.contains(n) && map.terrain_index(*n) == Some(index))
+                && grid.neighbours(c).iter().all(|n| !occupied.contains(n))
         });
         for cell in clear.filter_map(|c| on_screen(layout.world(c)).map(|p| (c, p))).take(2) {
             samples.push(json!({

@@ -151,6 +151,18 @@ fn spawn_visuals(
         Transform::from_translation(disc.center.extend(0.2)),
         ChildOf(root),
     ));
+    if let Some(facing) = token.facing {
+        // A notch on the disc's rim pointing the way the creature faces.
+        let angle = -(facing.degrees(layout.grid) as f32).to_radians();
+        let tip = Vec2::from_angle(angle) * (disc.radius + 13.0);
+        let side = |turn: f32| Vec2::from_angle(angle + turn) * (disc.radius - 1.0);
+        commands.spawn((
+            Mesh2d(meshes.add(Triangle2d::new(tip, side(0.42), side(-0.42)))),
+            MeshMaterial2d(materials.add(Color::srgb_u8(240, 236, 220))),
+            Transform::from_translation(disc.center.extend(0.05)),
+            ChildOf(root),
+        ));
+    }
     let font_size = if token.size == Size::Tiny { 9.0 } else { 13.0 };
     let label_y = disc.center.y - disc.radius - font_size * 0.75;
     let width = token.name.chars().count() as f32 * font_size * 0.62 + 8.0;

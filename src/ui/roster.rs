@@ -57,9 +57,13 @@ pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView) -> Vec<PanelRequest> {
             for row in &view.rows {
                 let color = egui_color(token_color(row.side, row.kind));
                 let is_selected = selected_id == Some(row.id.as_str());
-                let label = RichText::new(format!("● {}", row.name)).color(color);
+                let label = RichText::new(&row.name).color(color);
                 let response = ui
-                    .selectable_label(is_selected, label)
+                    .horizontal(|ui| {
+                        side_dot(ui, color);
+                        ui.selectable_label(is_selected, label)
+                    })
+                    .inner
                     .on_hover_text(format!("{} · {} · id {}", row.side.name(), kind_name(row.kind), row.id));
                 if response.clicked() {
                     requests.push(if is_selected {
@@ -84,6 +88,12 @@ pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView) -> Vec<PanelRequest> {
         }
     }
     requests
+}
+
+/// A small disc in the side's colour, like the token on the map.
+fn side_dot(ui: &mut egui::Ui, color: egui::Color32) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), 4.5, color);
 }
 
 fn kind_name(kind: TokenKind) -> &'static str {
