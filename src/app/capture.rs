@@ -10,7 +10,8 @@ use serde_json::json;
 use super::board::{Board, terrain_color};
 use super::camera::{MapCamera, MapViewRect};
 use super::components::{CreatureSize, Position, TokenId};
-use super::state::{LoadedScenario, Selection};
+use super::movement::TurnMoves;
+use super::state::{LoadedScenario, Notice, Selection};
 use super::tokens::TokenDisc;
 use super::LaunchOptions;
 use crate::rules::{Cell, Footprint};
@@ -52,7 +53,8 @@ fn write_state_file(
     view: Res<MapViewRect>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
-    tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize)>,
+    tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize, Option<&TurnMoves>)>,
+    notice: Res<Notice>,
     mut last_written: Local<String>,
 ) {
     let Some(path) = &options.state_file else { return };
@@ -69,14 +71,16 @@ fn write_state_file(
     let mut occupied: std::collections::HashSet<Cell> = Default::default();
     let mut token_entries = Vec::new();
     let mut selected = None;
-    for (entity, id, disc, position, size) in &tokens {
+    for (entity, id, disc, position, size, moves) in &tokens {
         occupied.extend(Footprint::of(grid, size.size, size.square_side).at(position.0));
         if selection.0 == Some(entity) {
             selected = Some(id.0.clone());
         }
         token_entries.push(json!({
             "id": id.0,
+            "anchor": [position.0.x, position.0.y],
             "screen": on_screen(disc.center).map(|p| [p.x, p.y]),
+            "movement_left": moves.map(|m| m.turn.left()),
         }));
     }
     // Cells with no token on or beside them, two of each terrain, where the map's own colour shows.
@@ -97,8 +101,15 @@ fn write_state_file(
             }));
         }
     }
+    // Cell centres on screen are affine in the cell's coordinates (squares and axial hexes alike).
+    let screen_of = |cell: Cell| camera.world_to_viewport(camera_transform, layout.world(cell).extend(0.0)).ok();
+    let cell_centers = screen_of(Cell::new(0, 0)).zip(screen_of(Cell::new(1, 0))).zip(screen_of(Cell::new(0, 1))).map(|((o, x), y)| {
+        json!({ "origin": [o.x, o.y], "per_x": [x.x - o.x, x.y - o.y], "per_y": [y.x - o.x, y.y - o.y] })
+    });
     let state = json!({
         "ready": view.0.is_some(),
+        "cell_centers": cell_centers,
+        "notice": notice.0.as_ref().map(|n| n.0.clone()),
         "scenario": loaded.scenario.name,
         "grid": grid.name(),
         "window": [window.width(), window.height()],

@@ -8,6 +8,7 @@ use super::board::Board;
 use super::camera::{MapCamera, MapViewRect};
 use super::components::{CreatureSize, Position, TokenId};
 use super::state::{GridVisible, OpenScenario, SelectToken};
+use super::movement::TurnRequest;
 use super::tokens::TokenDisc;
 use crate::rules::{Cell, Footprint};
 
@@ -35,6 +36,8 @@ pub struct PointerOnMap {
     pub cell: Option<Cell>,
     /// The left button went down on empty ground (so a drag pans the map).
     pub pressed_on_ground: bool,
+    /// The token the left button went down on (a drag moves it).
+    pub pressed_token: Option<Entity>,
     pressed_at: Option<Vec2>,
 }
 
@@ -87,6 +90,7 @@ pub fn token_under<'a>(
 
 fn click_tokens(
     buttons: Res<ButtonInput<MouseButton>>,
+    ruler: Res<super::ruler::Ruler>,
     mut pointer: ResMut<PointerOnMap>,
     board: Option<Res<Board>>,
     tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize)>,
@@ -94,6 +98,9 @@ fn click_tokens(
 ) {
     let Some(board) = board else { return };
     let grid = board.0.grid;
+    if ruler.active {
+        return;
+    }
     if buttons.just_pressed(MouseButton::Left) {
         let Some((screen, world)) = pointer.screen.zip(pointer.world) else { return };
         let candidates = tokens.iter().map(|(e, _, disc, position, size)| {
@@ -105,6 +112,7 @@ fn click_tokens(
                 let id = tokens.get(entity).map(|(_, id, ..)| id.0.clone()).ok();
                 select.write(SelectToken(id));
                 pointer.pressed_on_ground = false;
+                pointer.pressed_token = Some(entity);
             }
             None => {
                 pointer.pressed_on_ground = true;
@@ -121,6 +129,7 @@ fn click_tokens(
             select.write(SelectToken(None));
         }
         pointer.pressed_on_ground = false;
+        pointer.pressed_token = None;
         pointer.pressed_at = None;
     }
 }
@@ -130,6 +139,9 @@ fn keyboard_shortcuts(
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     mut grid: ResMut<GridVisible>,
     mut select: MessageWriter<SelectToken>,
+    selection: Res<super::state::Selection>,
+    mut turn: MessageWriter<TurnRequest>,
+    mut ruler: ResMut<super::ruler::Ruler>,
 ) {
     if egui_input.is_some_and(|e| e.wants_any_keyboard_input()) {
         return;
@@ -139,6 +151,17 @@ fn keyboard_shortcuts(
     }
     if keys.just_pressed(KeyCode::Escape) {
         select.write(SelectToken(None));
+    }
+    let control = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if let Some(entity) = selection.0.filter(|_| control && keys.just_pressed(KeyCode::KeyZ)) {
+        turn.write(TurnRequest::Undo(entity));
+    }
+    if keys.just_pressed(KeyCode::KeyN) {
+        turn.write(TurnRequest::NextTurn);
+    }
+    if keys.just_pressed(KeyCode::KeyR) {
+        ruler.active = !ruler.active;
+        ruler.waypoints.clear();
     }
 }
 

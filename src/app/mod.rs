@@ -11,6 +11,8 @@ mod capture;
 mod highlight;
 pub mod components;
 mod input;
+pub mod movement;
+mod ruler;
 pub mod layout;
 mod panels;
 pub mod state;
@@ -69,13 +71,13 @@ pub fn run(options: MapOptions) -> ExitCode {
 
 /// Every feature of the map window.
 pub fn plugin(app: &mut App) {
-    app.add_plugins((headless_plugin, camera::plugin, input::plugin, highlight::plugin, panels::plugin, capture::plugin));
+    app.add_plugins((headless_plugin, camera::plugin, input::plugin, ruler::plugin, movement::drag_plugin, highlight::plugin, panels::plugin, capture::plugin));
 }
 
 /// The parts of the app that need no window or GPU: the state, the board and the tokens.
 /// Headless tests add this to `MinimalPlugins`.
 pub fn headless_plugin(app: &mut App) {
-    app.add_plugins((state::plugin, board::plugin, tokens::plugin));
+    app.add_plugins((state::plugin, board::plugin, tokens::plugin, movement::plugin));
 }
 
 /// The command-line options the window was opened with.

@@ -8,7 +8,11 @@ use super::camera::{FitMap, MapViewRect};
 use super::components::*;
 use super::input::PointerOnMap;
 use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection};
-use crate::ui::{PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, roster_panel, status_bar};
+use super::movement::{Dragging, Turn, TurnMoves, TurnRequest};
+use super::ruler::Ruler;
+use crate::ui::{
+    MovementView, PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, cursor_label, roster_panel, status_bar,
+};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<StatusEditState>().add_systems(EguiPrimaryContextPass, draw_panels);
@@ -34,15 +38,16 @@ type TokenQuery<'w, 's> = Query<
         Option<&'static Shield>,
         Has<PlayerCharacter>,
         &'static RosterOrder,
+        Option<&'static TurnMoves>,
     ),
 >;
 
 /// The roster's view model: every token in scenario order, and the selected one in detail.
-fn roster_view(tokens: &TokenQuery, selection: Selection, grid: crate::rules::Grid) -> RosterView {
+fn roster_view(tokens: &TokenQuery, selection: Selection, grid: crate::rules::Grid, turn: &Turn) -> RosterView {
     let mut rows: Vec<_> = tokens.iter().collect();
     rows.sort_by_key(|row| *row.12);
     let selected = selection.0.and_then(|e| tokens.get(e).ok()).map(
-        |(_, id, _, _, _, size, _, position, abilities, facing, shield, pc, _)| TokenDetails {
+        |(entity, id, _, _, _, size, _, position, abilities, facing, shield, pc, _, moves)| TokenDetails {
             id: id.0.clone(),
             anchor: position.0,
             cells: crate::rules::Footprint::of(grid, size.size, size.square_side).len(),
@@ -50,6 +55,14 @@ fn roster_view(tokens: &TokenQuery, selection: Selection, grid: crate::rules::Gr
             facing: facing.map(|f| f.0),
             shield: shield.map(|s| s.0),
             player_character: pc,
+            movement: moves.map(|m| MovementView {
+                speed: m.turn.speed,
+                left: m.turn.left(),
+                allowance: m.turn.allowance(),
+                dashes: m.turn.dashes,
+                moves: m.history.len(),
+                active: turn.active == Some(entity),
+            }),
         },
     );
     RosterView {
@@ -76,9 +89,13 @@ fn draw_panels(
     mut contexts: EguiContexts,
     tokens: TokenQuery,
     selection: Res<Selection>,
-    loaded: Res<LoadedScenario>,
     pointer: Res<PointerOnMap>,
     notice: Res<Notice>,
+    turn: Res<Turn>,
+    dragging: Res<Dragging>,
+    mut ruler: ResMut<Ruler>,
+    mut loaded_rules: ResMut<LoadedScenario>,
+    mut turn_requests: MessageWriter<TurnRequest>,
     mut grid_visible: ResMut<GridVisible>,
     mut edit: ResMut<StatusEditState>,
     mut view_rect: ResMut<MapViewRect>,
@@ -87,8 +104,10 @@ fn draw_panels(
     mut fit: MessageWriter<FitMap>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    let loaded = &*loaded_rules;
     let scenario = &loaded.scenario;
-    let roster = roster_view(&tokens, *selection, scenario.grid);
+    let roster = roster_view(&tokens, *selection, scenario.grid, &turn);
+    let active_name = turn.active.and_then(|e| tokens.get(e).ok()).map(|t| t.2.0.clone());
     let status = StatusView {
         scenario_name: scenario.name.clone(),
         source: loaded.source_name(),
@@ -97,7 +116,10 @@ fn draw_panels(
         grid_visible: grid_visible.0,
         hovered: pointer.cell.map(|c| (c, scenario.map.terrain(c).map_or_else(String::new, |t| t.name.clone()))),
         message: notice.0.clone(),
+        ruler_active: ruler.active,
+        turn: active_name.map(|name| (turn.round, name)),
     };
+    let entity_of = |id: &str| tokens.iter().find(|t| t.1.0 == id).map(|t| t.0);
     let mut root = egui::Ui::new(
         ctx.clone(),
         "battlemap-root".into(),
@@ -111,6 +133,24 @@ fn draw_panels(
             .show(&mut root, |ui| roster_panel(ui, &roster))
             .inner,
     );
+    if let Some(at) = pointer.screen {
+        let at = egui::pos2(at.x, at.y);
+        if let Some(drag) = &dragging.0 {
+            match &drag.preview {
+                Ok((path, dash)) => {
+                    let dash = if *dash { " · Dash" } else { "" };
+                    let squeeze = if path.fit == crate::rules::movement::Fit::Squeezing { " · squeezing" } else { "" };
+                    cursor_label(ctx, at, &format!("{} ft{dash}{squeeze}", path.cost), false);
+                }
+                Err(reason) if !reason.is_empty() => cursor_label(ctx, at, reason, true),
+                Err(_) => {}
+            }
+        } else if let Some(measure) = ruler.active.then(|| ruler.measure(loaded, pointer.cell)).flatten() {
+            let legs: Vec<String> = measure.legs.iter().map(|l| l.to_string()).collect();
+            let detail = if legs.len() > 1 { format!(" ({})", legs.join(" + ")) } else { String::new() };
+            cursor_label(ctx, at, &format!("{} ft{detail}", measure.total), false);
+        }
+    }
     let free = root.available_rect_before_wrap();
     let free = Some(Rect::new(free.min.x, free.min.y, free.max.x, free.max.y));
     if view_rect.0 != free {
@@ -133,6 +173,26 @@ fn draw_panels(
             }
             PanelRequest::FitMap => {
                 fit.write(FitMap);
+            }
+            PanelRequest::Dash(id) => {
+                turn_requests.write_batch(entity_of(&id).map(TurnRequest::Dash));
+            }
+            PanelRequest::Undo(id) => {
+                turn_requests.write_batch(entity_of(&id).map(TurnRequest::Undo));
+            }
+            PanelRequest::StartTurn(id) => {
+                turn_requests.write_batch(entity_of(&id).map(TurnRequest::StartTurn));
+            }
+            PanelRequest::NextTurn => {
+                turn_requests.write(TurnRequest::NextTurn);
+            }
+            PanelRequest::ToggleDiagonals => {
+                let rules = &mut loaded_rules.scenario.rules;
+                rules.diagonals = rules.diagonals.toggled();
+            }
+            PanelRequest::ToggleRuler => {
+                ruler.active = !ruler.active;
+                ruler.waypoints.clear();
             }
         }
     }

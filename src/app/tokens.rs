@@ -20,10 +20,15 @@ pub(super) fn plugin(app: &mut App) {
 pub struct TokenMarker;
 
 /// Where the token's disc is drawn and how big, in world units (for picking and overlays).
+/// Its look is built around `home_anchor`; when the token moves, the whole token is translated.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub struct TokenDisc {
+    /// The disc's centre where the token stands now.
     pub center: Vec2,
     pub radius: f32,
+    /// The anchor and disc centre the token's look was built at.
+    pub home_anchor: Cell,
+    pub home_center: Vec2,
 }
 
 const TOKEN_Z: f32 = 10.0;
@@ -75,9 +80,12 @@ fn spawn_tokens(
             *n += 1;
             *n - 1
         });
+        let center = disc_center(&layout, &cells, tiny_index);
         let disc = TokenDisc {
-            center: disc_center(&layout, &cells, tiny_index),
+            center,
             radius: disc_radius(scenario.grid, token.size, token.square_side) * PIXELS_PER_UNIT,
+            home_anchor: token.anchor,
+            home_center: center,
         };
         let mut entity = commands.spawn((
             TokenMarker,

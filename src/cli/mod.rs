@@ -45,7 +45,10 @@ Usage:
       Validate scenarios; exit 0 when all are valid, 2 otherwise.
   battlemap query FILE QUERY
       Answer a rules question in JSON. Queries:
-        tokens           every token's id, size, side and the cells of its space
+        tokens                     every token's id, size, side and the cells of its space
+        distance A B               the range in feet between two tokens
+        path ID --to X,Y [--dash]  the cheapest path to a cell, or why not
+        reach ID [--dash]          every cell the token can end its move in
   battlemap --help | --version
 ";
 

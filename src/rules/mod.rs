@@ -5,7 +5,9 @@
 //! `docs/rules.md` restates and extends.
 
 pub mod creature;
+pub mod distance;
 pub mod grid;
+pub mod movement;
 pub mod size;
 pub mod terrain;
 

@@ -14,6 +14,7 @@ pub use error::{ScenarioError, ScenarioErrors};
 pub use raw::{DiagonalRule, RuleOptions};
 
 use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
+use crate::rules::movement::{Mover, Occupant};
 use crate::rules::{Cell, Footprint, Grid, Size, TerrainMap};
 
 /// The largest scenario file read, in bytes: larger files are refused before they are read.
@@ -106,5 +107,28 @@ impl Scenario {
 
     pub fn token(&self, id: &str) -> Option<&Token> {
         self.tokens.iter().find(|t| t.id == id)
+    }
+
+    /// Every token but `id`, as movement sees them.
+    pub fn occupants_except(&self, id: &str) -> Vec<Occupant> {
+        self.tokens.iter().filter(|t| t.id != id).map(|t| t.occupant(self.grid)).collect()
+    }
+}
+
+impl Token {
+    /// This token as an obstacle or a creature to pass.
+    pub fn occupant(&self, grid: Grid) -> Occupant {
+        Occupant {
+            id: self.id.clone(),
+            cells: self.cells(grid),
+            side: self.side,
+            size: self.size,
+            is_object: self.kind == TokenKind::Object,
+        }
+    }
+
+    /// This token as the creature that moves.
+    pub fn mover(&self) -> Mover {
+        Mover { size: self.size, square_side: self.square_side, side: self.side, crawling: false }
     }
 }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::{ScenarioError, ScenarioErrors};
 use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
+pub use crate::rules::distance::DiagonalRule;
 use crate::rules::{Grid, Size};
 
 #[derive(Debug, Deserialize)]
@@ -32,25 +33,6 @@ pub struct RuleOptions {
     pub diagonals: DiagonalRule,
     pub flanking: bool,
     pub facing: bool,
-}
-
-/// How diagonal steps on squares are counted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum DiagonalRule {
-    /// PHB "Variant: Playing on a Grid": every square counts 5 feet, diagonals included.
-    #[default]
-    Standard,
-    /// DMG "Optional Rule: Diagonals": the first diagonal 5 feet, the second 10, and so on.
-    Alternating,
-}
-
-impl DiagonalRule {
-    pub fn name(self) -> &'static str {
-        match self {
-            DiagonalRule::Standard => "every square 5 ft",
-            DiagonalRule::Alternating => "diagonals 5/10 ft",
-        }
-    }
 }
 
 /// A legend entry: a built-in kind, or a terrain described in full.

@@ -4,11 +4,13 @@
 //! functions inside its egui pass and turns the returned [`PanelRequest`]s into messages. Tests
 //! drive the same functions with egui_kittest, without a window.
 
+mod cursor;
 mod roster;
 mod status;
 pub mod style;
 
-pub use roster::{RosterView, TokenDetails, TokenRow, roster_panel};
+pub use cursor::cursor_label;
+pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
 pub use status::{StatusEdit, StatusView, status_bar};
 
 /// Something the user asked for in a panel.
@@ -24,4 +26,16 @@ pub enum PanelRequest {
     Reload,
     /// Frame the whole map in the view.
     FitMap,
+    /// The creature with this id takes the Dash action.
+    Dash(String),
+    /// Take back the last move of this creature's turn.
+    Undo(String),
+    /// This creature's turn starts now: its movement resets.
+    StartTurn(String),
+    /// The next creature in the list starts its turn.
+    NextTurn,
+    /// Switch between the standard and the optional diagonal rule.
+    ToggleDiagonals,
+    /// Switch the ruler on or off.
+    ToggleRuler,
 }

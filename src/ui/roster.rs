@@ -33,6 +33,22 @@ pub struct TokenDetails {
     pub facing: Option<Direction>,
     pub shield: Option<ShieldSide>,
     pub player_character: bool,
+    /// Its movement this turn (creatures only).
+    pub movement: Option<MovementView>,
+}
+
+/// A creature's movement this turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MovementView {
+    pub speed: u32,
+    /// Feet left, and the turn's allowance (speed times 1 + Dashes).
+    pub left: u32,
+    pub allowance: u32,
+    pub dashes: u32,
+    /// Moves made this turn (that undo can take back).
+    pub moves: usize,
+    /// It is this creature's turn.
+    pub active: bool,
 }
 
 /// What the side panel shows.
@@ -131,6 +147,14 @@ fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requ
         if let Some(shield) = details.shield {
             line("Shield", format!("{shield:?} arm"));
         }
+        if let Some(m) = details.movement {
+            let dashed = match m.dashes {
+                0 => String::new(),
+                1 => " (Dashed)".to_owned(),
+                n => format!(" (Dashed {n} times)"),
+            };
+            line("Movement", format!("{} of {} ft left{dashed}", m.left, m.allowance));
+        }
         if row.kind == TokenKind::Creature {
             let a = details.abilities;
             let m = |v: i8| format!("{v:+}");
@@ -138,4 +162,20 @@ fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requ
             line("Int Wis Cha", format!("{} {} {}", m(a.int), m(a.wis), m(a.cha)));
         }
     });
+    if let Some(m) = details.movement {
+        ui.horizontal(|ui| {
+            if ui.button("Dash").on_hover_text("Take the Dash action: movement grows by your speed").clicked() {
+                requests.push(PanelRequest::Dash(details.id.clone()));
+            }
+            let undo = ui.add_enabled(m.moves > 0, egui::Button::new("Undo move")).on_hover_text("Take back the last move this turn (Ctrl+Z)");
+            if undo.clicked() {
+                requests.push(PanelRequest::Undo(details.id.clone()));
+            }
+            let label = if m.active { "Restart turn" } else { "Start turn" };
+            if ui.button(label).on_hover_text("Start this creature's turn: its movement resets").clicked() {
+                requests.push(PanelRequest::StartTurn(details.id.clone()));
+            }
+        });
+        ui.label(RichText::new("Drag the token to move it: blue cells cost movement, amber ones a Dash.").weak().small());
+    }
 }

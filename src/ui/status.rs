@@ -20,6 +20,9 @@ pub struct StatusView {
     pub hovered: Option<(Cell, String)>,
     /// The last message for the user, and whether it reports an error.
     pub message: Option<(String, bool)>,
+    pub ruler_active: bool,
+    /// The round and whose turn it is, once turns have started.
+    pub turn: Option<(u32, String)>,
 }
 
 /// The text the user is typing into the bar, kept between frames.
@@ -36,7 +39,27 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
         ui.separator();
         ui.label(grid_label(view.grid));
         ui.separator();
-        ui.label(rules_label(view.grid, view.rules));
+        if view.grid.is_hex() {
+            ui.label(rules_label(view.grid, view.rules));
+        } else {
+            let switch = ui.button(format!("Diagonals: {}", view.rules.diagonals.name()));
+            if switch.on_hover_text("Switch between the PHB's 5 ft per square and the DMG's optional 5/10 ft diagonals").clicked() {
+                requests.push(PanelRequest::ToggleDiagonals);
+            }
+            ui.label(rules_label(Grid::Hex(crate::rules::HexOrientation::PointyTop), view.rules));
+        }
+        ui.separator();
+        match &view.turn {
+            Some((round, name)) => ui.label(format!("Round {round}: {name}'s turn")),
+            None => ui.label("No turn yet"),
+        };
+        if ui.button("Next turn (N)").clicked() {
+            requests.push(PanelRequest::NextTurn);
+        }
+        let mut ruler = view.ruler_active;
+        if ui.toggle_value(&mut ruler, "Ruler (R)").on_hover_text("Click to drop waypoints; right-click clears").changed() {
+            requests.push(PanelRequest::ToggleRuler);
+        }
         ui.separator();
         let mut grid_visible = view.grid_visible;
         if ui.checkbox(&mut grid_visible, "Grid (G)").changed() {

@@ -77,3 +77,48 @@ fn query_rejects_unknown_questions() {
     assert_eq!(code, 2);
     assert!(err.contains("--frames takes a number"), "{err}");
 }
+
+#[test]
+fn query_distance_path_and_reach() {
+    // Gorm (Large, at 15,2) and the captain (14,5): nearest cells (15,3) and (14,5), 2 squares.
+    let (code, out, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "distance", "gorm", "captain"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["feet"], 10);
+
+    let (code, out, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "path", "lia", "--to", "7,7"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["reachable"], true);
+    assert_eq!(answer["cost"], 15);
+    assert_eq!(answer["cells"].as_array().map(Vec::len), Some(4));
+
+    let (_, out, _) = battlemap(&["query", "scenes/tavern_brawl.ron", "path", "lia", "--to", "8,7"]);
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["reachable"], false);
+    assert_eq!(answer["why"]["reason"], "blocked");
+
+    let (_, out, _) = battlemap(&["query", "scenes/tavern_brawl.ron", "path", "lia", "--to", "14,9"]);
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["why"]["reason"], "not_enough_movement");
+    let needed = answer["why"]["needed"].clone();
+    let (_, out, _) = battlemap(&["query", "scenes/tavern_brawl.ron", "path", "lia", "--to", "14,9", "--dash"]);
+    let dashed: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!((dashed["reachable"].clone(), dashed["budget"].clone()), (Value::Bool(true), serde_json::json!(50)));
+    assert_eq!(dashed["cost"], needed, "the Dash path costs what the refusal said was needed");
+    assert!(needed.as_u64() > Some(25));
+
+    let (code, out, err) = battlemap(&["query", "scenes/dungeon_corridor.ron", "reach", "pip"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    let cells = answer["cells"].as_array().expect("cells");
+    assert!(cells.iter().any(|c| c["cell"] == serde_json::json!([9, 7]) && c["cost"] == 0));
+    assert!(cells.iter().all(|c| c["cost"].as_u64().is_some_and(|f| f <= 25)));
+    let (_, out, _) = battlemap(&["query", "scenes/dungeon_corridor.ron", "reach", "pip", "--dash"]);
+    let dashed: Value = serde_json::from_str(&out).expect("JSON");
+    assert!(dashed["cells"].as_array().map(Vec::len) > Some(cells.len()));
+
+    let (code, _, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "reach", "nobody"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no token has the id \"nobody\""), "{err}");
+}

@@ -75,3 +75,61 @@ fn opening_a_bad_file_keeps_the_scenario_and_a_good_one_replaces_it() {
     assert!(token_ids(&mut app).contains(&"giant".to_owned()));
     assert_eq!(app.world().resource::<LoadedScenario>().scenario.name, "Skirmish at Crowfield");
 }
+
+fn entity_of(app: &mut App, id: &str) -> Entity {
+    let mut query = app.world_mut().query::<(Entity, &TokenId)>();
+    query.iter(app.world()).find(|(_, t)| t.0 == id).map(|(e, _)| e).unwrap_or_else(|| panic!("{id}"))
+}
+
+#[test]
+fn moving_spends_movement_and_undo_takes_it_back() {
+    use battlemap::app::movement::{MoveToken, TurnMoves, TurnRequest};
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    let lia = entity_of(&mut app, "lia");
+    assert_eq!(app.world().get::<TurnMoves>(lia).map(|m| m.turn.left()), Some(25));
+    app.world_mut().write_message(MoveToken { entity: lia, to: Cell::new(7, 7) });
+    app.update();
+    assert_eq!(app.world().get::<Position>(lia).map(|p| p.0), Some(Cell::new(7, 7)));
+    assert_eq!(app.world().get::<TurnMoves>(lia).map(|m| m.turn.left()), Some(10));
+
+    // Into a table: refused, with the reason, and Lia stays.
+    app.world_mut().write_message(MoveToken { entity: lia, to: Cell::new(8, 7) });
+    app.update();
+    assert_eq!(app.world().get::<Position>(lia).map(|p| p.0), Some(Cell::new(7, 7)));
+    let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
+    assert!(notice.1 && notice.0.contains("blocked: table at (8, 7)"), "{notice:?}");
+
+    // 15 ft away with 10 left: only with a Dash, which the move takes.
+    app.world_mut().write_message(MoveToken { entity: lia, to: Cell::new(4, 7) });
+    app.update();
+    let moves = app.world().get::<TurnMoves>(lia).cloned().expect("moves");
+    assert_eq!((moves.turn.dashes, moves.turn.left()), (1, 20));
+
+    app.world_mut().write_message(TurnRequest::Undo(lia));
+    app.update();
+    let moves = app.world().get::<TurnMoves>(lia).cloned().expect("moves");
+    assert_eq!((moves.turn.dashes, moves.turn.left(), moves.history.len()), (0, 10, 1));
+    assert_eq!(app.world().get::<Position>(lia).map(|p| p.0), Some(Cell::new(7, 7)));
+
+    // A new turn resets the movement.
+    app.world_mut().write_message(TurnRequest::StartTurn(lia));
+    app.update();
+    assert_eq!(app.world().get::<TurnMoves>(lia).map(|m| m.turn.left()), Some(25));
+}
+
+#[test]
+fn next_turn_goes_down_the_roster_and_selects() {
+    use battlemap::app::movement::{Turn, TurnRequest};
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    app.world_mut().write_message(TurnRequest::NextTurn);
+    app.update();
+    app.update();
+    let brom = entity_of(&mut app, "brom");
+    assert_eq!(app.world().resource::<Turn>().active, Some(brom));
+    assert_eq!(app.world().resource::<Turn>().round, 1);
+    assert_eq!(app.world().resource::<Selection>().0, Some(brom));
+    app.world_mut().write_message(TurnRequest::NextTurn);
+    app.update();
+    let lia = entity_of(&mut app, "lia");
+    assert_eq!(app.world().resource::<Turn>().active, Some(lia));
+}

@@ -3,7 +3,7 @@
 use battlemap::rules::creature::{Abilities, Side};
 use battlemap::rules::{Cell, Grid, Size};
 use battlemap::scenario::{RuleOptions, TokenKind};
-use battlemap::ui::{PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, roster_panel, status_bar};
+use battlemap::ui::{MovementView, PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, roster_panel, status_bar};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
@@ -22,6 +22,7 @@ fn roster(selected: Option<&str>) -> RosterView {
             facing: None,
             shield: None,
             player_character: true,
+            movement: Some(MovementView { speed: 30, left: 20, allowance: 30, dashes: 0, moves: 1, active: true }),
         }),
     }
 }
@@ -63,6 +64,8 @@ fn status() -> StatusView {
         grid_visible: true,
         hovered: Some((Cell::new(4, 2), "floor".into())),
         message: None,
+        ruler_active: false,
+        turn: Some((2, "Brom".into())),
     }
 }
 
@@ -73,7 +76,14 @@ fn the_status_bar_shows_the_rules_and_toggles_the_grid() {
         (StatusEdit::default(), Vec::new()),
     );
     harness.run();
-    assert!(harness.query_by_label("Diagonals: every square 5 ft · Flanking on · Facing off").is_some());
+    assert!(harness.query_by_label("Flanking on · Facing off").is_some());
+    assert!(harness.query_by_label("Round 2: Brom's turn").is_some());
+    harness.get_by_label("Diagonals: every square 5 ft").click();
+    harness.run();
+    harness.get_by_label("Ruler (R)").click();
+    harness.run();
+    assert_eq!(harness.state().1, vec![PanelRequest::ToggleDiagonals, PanelRequest::ToggleRuler]);
+    harness.state_mut().1.clear();
     assert!(harness.query_by_label("square (x, y) (4, 2): floor").is_some());
     harness.get_by_label("Grid (G)").click();
     harness.run();
@@ -94,4 +104,22 @@ fn typing_a_path_and_pressing_open_asks_for_it() {
     harness.get_by_label("Open").click();
     harness.run();
     assert_eq!(harness.state().1, vec![PanelRequest::Open("scenes/hex_skirmish.ron".into())]);
+}
+
+#[test]
+fn the_card_shows_movement_and_sends_turn_actions() {
+    let mut harness = Harness::new_ui_state(
+        |ui, requests: &mut Vec<PanelRequest>| requests.extend(roster_panel(ui, &roster(Some("brom")))),
+        Vec::new(),
+    );
+    harness.run();
+    assert!(harness.query_by_label("20 of 30 ft left").is_some());
+    for button in ["Dash", "Undo move", "Restart turn"] {
+        harness.get_by_label(button).click();
+        harness.run();
+    }
+    assert_eq!(
+        harness.state(),
+        &vec![PanelRequest::Dash("brom".into()), PanelRequest::Undo("brom".into()), PanelRequest::StartTurn("brom".into())]
+    );
 }

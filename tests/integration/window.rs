@@ -183,3 +183,58 @@ fn clicking_a_token_selects_it() {
     click(&floor);
     wait_for_state(&state_file, 30, "the selection to clear", |s| s["selected"].is_null());
 }
+
+/// The screen position of a cell's centre, from the state file's affine map.
+fn cell_on_screen(state: &Value, x: i32, y: i32) -> (f64, f64) {
+    let map = &state["cell_centers"];
+    let get = |key: &str, i: usize| map[key][i].as_f64().expect("number");
+    let (x, y) = (f64::from(x), f64::from(y));
+    (get("origin", 0) + x * get("per_x", 0) + y * get("per_y", 0), get("origin", 1) + x * get("per_x", 1) + y * get("per_y", 1))
+}
+
+fn token<'a>(state: &'a Value, id: &str) -> &'a Value {
+    state["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == id).unwrap_or_else(|| panic!("{id}"))
+}
+
+#[test]
+fn dragging_a_token_moves_it_and_spends_movement() {
+    let Some(display) = start_display(190) else { return };
+    let state_file = out_dir().join("drag-state.json");
+    let _ = std::fs::remove_file(&state_file);
+    let mut child = app(&display, &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the app starts");
+    struct Kill<'a>(&'a mut Child);
+    impl Drop for Kill<'_> {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _guard = Kill(&mut child);
+    let state = wait_for_state(&state_file, 120, "the map", |s| s["ready"] == true && s["cell_centers"].is_object());
+    let drag = |from: (f64, f64), to: (f64, f64)| {
+        let (fx, fy) = (from.0.round().to_string(), from.1.round().to_string());
+        let mid = (((from.0 + to.0) / 2.0).round().to_string(), ((from.1 + to.1) / 2.0).round().to_string());
+        let (tx, ty) = (to.0.round().to_string(), to.1.round().to_string());
+        let status = Command::new("xdotool")
+            .args(["mousemove", &fx, &fy, "sleep", "0.3", "mousedown", "1", "sleep", "0.3"])
+            .args(["mousemove", &mid.0, &mid.1, "sleep", "0.3", "mousemove", &tx, &ty, "sleep", "0.5", "mouseup", "1"])
+            .env("DISPLAY", &display.name)
+            .status()
+            .expect("xdotool runs");
+        assert!(status.success());
+    };
+    // Lia (Small, speed 25) from (7, 4) three squares south to (7, 7): 15 ft.
+    assert_eq!(token(&state, "lia")["anchor"], serde_json::json!([7, 4]));
+    drag(cell_on_screen(&state, 7, 4), cell_on_screen(&state, 7, 7));
+    let moved = wait_for_state(&state_file, 30, "Lia to move", |s| token(s, "lia")["anchor"] == serde_json::json!([7, 7]));
+    assert_eq!(token(&moved, "lia")["movement_left"], 10);
+    // Dropped on a table: she snaps back, and the reason is shown.
+    drag(cell_on_screen(&moved, 7, 7), cell_on_screen(&moved, 8, 7));
+    let refused = wait_for_state(&state_file, 30, "the refusal", |s| s["notice"].as_str().is_some_and(|n| n.contains("can't move")));
+    assert_eq!(token(&refused, "lia")["anchor"], serde_json::json!([7, 7]));
+    assert!(refused["notice"].as_str().is_some_and(|n| n.contains("blocked: table")), "{}", refused["notice"]);
+}
