@@ -149,7 +149,7 @@ impl Grid {
     pub fn neighbours(self, cell: Cell) -> Vec<Cell> {
         match self {
             Grid::Square => SQUARE_STEPS.iter().map(|&(dx, dy)| cell.offset(dx, dy)).collect(),
-            Grid::Hex(_) => cell.hex().all_neighbors().into_iter().map(Cell::from_hex).collect(),
+            Grid::Hex(_) => HEX_STEPS.iter().map(|&(dq, dr)| cell.offset(dq, dr)).collect(),
         }
     }
 
@@ -163,6 +163,20 @@ impl Grid {
     }
 }
 
+/// The hexes on the straight line from `a` to `b`, both included (Red Blob Games' line drawing,
+/// through `hexx`).
+pub fn hex_line(a: Cell, b: Cell) -> Vec<Cell> {
+    a.hex().line_to(b.hex()).map(Cell::from_hex).collect()
+}
+
+/// The hex that holds fractional axial coordinates `(q, r)` (cube rounding, through `hexx`).
+pub fn hex_round(q: f64, r: f64) -> Cell {
+    Cell::from_hex(Hex::round([q as f32, r as f32]))
+}
+
+/// The six steps from a hex, in hexx's order of its edge directions.
+pub const HEX_STEPS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
+
 /// The eight steps from a square, straight ones first.
 pub const SQUARE_STEPS: [(i32, i32); 8] =
     [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)];
@@ -170,6 +184,12 @@ pub const SQUARE_STEPS: [(i32, i32); 8] =
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_steps_are_hexx_neighbours() {
+        let ours: Vec<Hex> = HEX_STEPS.iter().map(|&(q, r)| Hex::new(q, r)).collect();
+        assert_eq!(ours, Hex::ZERO.all_neighbors().to_vec());
+    }
 
     #[test]
     fn storage_round_trips_on_every_grid() {
@@ -223,6 +243,35 @@ mod tests {
                 assert_eq!(near, 2);
             }
         }
+    }
+
+    /// Red Blob Games' hexagon test cases (cube `(q, r, s)` written as axial `(q, r)`).
+    #[test]
+    fn red_blob_games_hex_tests_pass_through_our_api() {
+        let hex = Grid::Hex(HexOrientation::PointyTop);
+        // hex_distance(Hex(3, -7, 4), Hex(0, 0, 0)) == 7
+        assert_eq!(hex.steps_between(Cell::new(3, -7), Cell::new(0, 0)), 7);
+        // hex_neighbor(Hex(1, -2, 1), 2) == Hex(1, -3, 2), among the six directions.
+        let mut around = hex.neighbours(Cell::new(1, -2));
+        around.sort();
+        let mut expected: Vec<Cell> = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+            .iter()
+            .map(|&(q, r)| Cell::new(1 + q, -2 + r))
+            .collect();
+        expected.sort();
+        assert_eq!(around, expected);
+        assert!(around.contains(&Cell::new(1, -3)));
+        // hex_linedraw(Hex(0, 0, 0), Hex(1, -5, 4))
+        assert_eq!(
+            hex_line(Cell::new(0, 0), Cell::new(1, -5)),
+            [(0, 0), (0, -1), (0, -2), (1, -3), (1, -4), (1, -5)].map(|(q, r)| Cell::new(q, r))
+        );
+        // hex_round: lerp(0, (10, -20), 0.5) is (5, -10); a = (0,0), b = (1,-1), c = (0,-1).
+        assert_eq!(hex_round(5.0, -10.0), Cell::new(5, -10));
+        assert_eq!(hex_round(0.499, -0.499), Cell::new(0, 0));
+        assert_eq!(hex_round(0.501, -0.501), Cell::new(1, -1));
+        assert_eq!(hex_round(0.4 * 0.0 + 0.3 * 1.0 + 0.3 * 0.0, 0.4 * 0.0 + 0.3 * -1.0 + 0.3 * -1.0), Cell::new(0, 0));
+        assert_eq!(hex_round(0.3 * 0.0 + 0.3 * 1.0 + 0.4 * 0.0, 0.3 * 0.0 + 0.3 * -1.0 + 0.4 * -1.0), Cell::new(0, -1));
     }
 
     #[test]

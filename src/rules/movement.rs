@@ -6,14 +6,11 @@
 //! (002_ce573f1e51986339.txt); conventions, "Movement". The calls this module makes where the
 //! rules are silent are listed in `docs/rules.md`, "Movement".
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use serde::Serialize;
 
 use super::creature::Side;
 use super::distance::{DiagonalParity, DiagonalRule, FEET_PER_CELL};
-use super::grid::{Cell, Grid, SQUARE_STEPS};
+use super::grid::{Cell, Grid, HEX_STEPS, SQUARE_STEPS};
 use super::size::{Footprint, Size, TINY_PER_CELL};
 use super::terrain::TerrainMap;
 
@@ -175,17 +172,26 @@ impl Search {
     }
 }
 
-impl Mover {
-    fn footprint(&self, grid: Grid, fit: Fit) -> Footprint {
-        match fit {
-            Fit::Full => Footprint::of(grid, self.size, self.square_side),
-            Fit::Squeezing => Footprint::of(grid, smaller(self.size), None),
-        }
+/// The mover's space, whole and squeezed (when one size smaller takes less room: not so for
+/// Tiny to Medium creatures, which take one cell).
+struct Shapes {
+    full: Footprint,
+    squeezed: Option<Footprint>,
+}
+
+impl Shapes {
+    fn of(grid: Grid, mover: &Mover) -> Self {
+        let full = Footprint::of(grid, mover.size, mover.square_side);
+        let smaller = Footprint::of(grid, smaller(mover.size), None);
+        let squeezed = (smaller.len() < full.len()).then_some(smaller);
+        Self { full, squeezed }
     }
 
-    /// Whether it can squeeze: one size smaller must take less space (not so for Tiny to Medium).
-    fn can_squeeze(&self, grid: Grid) -> bool {
-        Footprint::of(grid, smaller(self.size), None).len() < Footprint::of(grid, self.size, self.square_side).len()
+    fn footprint(&self, fit: Fit) -> &Footprint {
+        match (fit, &self.squeezed) {
+            (Fit::Squeezing, Some(squeezed)) => squeezed,
+            _ => &self.full,
+        }
     }
 }
 
@@ -215,26 +221,24 @@ impl Board<'_> {
     }
 
     /// How the mover's space fits at `anchor`, if at all.
-    fn fit(&self, mover: &Mover, anchor: Cell) -> Option<Fit> {
-        let grid = self.grid();
-        if self.open(&mover.footprint(grid, Fit::Full), anchor) {
+    fn fit(&self, shapes: &Shapes, anchor: Cell) -> Option<Fit> {
+        if self.open(&shapes.full, anchor) {
             Some(Fit::Full)
-        } else if mover.can_squeeze(grid) && self.open(&mover.footprint(grid, Fit::Squeezing), anchor) {
+        } else if shapes.squeezed.as_ref().is_some_and(|s| self.open(s, anchor)) {
             Some(Fit::Squeezing)
         } else {
             None
         }
     }
 
-    fn anchor_info(&self, mover: &Mover, anchor: Cell, occupancy: &Occupancy) -> AnchorInfo {
-        let grid = self.grid();
-        let Some(fit) = self.fit(mover, anchor) else {
+    fn anchor_info(&self, mover: &Mover, shapes: &Shapes, anchor: Cell, occupancy: &Occupancy) -> AnchorInfo {
+        let Some(fit) = self.fit(shapes, anchor) else {
             return AnchorInfo { fit: None, impassable: true, difficult: false, can_end: false };
         };
         let mut impassable = false;
         let mut difficult = false;
         let mut can_end = true;
-        for cell in mover.footprint(grid, fit).at(anchor) {
+        for cell in shapes.footprint(fit).at(anchor) {
             if self.map.terrain(cell).is_some_and(|t| t.difficult) {
                 difficult = true;
             }
@@ -299,42 +303,70 @@ pub fn reach(board: &Board, mover: &Mover, start: Cell, budget: u32, parity: Dia
     };
     let start_state = start_anchor * parities + usize::from(parities == 2 && parity.0);
     search.cost[start_state] = 0;
-    let mut queue = BinaryHeap::new();
-    queue.push(Reverse((0u32, start_state as u32)));
-    let steps: Vec<(i32, i32)> = match grid {
-        Grid::Square => SQUARE_STEPS.to_vec(),
-        Grid::Hex(_) => Cell::new(0, 0).hex().all_neighbors().iter().map(|h| (h.x, h.y)).collect(),
+    let shapes = Shapes::of(grid, mover);
+    let steps: &[(i32, i32)] = match grid {
+        Grid::Square => &SQUARE_STEPS,
+        Grid::Hex(_) => &HEX_STEPS,
     };
-    while let Some(Reverse((cost, state))) = queue.pop() {
-        let state = state as usize;
-        if cost > search.cost[state] {
-            continue;
-        }
-        let anchor = state / parities;
-        let odd = parities == 2 && state % 2 == 1;
-        let here = search.cell_of(anchor);
-        for &(dx, dy) in &steps {
-            let next = here.offset(dx, dy);
-            let Some(next_anchor) = search.anchor_index(next) else { continue };
-            let info = *search.info[next_anchor].get_or_insert_with(|| board.anchor_info(mover, next, &occupancy));
-            let Some(fit) = info.fit.filter(|_| !info.impassable) else { continue };
-            let diagonal = grid == Grid::Square && dx != 0 && dy != 0;
-            if diagonal && !corner_clear(board, mover, fit, here, dx, dy) {
+    // Dial's bucket queue: every cost is a multiple of 5 ft and a step costs at most 40 ft (a
+    // 10-ft diagonal, difficult, squeezing and crawling), so a ring of 9 buckets holds every
+    // pending cost. Within a bucket, states are settled in index order.
+    const RING: usize = 9;
+    let mut ring: [Vec<u32>; RING] = Default::default();
+    ring[0].push(start_state as u32);
+    let mut pending = 1usize;
+    let mut units = 0u32;
+    let info_at = |search: &mut Search, anchor: usize, cell: Cell| -> AnchorInfo {
+        *search.info[anchor].get_or_insert_with(|| board.anchor_info(mover, &shapes, cell, &occupancy))
+    };
+    while pending > 0 {
+        let mut bucket = std::mem::take(&mut ring[units as usize % RING]);
+        pending -= bucket.len();
+        bucket.sort_unstable();
+        bucket.dedup();
+        let cost = units * FEET_PER_CELL;
+        for state in bucket {
+            let state = state as usize;
+            if search.cost[state] != cost {
                 continue;
             }
-            let extras = StepExtras { difficult: info.difficult, squeezing: fit == Fit::Squeezing, crawling: mover.crawling };
-            let (step, after) = step_cost(board.rule, DiagonalParity(odd), diagonal, extras);
-            let total = cost + step;
-            if total > budget {
-                continue;
-            }
-            let next_state = next_anchor * parities + usize::from(parities == 2 && after.0);
-            if total < search.cost[next_state] {
-                search.cost[next_state] = total;
-                search.previous[next_state] = state as u32;
-                queue.push(Reverse((total, next_state as u32)));
+            let anchor = state / parities;
+            let odd = parities == 2 && state % 2 == 1;
+            let here = search.cell_of(anchor);
+            for &(dx, dy) in steps {
+                let next = here.offset(dx, dy);
+                let Some(next_anchor) = search.anchor_index(next) else { continue };
+                let info = info_at(&mut search, next_anchor, next);
+                let Some(fit) = info.fit.filter(|_| !info.impassable) else { continue };
+                let diagonal = grid == Grid::Square && dx != 0 && dy != 0;
+                if diagonal {
+                    // The corner rule: the space, moved along each axis alone, must fit as it
+                    // does after the step (creatures do not count).
+                    let sides = [here.offset(dx, 0), here.offset(0, dy)];
+                    let clear = sides.iter().all(|&side| {
+                        let side_fit = search.anchor_index(side).and_then(|a| info_at(&mut search, a, side).fit);
+                        matches!((fit, side_fit), (Fit::Full, Some(Fit::Full)) | (Fit::Squeezing, Some(_)))
+                    });
+                    if !clear {
+                        continue;
+                    }
+                }
+                let extras = StepExtras { difficult: info.difficult, squeezing: fit == Fit::Squeezing, crawling: mover.crawling };
+                let (step, after) = step_cost(board.rule, DiagonalParity(odd), diagonal, extras);
+                let total = cost + step;
+                if total > budget {
+                    continue;
+                }
+                let next_state = next_anchor * parities + usize::from(parities == 2 && after.0);
+                if total < search.cost[next_state] {
+                    search.cost[next_state] = total;
+                    search.previous[next_state] = state as u32;
+                    ring[(total / FEET_PER_CELL) as usize % RING].push(next_state as u32);
+                    pending += 1;
+                }
             }
         }
+        units += 1;
     }
     Reach { grid, start, search }
 }
@@ -353,13 +385,6 @@ pub fn step_cost(rule: DiagonalRule, parity: DiagonalParity, diagonal: bool, ext
     let (base, after) = if diagonal { parity.diagonals(rule, 1) } else { (FEET_PER_CELL, parity) };
     let multiplier = 1 + u32::from(extras.difficult) + u32::from(extras.squeezing) + u32::from(extras.crawling);
     (base * multiplier, after)
-}
-
-/// The corner rule: a diagonal step may not cross the corner of terrain that blocks movement;
-/// for a larger space, the footprint moved along each axis alone must be clear too.
-fn corner_clear(board: &Board, mover: &Mover, fit: Fit, from: Cell, dx: i32, dy: i32) -> bool {
-    let footprint = mover.footprint(board.grid(), fit);
-    board.open(&footprint, from.offset(dx, 0)) && board.open(&footprint, from.offset(0, dy))
 }
 
 /// Who stands where: indices into the board's others, for every cell of a box.
@@ -501,13 +526,14 @@ impl Reach {
 /// Why the mover can't end its move in `target` with `budget` feet, or `None` if it can.
 pub fn why_not(board: &Board, mover: &Mover, start: Cell, target: Cell, budget: u32, parity: DiagonalParity) -> Option<MoveError> {
     let grid = board.grid();
+    let shapes = Shapes::of(grid, mover);
     if !Footprint::of(grid, mover.size, mover.square_side).at(target).all(|c| board.map.contains(c)) {
-        let squeezed_on_map = mover.can_squeeze(grid) && mover.footprint(grid, Fit::Squeezing).at(target).all(|c| board.map.contains(c));
+        let squeezed_on_map = shapes.squeezed.as_ref().is_some_and(|s| s.at(target).all(|c| board.map.contains(c)));
         if !squeezed_on_map {
             return Some(MoveError::OffMap);
         }
     }
-    if board.fit(mover, target).is_none() {
+    if board.fit(&shapes, target).is_none() {
         let footprint = Footprint::of(grid, mover.size, mover.square_side);
         let (at, terrain) = footprint
             .at(target)
@@ -516,8 +542,8 @@ pub fn why_not(board: &Board, mover: &Mover, start: Cell, target: Cell, budget: 
         return Some(MoveError::Blocked { terrain, at });
     }
     if target != start {
-        let fit = board.fit(mover, target).unwrap_or(Fit::Full);
-        let cells: Vec<Cell> = mover.footprint(grid, fit).at(target).collect();
+        let fit = board.fit(&shapes, target).unwrap_or(Fit::Full);
+        let cells: Vec<Cell> = shapes.footprint(fit).at(target).collect();
         let in_the_way = |o: &&Occupant| o.cells.iter().any(|c| cells.contains(c));
         let tiny_share = mover.size == Size::Tiny;
         let blockers: Vec<&Occupant> = board.others.iter().filter(in_the_way).collect();
@@ -795,5 +821,136 @@ mod tests {
         let walled = super::tests::map(Grid::Square, &[".#."]);
         let board = Board { map: &walled, rule: Standard, others: &[] };
         assert_eq!(why_not(&board, &medium(), Cell::new(0, 0), Cell::new(2, 0), 30, DiagonalParity::default()), Some(MoveError::NoPath));
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+        use std::collections::HashMap;
+
+        /// A small random square map: `.` floor, `#` wall, `%` difficult.
+        fn small_map() -> impl Strategy<Value = Vec<String>> {
+            (2usize..8, 2usize..8).prop_flat_map(|(w, h)| {
+                proptest::collection::vec(proptest::collection::vec(prop_oneof![6 => Just('.'), 2 => Just('#'), 2 => Just('%')], w), h)
+                    .prop_map(|rows| rows.into_iter().map(|r| r.into_iter().collect()).collect())
+            })
+        }
+
+        /// An independent, slow search for Medium creatures: relax every (cell, parity) state until
+        /// nothing changes, with the rules written out again.
+        fn brute_force(map: &TerrainMap, rule: DiagonalRule, others: &[Occupant], start: Cell, budget: u32) -> HashMap<Cell, u32> {
+            let blocks = |c: Cell| map.terrain(c).is_none_or(|t| t.blocks_movement);
+            let occupant = |c: Cell| others.iter().find(|o| o.cells.contains(&c));
+            let mut best: HashMap<(Cell, bool), u32> = HashMap::from([((start, false), 0)]);
+            loop {
+                let mut changed = false;
+                let states: Vec<((Cell, bool), u32)> = best.iter().map(|(k, v)| (*k, *v)).collect();
+                for ((cell, odd), cost) in states {
+                    for (dx, dy) in SQUARE_STEPS {
+                        let next = cell.offset(dx, dy);
+                        let diagonal = dx != 0 && dy != 0;
+                        if blocks(next) || (diagonal && (blocks(cell.offset(dx, 0)) || blocks(cell.offset(0, dy)))) {
+                            continue;
+                        }
+                        if occupant(next).is_some_and(|o| o.side.is_hostile_to(Side::Party)) {
+                            continue;
+                        }
+                        let base = match (diagonal, rule, odd) {
+                            (true, DiagonalRule::Alternating, true) => 10,
+                            _ => 5,
+                        };
+                        let difficult = map.terrain(next).is_some_and(|t| t.difficult) || occupant(next).is_some();
+                        let total = cost + base * if difficult { 2 } else { 1 };
+                        let parity = if diagonal && rule == DiagonalRule::Alternating { !odd } else { odd };
+                        if total <= budget && best.get(&(next, parity)).is_none_or(|&b| total < b) {
+                            best.insert((next, parity), total);
+                            changed = true;
+                        }
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            let mut ends: HashMap<Cell, u32> = HashMap::new();
+            for ((cell, _), cost) in best {
+                if cell == start || occupant(cell).is_none() {
+                    let entry = ends.entry(cell).or_insert(cost);
+                    *entry = (*entry).min(cost);
+                }
+            }
+            ends
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(200))]
+
+            #[test]
+            fn reach_agrees_with_a_brute_force_search(
+                rows in small_map(),
+                budget in 0u32..60,
+                alternating in any::<bool>(),
+                seats in proptest::collection::vec((0usize..64, any::<bool>()), 0..4),
+            ) {
+                let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+                let map = map(Grid::Square, &rows);
+                let floor: Vec<Cell> = map.cells().filter(|&c| map.terrain(c).is_some_and(|t| !t.blocks_movement)).collect();
+                prop_assume!(!floor.is_empty());
+                let start = floor[0];
+                let mut others: Vec<Occupant> = Vec::new();
+                for (i, hostile) in seats {
+                    let cell = floor[i % floor.len()];
+                    if cell != start && !others.iter().any(|o| o.cells[0] == cell) {
+                        let side = if hostile { Side::Enemy } else { Side::Ally };
+                        others.push(Occupant { id: format!("o{i}"), cells: vec![cell], side, size: Size::Medium, is_object: false });
+                    }
+                }
+                let rule = if alternating { Alternating } else { Standard };
+                let board = Board { map: &map, rule, others: &others };
+                let fast = reach(&board, &medium(), start, budget, DiagonalParity::default());
+                let slow = brute_force(&map, rule, &others, start, budget);
+                for cell in map.cells() {
+                    prop_assert_eq!(fast.cost(cell), slow.get(&cell).copied(), "cell {}", cell);
+                }
+            }
+
+            #[test]
+            fn costs_never_decrease_along_a_path(rows in small_map(), budget in 0u32..80, alternating in any::<bool>()) {
+                let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+                let map = map(Grid::Square, &rows);
+                let Some(start) = map.cells().find(|&c| map.terrain(c).is_some_and(|t| !t.blocks_movement)) else { return Ok(()) };
+                let rule = if alternating { Alternating } else { Standard };
+                let board = Board { map: &map, rule, others: &[] };
+                let reach = reach(&board, &medium(), start, budget, DiagonalParity::default());
+                for reachable in reach.cells() {
+                    let path = reach.path(reachable.cell).expect("a reachable cell has a path");
+                    let mut spent = 0;
+                    for step in &path.steps {
+                        prop_assert!(step.cost >= 5);
+                        spent += step.cost;
+                        prop_assert!(reach.cost(step.to).is_none_or(|c| c <= spent), "a step's cell is never cheaper by this path than its best");
+                    }
+                    prop_assert_eq!(spent, path.cost);
+                    prop_assert_eq!(path.cost, reachable.cost);
+                    prop_assert!(path.cost <= budget);
+                }
+            }
+
+            #[test]
+            fn reach_matches_the_distance_rules_on_empty_maps(budget in 0u32..60, hex in 0usize..3, alternating in any::<bool>()) {
+                let grid = [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)][hex];
+                let rows = open_rows(25);
+                let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+                let map = map(grid, &rows);
+                let rule = if alternating { Alternating } else { Standard };
+                let board = Board { map: &map, rule, others: &[] };
+                let start = grid.from_storage(12, 12);
+                let reach = reach(&board, &medium(), start, budget, DiagonalParity::default());
+                for cell in map.cells() {
+                    let feet = crate::rules::distance::feet_between(grid, rule, start, cell);
+                    prop_assert_eq!(reach.cost(cell), (feet <= budget).then_some(feet), "cell {}", cell);
+                }
+            }
+        }
     }
 }

@@ -122,7 +122,7 @@ fn kind_name(kind: TokenKind) -> &'static str {
 fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requests: &mut Vec<PanelRequest>) {
     ui.horizontal(|ui| {
         ui.heading(RichText::new(&row.name).color(egui_color(token_color(row.side, row.kind))));
-        if ui.small_button("✕").on_hover_text("Clear the selection (Esc)").clicked() {
+        if ui.small_button("Deselect").on_hover_text("Clear the selection (Esc)").clicked() {
             requests.push(PanelRequest::ClearSelection);
         }
     });
