@@ -15,7 +15,35 @@ use crate::ui::{
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<StatusEditState>().add_systems(EguiPrimaryContextPass, draw_panels);
+    app.init_resource::<StatusEditState>()
+        .add_systems(EguiPrimaryContextPass, draw_panels)
+        .add_systems(
+            PreUpdate,
+            drop_repeated_modifier_events
+                .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
+                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+        );
+}
+
+/// bevy_egui reports the keyboard modifiers to egui every frame, and egui answers any input
+/// event by asking for another frame at once: the app would redraw forever. egui keeps the
+/// modifiers between frames, so only changes are passed on, and the app idles until input.
+fn drop_repeated_modifier_events(mut inputs: Query<&mut bevy_egui::EguiInput>, mut last: Local<Option<egui::Modifiers>>) {
+    for mut input in &mut inputs {
+        input.events.retain(|event| match event {
+            egui::Event::ModifiersChanged(modifiers) if *last == Some(*modifiers) => false,
+            egui::Event::ModifiersChanged(modifiers) => {
+                *last = Some(*modifiers);
+                true
+            }
+            egui::Event::WindowFocused(_) => {
+                // egui forgets the modifiers when focus changes; pass the next report on.
+                *last = None;
+                true
+            }
+            _ => true,
+        });
+    }
 }
 
 #[derive(Resource, Default)]

@@ -167,6 +167,17 @@ fn clicking_a_token_selects_it() {
     let state = wait_for_state(&state_file, 120, "the map", |s| {
         s["ready"] == true && s["tokens"].as_array().is_some_and(|t| t.iter().all(|t| t["screen"].is_array()))
     });
+    // Idle, the app draws nothing: it redraws on input only.
+    let ticks = || -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", _guard.0.id())).expect("the app runs");
+        let fields: Vec<&str> = stat.rsplit(')').next().expect("stat").split_whitespace().collect();
+        fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
+    };
+    std::thread::sleep(Duration::from_secs(2));
+    let before = ticks();
+    std::thread::sleep(Duration::from_secs(3));
+    let idle = ticks() - before;
+    assert!(idle < 30, "the idle app used {idle} ticks of CPU in 3 s");
     let lia = state["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "lia").expect("Lia")["screen"].clone();
     let click = |at: &Value| {
         let (x, y) = (at[0].as_f64().expect("x").round(), at[1].as_f64().expect("y").round());
