@@ -10,7 +10,7 @@ use serde_json::json;
 use super::board::{Board, terrain_color};
 use super::camera::{MapCamera, MapViewRect};
 use super::components::{CreatureSize, Position, TokenId};
-use super::movement::TurnMoves;
+use super::movement::{Dragging, TurnMoves};
 use super::state::{LoadedScenario, Notice, Selection};
 use super::tokens::TokenDisc;
 use super::LaunchOptions;
@@ -55,6 +55,7 @@ fn write_state_file(
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
     tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize, Option<&TurnMoves>)>,
     notice: Res<Notice>,
+    dragging: Res<Dragging>,
     mut last_written: Local<String>,
 ) {
     let Some(path) = &options.state_file else { return };
@@ -110,6 +111,10 @@ fn write_state_file(
         "ready": view.0.is_some(),
         "cell_centers": cell_centers,
         "notice": notice.0.as_ref().map(|n| n.0.clone()),
+        "drag": dragging.0.as_ref().and_then(|d| {
+            let id = tokens.get(d.entity).ok()?.1.0.clone();
+            Some(json!({ "id": id, "target": [d.target.x, d.target.y] }))
+        }),
         "scenario": loaded.scenario.name,
         "grid": grid.name(),
         "window": [window.width(), window.height()],

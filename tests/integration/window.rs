@@ -226,25 +226,34 @@ fn dragging_a_token_moves_it_and_spends_movement() {
     }
     let _guard = Kill(&mut child);
     let state = wait_for_state(&state_file, 120, "the map", |s| s["ready"] == true && s["cell_centers"].is_object());
-    let drag = |from: (f64, f64), to: (f64, f64)| {
-        let (fx, fy) = (from.0.round().to_string(), from.1.round().to_string());
-        let mid = (((from.0 + to.0) / 2.0).round().to_string(), ((from.1 + to.1) / 2.0).round().to_string());
-        let (tx, ty) = (to.0.round().to_string(), to.1.round().to_string());
-        let status = Command::new("xdotool")
-            .args(["mousemove", &fx, &fy, "sleep", "0.3", "mousedown", "1", "sleep", "0.3"])
-            .args(["mousemove", &mid.0, &mid.1, "sleep", "0.3", "mousemove", &tx, &ty, "sleep", "0.5", "mouseup", "1"])
-            .env("DISPLAY", &display.name)
-            .status()
-            .expect("xdotool runs");
+    // Each phase waits for the app to report it, so a slow frame can't merge the steps.
+    let xdotool = |args: &[&str]| {
+        let status = Command::new("xdotool").args(args).env("DISPLAY", &display.name).status().expect("xdotool runs");
         assert!(status.success());
+    };
+    let at = |p: (f64, f64)| [p.0.round().to_string(), p.1.round().to_string()];
+    let drag = |id: &str, from: (f64, f64), to: (f64, f64), to_cell: [i32; 2]| {
+        let [fx, fy] = at(from);
+        xdotool(&["mousemove", &fx, &fy]);
+        std::thread::sleep(Duration::from_millis(300));
+        xdotool(&["mousedown", "1"]);
+        wait_for_state(&state_file, 30, "the drag to start", |s| s["drag"]["id"] == id);
+        let [mx, my] = at(((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0));
+        xdotool(&["mousemove", &mx, &my]);
+        std::thread::sleep(Duration::from_millis(200));
+        let [tx, ty] = at(to);
+        xdotool(&["mousemove", &tx, &ty]);
+        wait_for_state(&state_file, 30, "the drag to reach its target", |s| s["drag"]["target"] == serde_json::json!(to_cell));
+        xdotool(&["mouseup", "1"]);
+        wait_for_state(&state_file, 30, "the drop", |s| s["drag"].is_null());
     };
     // Lia (Small, speed 25) from (7, 4) three squares south to (7, 7): 15 ft.
     assert_eq!(token(&state, "lia")["anchor"], serde_json::json!([7, 4]));
-    drag(cell_on_screen(&state, 7, 4), cell_on_screen(&state, 7, 7));
+    drag("lia", cell_on_screen(&state, 7, 4), cell_on_screen(&state, 7, 7), [7, 7]);
     let moved = wait_for_state(&state_file, 30, "Lia to move", |s| token(s, "lia")["anchor"] == serde_json::json!([7, 7]));
     assert_eq!(token(&moved, "lia")["movement_left"], 10);
     // Dropped on a table: she snaps back, and the reason is shown.
-    drag(cell_on_screen(&moved, 7, 7), cell_on_screen(&moved, 8, 7));
+    drag("lia", cell_on_screen(&moved, 7, 7), cell_on_screen(&moved, 8, 7), [8, 7]);
     let refused = wait_for_state(&state_file, 30, "the refusal", |s| s["notice"].as_str().is_some_and(|n| n.contains("can't move")));
     assert_eq!(token(&refused, "lia")["anchor"], serde_json::json!([7, 7]));
     assert!(refused["notice"].as_str().is_some_and(|n| n.contains("blocked: table")), "{}", refused["notice"]);
