@@ -12,6 +12,7 @@ use super::state::{RedrawFrames, ScenarioChanged};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MapViewRect>()
         .init_resource::<AutoFit>()
+        .init_resource::<FittedView>()
         .add_message::<FitMap>()
         .add_systems(Startup, spawn_camera)
         .add_systems(
@@ -46,6 +47,10 @@ impl Default for AutoFit {
         Self(true)
     }
 }
+
+/// The free area the map was last fitted to.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct FittedView(pub Option<Rect>);
 
 /// Marks the camera that looks at the map.
 #[derive(Component)]
@@ -168,13 +173,13 @@ fn fit_map(
     board: Option<Res<Board>>,
     view: Res<MapViewRect>,
     mut auto_fit: ResMut<AutoFit>,
-    mut fitted_for: Local<Option<Rect>>,
+    mut fitted_for: ResMut<FittedView>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
     mut redraw: ResMut<RedrawFrames>,
 ) {
     let asked = requests.read().count() > 0;
-    if !asked && !(auto_fit.0 && *fitted_for != view.0) {
+    if !asked && !(auto_fit.0 && fitted_for.0 != view.0) {
         return;
     }
     let Some(board) = board else { return };
@@ -192,6 +197,6 @@ fn fit_map(
     let center = bounds.center() - Vec2::new(offset.x, -offset.y) * scale;
     transform.translation = center.extend(transform.translation.z);
     auto_fit.0 = true;
-    *fitted_for = view.0;
+    fitted_for.0 = view.0;
     redraw.0 = redraw.0.max(3);
 }

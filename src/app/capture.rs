@@ -8,7 +8,7 @@ use bevy::window::{PrimaryWindow, RequestRedraw};
 use serde_json::json;
 
 use super::board::{Board, terrain_color};
-use super::camera::{MapCamera, MapViewRect};
+use super::camera::{AutoFit, FittedView, MapCamera, MapViewRect};
 use super::components::{CreatureSize, Position, TokenId};
 use super::movement::{Dragging, TurnMoves};
 use super::state::{LoadedScenario, Notice, Selection};
@@ -51,6 +51,7 @@ fn write_state_file(
     board: Option<Res<Board>>,
     selection: Res<Selection>,
     view: Res<MapViewRect>,
+    fit: (Res<AutoFit>, Res<FittedView>),
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
     tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize, Option<&TurnMoves>)>,
@@ -108,7 +109,8 @@ fn write_state_file(
         json!({ "origin": [o.x, o.y], "per_x": [x.x - o.x, x.y - o.y], "per_y": [y.x - o.x, y.y - o.y] })
     });
     let state = json!({
-        "ready": view.0.is_some(),
+        // Ready once the panels have their size and the map is framed in what they leave.
+        "ready": view.0.is_some() && (fit.1.0 == view.0 || !fit.0.0),
         "cell_centers": cell_centers,
         "notice": notice.0.as_ref().map(|n| n.0.clone()),
         "drag": dragging.0.as_ref().and_then(|d| {

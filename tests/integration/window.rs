@@ -81,6 +81,19 @@ fn wait_for_state(path: &Path, seconds: u64, what: &str, ready: impl Fn(&Value) 
     }
 }
 
+/// Waits until the app is ready and its map has stayed where it is for half a second.
+fn wait_for_settled_map(path: &Path) -> Value {
+    let mut previous = wait_for_state(path, 120, "the map", |s| s["ready"] == true && s["cell_centers"].is_object());
+    loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let now = wait_for_state(path, 30, "the map", |s| s["ready"] == true && s["cell_centers"].is_object());
+        if now["cell_centers"] == previous["cell_centers"] {
+            return now;
+        }
+        previous = now;
+    }
+}
+
 fn pixel(image: &image::RgbImage, at: &Value) -> [u8; 3] {
     let x = at[0].as_f64().expect("x").round() as u32;
     let y = at[1].as_f64().expect("y").round() as u32;
@@ -164,9 +177,8 @@ fn clicking_a_token_selects_it() {
         }
     }
     let _guard = Kill(&mut child);
-    let state = wait_for_state(&state_file, 120, "the map", |s| {
-        s["ready"] == true && s["tokens"].as_array().is_some_and(|t| t.iter().all(|t| t["screen"].is_array()))
-    });
+    let state = wait_for_settled_map(&state_file);
+    assert!(state["tokens"].as_array().is_some_and(|t| t.iter().all(|t| t["screen"].is_array())), "every token on screen");
     // Idle, the app draws nothing: it redraws on input only.
     let ticks = || -> u64 {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", _guard.0.id())).expect("the app runs");
@@ -225,7 +237,7 @@ fn dragging_a_token_moves_it_and_spends_movement() {
         }
     }
     let _guard = Kill(&mut child);
-    let state = wait_for_state(&state_file, 120, "the map", |s| s["ready"] == true && s["cell_centers"].is_object());
+    let state = wait_for_settled_map(&state_file);
     // Each phase waits for the app to report it, so a slow frame can't merge the steps.
     let xdotool = |args: &[&str]| {
         let status = Command::new("xdotool").args(args).env("DISPLAY", &display.name).status().expect("xdotool runs");
