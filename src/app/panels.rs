@@ -157,7 +157,7 @@ fn draw_panels(
     requests.extend(
         egui::Panel::left("roster")
             .resizable(true)
-            .default_size(330.0)
+            .default_size(390.0)
             .show(&mut root, |ui| roster_panel(ui, &roster))
             .inner,
     );

@@ -65,8 +65,8 @@ pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView) -> Vec<PanelRequest> {
     ui.add_space(4.0);
     let selected_id = view.selected.as_ref().map(|d| d.id.as_str());
     egui::ScrollArea::vertical().max_height(ui.available_height() * 0.6).show(ui, |ui| {
-        egui::Grid::new("roster").striped(true).num_columns(5).spacing([10.0, 4.0]).show(ui, |ui| {
-            for header in ["Name", "HP", "AC", "Speed", "Size"] {
+        egui::Grid::new("roster").striped(true).num_columns(6).spacing([10.0, 4.0]).show(ui, |ui| {
+            for header in ["Name", "Side", "HP", "AC", "Speed", "Size"] {
                 ui.label(RichText::new(header).strong());
             }
             ui.end_row();
@@ -88,6 +88,7 @@ pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView) -> Vec<PanelRequest> {
                         PanelRequest::Select(row.id.clone())
                     });
                 }
+                ui.label(RichText::new(row.side.name()).color(color));
                 ui.label(format!("{}/{}", row.hp, row.max_hp));
                 ui.label(row.ac.to_string());
                 ui.label(if row.kind == TokenKind::Object { "—".to_owned() } else { format!("{} ft", row.speed) });

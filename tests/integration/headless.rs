@@ -133,3 +133,18 @@ fn next_turn_goes_down_the_roster_and_selects() {
     let lia = entity_of(&mut app, "lia");
     assert_eq!(app.world().resource::<Turn>().active, Some(lia));
 }
+
+#[test]
+fn the_diagonal_count_carries_across_moves_in_a_turn() {
+    use battlemap::app::movement::{MoveToken, TurnMoves};
+    // The Sunken Gallery uses the optional rule: Pip's first diagonal costs 5 ft, the second 10,
+    // even in a separate move.
+    let mut app = app_with("scenes/dungeon_corridor.ron");
+    let pip = entity_of(&mut app, "pip");
+    app.world_mut().write_message(MoveToken { entity: pip, to: Cell::new(10, 6) });
+    app.update();
+    assert_eq!(app.world().get::<TurnMoves>(pip).map(|m| m.turn.spent), Some(5));
+    app.world_mut().write_message(MoveToken { entity: pip, to: Cell::new(11, 5) });
+    app.update();
+    assert_eq!(app.world().get::<TurnMoves>(pip).map(|m| m.turn.spent), Some(15));
+}

@@ -37,6 +37,7 @@ fn clicking_a_name_asks_to_select_it() {
     harness.run();
     assert!(harness.state().contains(&PanelRequest::Select("thug".into())), "{:?}", harness.state());
     assert_eq!(harness.get_all_by_label("7/12").count(), 2, "both rows show their hit points");
+    assert!(harness.query_by_label("Enemy").is_some() && harness.query_by_label("Party").is_some(), "the side column");
 }
 
 #[test]
