@@ -53,6 +53,7 @@ pub fn terrain_color(terrain: &Terrain) -> [u8; 3] {
         TerrainKind::Obscuring => [164, 170, 188],
         TerrainKind::Water => [72, 120, 172],
         TerrainKind::Rubble => [138, 126, 112],
+        TerrainKind::ArrowSlit => [96, 90, 104],
         TerrainKind::Custom => match (terrain.blocks_movement, terrain.blocks_sight, terrain.difficult) {
             (true, true, _) => [70, 66, 72],
             (true, false, _) => [128, 98, 68],

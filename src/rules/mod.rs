@@ -7,7 +7,9 @@
 pub mod creature;
 pub mod distance;
 pub mod grid;
+pub mod lattice;
 pub mod movement;
+pub mod sight;
 pub mod size;
 pub mod terrain;
 

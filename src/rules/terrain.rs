@@ -18,6 +18,9 @@ pub enum TerrainKind {
     Obscuring,
     Water,
     Rubble,
+    /// A wall pierced by an arrow slit: it blocks movement and cover lines, yet an attack can
+    /// still physically reach through it, so it never gives total cover (DMG "Cover").
+    ArrowSlit,
     Custom,
 }
 
@@ -46,6 +49,7 @@ impl Terrain {
             TerrainKind::Obscuring => ("obscuring", false, true, false, false),
             TerrainKind::Water => ("water", false, false, false, true),
             TerrainKind::Rubble => ("rubble", false, false, false, true),
+            TerrainKind::ArrowSlit => ("arrow slit", true, false, true, false),
             TerrainKind::Custom => ("custom", false, false, false, false),
         };
         Self {
@@ -59,15 +63,16 @@ impl Terrain {
         }
     }
 
-    /// Walls for the rules of total cover: they block both movement and cover lines.
+    /// Walls for the rules of total cover: they block both movement and cover lines (an arrow
+    /// slit does too, but lets attacks through).
     pub fn is_wall_like(&self) -> bool {
-        self.blocks_movement && self.blocks_cover
+        self.blocks_movement && self.blocks_cover && self.kind != TerrainKind::ArrowSlit
     }
 }
 
 /// The legend every scenario starts with: `.` floor, `#` wall, `%` difficult terrain,
-/// `=` low obstacle, `*` obscuring, `~` water, `^` rubble.
-pub const DEFAULT_LEGEND: [(char, TerrainKind); 7] = [
+/// `=` low obstacle, `*` obscuring, `~` water, `^` rubble, `!` arrow slit.
+pub const DEFAULT_LEGEND: [(char, TerrainKind); 8] = [
     ('.', TerrainKind::Floor),
     ('#', TerrainKind::Wall),
     ('%', TerrainKind::Difficult),
@@ -75,6 +80,7 @@ pub const DEFAULT_LEGEND: [(char, TerrainKind); 7] = [
     ('*', TerrainKind::Obscuring),
     ('~', TerrainKind::Water),
     ('^', TerrainKind::Rubble),
+    ('!', TerrainKind::ArrowSlit),
 ];
 
 /// The terrain of every cell of a rectangular map (rows of cells, in the grid's storage layout).

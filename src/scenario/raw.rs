@@ -46,6 +46,7 @@ pub(super) enum RawTerrain {
     Obscuring,
     Water,
     Rubble,
+    ArrowSlit,
     Custom {
         name: String,
         #[serde(default)]

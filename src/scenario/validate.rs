@@ -76,6 +76,7 @@ fn legend(raw: &RawScenario, problems: &mut Problems) -> Vec<(char, Terrain)> {
             RawTerrain::Obscuring => Terrain::standard(TerrainKind::Obscuring),
             RawTerrain::Water => Terrain::standard(TerrainKind::Water),
             RawTerrain::Rubble => Terrain::standard(TerrainKind::Rubble),
+            RawTerrain::ArrowSlit => Terrain::standard(TerrainKind::ArrowSlit),
             RawTerrain::Custom { name, blocks_movement, blocks_sight, blocks_cover, difficult, color } => {
                 let color = match color.as_deref().map(parse_color) {
                     Some(Some(rgb)) => Some(rgb),

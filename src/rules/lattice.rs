@@ -1,0 +1,355 @@
+//! Exact points on the grid lattice and the straight line between two of them: which cells it
+//! passes through, and the first one that blocks it.
+//!
+//! Conventions ("Lines"): a line is blocked when it meets the interior of the region that the
+//! blocking cells cover together. Grazing a wall's outer face does not block; running along the
+//! seam between two blocking cells does; passing strictly through a vertex pinched between two
+//! diagonally touching blocking squares does; a line that only starts or ends at such a vertex does
+//! not. Cells off the map block.
+//!
+//! All of it is integer arithmetic. Square points are in half units (so corners, edge midpoints and
+//! centres are lattice points); hex points are in sixths of the axial basis `(q, r)`, where hex
+//! centres, corners and edge midpoints are all integer. Every test used (orientation, crossings,
+//! insideness) is preserved by the linear map from the axial basis to the screen, so the answers
+//! are exact on both hex orientations.
+
+use serde::Serialize;
+
+use super::grid::{Cell, Grid, HexOrientation};
+
+/// A point of the lattice: `(x, y)` in half units on squares, `(q, r)` in sixths on hexes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Point {
+    pub a: i64,
+    pub b: i64,
+}
+
+/// Half units per square; sixths per hex.
+const SQUARE_SCALE: i64 = 2;
+const HEX_SCALE: i64 = 6;
+
+/// A hex's corners from its centre, in thirds of the axial basis, in order around it.
+const HEX_CORNERS: [(i64, i64); 6] = [(1, 1), (2, -1), (1, -2), (-1, -1), (-2, 1), (-1, 2)];
+
+impl Point {
+    pub const fn new(a: i64, b: i64) -> Self {
+        Self { a, b }
+    }
+
+    /// The grid intersection with integer coordinates `(x, y)` on squares (a square's corner).
+    pub fn square_corner(x: i32, y: i32) -> Self {
+        Self::new(i64::from(x) * SQUARE_SCALE, i64::from(y) * SQUARE_SCALE)
+    }
+
+    /// The point in grid units (x east, y south), for drawing.
+    pub fn to_units(self, grid: Grid) -> (f64, f64) {
+        match grid {
+            Grid::Square => (self.a as f64 / SQUARE_SCALE as f64, self.b as f64 / SQUARE_SCALE as f64),
+            Grid::Hex(o) => {
+                let (q, r) = (self.a as f64 / HEX_SCALE as f64, self.b as f64 / HEX_SCALE as f64);
+                let s = 3.0_f64.sqrt() / 2.0;
+                match o {
+                    HexOrientation::PointyTop => (q + r / 2.0, r * s),
+                    HexOrientation::FlatTop => (q * s, r + q / 2.0),
+                }
+            }
+        }
+    }
+}
+
+/// The corners of a cell, in order around it.
+pub fn corners(grid: Grid, cell: Cell) -> Vec<Point> {
+    let (x, y) = (i64::from(cell.x), i64::from(cell.y));
+    match grid {
+        Grid::Square => {
+            let s = SQUARE_SCALE;
+            vec![Point::new(x * s, y * s), Point::new(x * s + s, y * s), Point::new(x * s + s, y * s + s), Point::new(x * s, y * s + s)]
+        }
+        Grid::Hex(_) => HEX_CORNERS.iter().map(|&(a, b)| Point::new(x * HEX_SCALE + 2 * a, y * HEX_SCALE + 2 * b)).collect(),
+    }
+}
+
+/// The centre of a cell.
+pub fn centre(grid: Grid, cell: Cell) -> Point {
+    let (x, y) = (i64::from(cell.x), i64::from(cell.y));
+    match grid {
+        Grid::Square => Point::new(x * SQUARE_SCALE + 1, y * SQUARE_SCALE + 1),
+        Grid::Hex(_) => Point::new(x * HEX_SCALE, y * HEX_SCALE),
+    }
+}
+
+/// The points that stand for "any part" of a cell: its corners, the middles of its sides and its
+/// centre (project call, `docs/rules.md`).
+pub fn sample_points(grid: Grid, cell: Cell) -> Vec<Point> {
+    let corners = corners(grid, cell);
+    let n = corners.len();
+    let mut points = corners.clone();
+    for i in 0..n {
+        let (p, q) = (corners[i], corners[(i + 1) % n]);
+        points.push(Point::new((p.a + q.a) / 2, (p.b + q.b) / 2));
+    }
+    points.push(centre(grid, cell));
+    points
+}
+
+/// A positive fraction `n / d` (d > 0) for the parameter along a line.
+#[derive(Clone, Copy, Debug)]
+struct Frac {
+    n: i64,
+    d: i64,
+}
+
+impl Frac {
+    fn new(n: i64, d: i64) -> Self {
+        if d < 0 { Self { n: -n, d: -d } } else { Self { n, d } }
+    }
+
+    fn lt(self, other: Self) -> bool {
+        (self.n as i128) * (other.d as i128) < (other.n as i128) * (self.d as i128)
+    }
+
+    fn eq(self, other: Self) -> bool {
+        (self.n as i128) * (other.d as i128) == (other.n as i128) * (self.d as i128)
+    }
+}
+
+/// The first cell (from `from`) that blocks the line `from`–`to`, if any.
+pub fn first_blocker(grid: Grid, from: Point, to: Point, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
+    if from == to {
+        return None;
+    }
+    match grid {
+        Grid::Square => square_first_blocker(from, to, blocks),
+        Grid::Hex(_) => hex_first_blocker(from, to, blocks),
+    }
+}
+
+fn floor_div(n: i128, d: i128) -> i64 {
+    n.div_euclid(d) as i64
+}
+
+/// The crossings of the line with the grid lines `coordinate = k·SCALE` strictly inside it.
+fn crossings(start: i64, delta: i64, out: &mut Vec<Frac>) {
+    if delta == 0 {
+        return;
+    }
+    let (lo, hi) = (start.min(start + delta), start.max(start + delta));
+    let mut k = lo.div_euclid(SQUARE_SCALE) + 1;
+    while k * SQUARE_SCALE < hi {
+        out.push(Frac::new(k * SQUARE_SCALE - start, delta));
+        k += 1;
+    }
+}
+
+fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
+    let (dx, dy) = (q.a - p.a, q.b - p.b);
+    let mut ts = Vec::with_capacity(((dx.abs() + dy.abs()) / SQUARE_SCALE + 4) as usize);
+    crossings(p.a, dx, &mut ts);
+    crossings(p.b, dy, &mut ts);
+    ts.sort_by(|a, b| {
+        if a.eq(*b) {
+            std::cmp::Ordering::Equal
+        } else if a.lt(*b) {
+            std::cmp::Ordering::Less
+        } else {
+            std::cmp::Ordering::Greater
+        }
+    });
+    ts.dedup_by(|a, b| a.eq(*b));
+    let s = i128::from(SQUARE_SCALE);
+    let cell_of = |n: i128, d: i128| floor_div(n, d * s) as i32;
+    let on_line = |n: i128, d: i128| n.rem_euclid(d * s) == 0;
+    let mut previous = Frac::new(0, 1);
+    for (i, t) in ts.iter().copied().chain(std::iter::once(Frac::new(1, 1))).enumerate() {
+        // The piece between `previous` and `t`: where is its middle?
+        let (num, den) = (i128::from(previous.n) * i128::from(t.d) + i128::from(t.n) * i128::from(previous.d), 2 * i128::from(previous.d) * i128::from(t.d));
+        let mx = i128::from(p.a) * den + i128::from(dx) * num;
+        let my = i128::from(p.b) * den + i128::from(dy) * num;
+        let (x_line, y_line) = (on_line(mx, den), on_line(my, den));
+        let (cx, cy) = (cell_of(mx, den), cell_of(my, den));
+        match (x_line, y_line) {
+            (false, false) => {
+                if blocks(Cell::new(cx, cy)) {
+                    return Some(Cell::new(cx, cy));
+                }
+            }
+            // Along a vertical grid line: blocked where both sides block (the seam).
+            (true, false) => {
+                if blocks(Cell::new(cx - 1, cy)) && blocks(Cell::new(cx, cy)) {
+                    return Some(Cell::new(cx, cy));
+                }
+            }
+            (false, true) => {
+                if blocks(Cell::new(cx, cy - 1)) && blocks(Cell::new(cx, cy)) {
+                    return Some(Cell::new(cx, cy));
+                }
+            }
+            (true, true) => {}
+        }
+        // The crossing at `t` itself, if it is a vertex strictly inside the line: a pinch?
+        if i < ts.len() {
+            let (vx, vy) = (i128::from(p.a) * i128::from(t.d) + i128::from(dx) * i128::from(t.n), i128::from(p.b) * i128::from(t.d) + i128::from(dy) * i128::from(t.n));
+            let d = i128::from(t.d);
+            if on_line(vx, d) && on_line(vy, d) {
+                let (kx, ky) = (cell_of(vx, d), cell_of(vy, d));
+                let [nw, ne, sw, se] = [(kx - 1, ky - 1), (kx, ky - 1), (kx - 1, ky), (kx, ky)].map(|(x, y)| blocks(Cell::new(x, y)));
+                if (nw && se && !ne && !sw) || (ne && sw && !nw && !se) {
+                    return Some(if nw { Cell::new(kx - 1, ky - 1) } else { Cell::new(kx, ky - 1) });
+                }
+            }
+        }
+        previous = t;
+    }
+    None
+}
+
+fn cross(ax: i128, ay: i128, bx: i128, by: i128) -> i128 {
+    ax * by - ay * bx
+}
+
+/// On hexes: every hex near the line is tested as a convex polygon (open interior), and shared
+/// sides of two blocking hexes along the line count as inside (the seam).
+fn hex_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
+    let s = HEX_SCALE as f64;
+    let near = |pt: Point| super::grid::hex_round(pt.a as f64 / s, pt.b as f64 / s);
+    let mut candidates: Vec<Cell> = Vec::new();
+    for c in super::grid::hex_line(near(p), near(q)) {
+        candidates.push(c);
+        candidates.extend(Grid::Hex(HexOrientation::PointyTop).neighbours(c));
+    }
+    candidates.sort();
+    candidates.dedup();
+    let (dx, dy) = (i128::from(q.a - p.a), i128::from(q.b - p.b));
+    let mut best: Option<(Frac, Cell)> = None;
+    let mut consider = |t: Frac, cell: Cell| {
+        if best.is_none_or(|(b, _)| t.lt(b)) {
+            best = Some((t, cell));
+        }
+    };
+    for cell in candidates {
+        if !blocks(cell) {
+            continue;
+        }
+        let corners = corners(Grid::Hex(HexOrientation::PointyTop), cell);
+        // Corners run clockwise in the axial basis, so inside is where every edge's cross product
+        // is negative. Clip t ∈ [0, 1] by each open half-plane.
+        let (mut lo, mut hi) = (Frac::new(0, 1), Frac::new(1, 1));
+        let (mut lo_open, mut hi_open) = (false, false);
+        let mut empty = false;
+        for i in 0..6 {
+            let (a, b) = (corners[i], corners[(i + 1) % 6]);
+            let (ex, ey) = (i128::from(b.a - a.a), i128::from(b.b - a.b));
+            let f0 = cross(ex, ey, i128::from(p.a - a.a), i128::from(p.b - a.b));
+            let f1 = cross(ex, ey, i128::from(q.a - a.a), i128::from(q.b - a.b));
+            let slope = f1 - f0;
+            if slope == 0 {
+                if f0 >= 0 {
+                    empty = true;
+                    // Along this side: a seam if the hex across it blocks too.
+                    if f0 == 0 {
+                        let across = Cell::new(cell.x + ((HEX_CORNERS[i].0 + HEX_CORNERS[(i + 1) % 6].0) / 3) as i32, cell.y + ((HEX_CORNERS[i].1 + HEX_CORNERS[(i + 1) % 6].1) / 3) as i32);
+                        if blocks(across) {
+                            if let Some(t) = overlap_start(p, dx, dy, a, b) {
+                                consider(t, cell);
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            // f(t) = f0 + t·slope < 0.
+            let t = Frac::new(-f0 as i64, slope as i64);
+            if slope > 0 {
+                if t.lt(hi) || (t.eq(hi) && !hi_open) {
+                    hi = t;
+                    hi_open = true;
+                }
+            } else if lo.lt(t) || (t.eq(lo) && !lo_open) {
+                lo = t;
+                lo_open = true;
+            }
+        }
+        if !empty && (lo.lt(hi)) {
+            consider(lo, cell);
+        }
+    }
+    best.map(|(_, cell)| cell)
+}
+
+/// Where the line (collinear with the side `a`–`b`) starts to overlap that side with positive
+/// length, as a parameter along the line.
+fn overlap_start(p: Point, dx: i128, dy: i128, a: Point, b: Point) -> Option<Frac> {
+    let len2 = dx * dx + dy * dy;
+    let project = |pt: Point| i128::from(pt.a - p.a) * dx + i128::from(pt.b - p.b) * dy;
+    let (ta, tb) = (project(a), project(b));
+    let (lo, hi) = (ta.min(tb).max(0), ta.max(tb).min(len2));
+    (lo < hi).then(|| Frac::new(lo as i64, len2 as i64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn walls(cells: &[(i32, i32)]) -> impl Fn(Cell) -> bool {
+        let set: HashSet<Cell> = cells.iter().map(|&(x, y)| Cell::new(x, y)).collect();
+        move |c| set.contains(&c)
+    }
+
+    fn sq(x: i32, y: i32) -> Point {
+        Point::square_corner(x, y)
+    }
+
+    #[test]
+    fn grazing_a_wall_face_does_not_block_but_crossing_it_does() {
+        let wall = walls(&[(2, 0)]);
+        // Along the wall's south face, y = 1.
+        assert_eq!(first_blocker(Grid::Square, sq(0, 1), sq(5, 1), &wall), None);
+        // Through it.
+        assert_eq!(first_blocker(Grid::Square, sq(0, 0), sq(5, 1), &wall), Some(Cell::new(2, 0)));
+    }
+
+    #[test]
+    fn the_seam_between_two_walls_blocks() {
+        let wall = walls(&[(2, 0), (2, 1)]);
+        assert_eq!(first_blocker(Grid::Square, sq(0, 1), sq(5, 1), &wall), Some(Cell::new(2, 1)));
+        // Along a corridor wall (one side only): clear.
+        let corridor = walls(&[(0, 0), (1, 0), (2, 0), (3, 0)]);
+        assert_eq!(first_blocker(Grid::Square, sq(0, 1), sq(4, 1), &corridor), None);
+    }
+
+    #[test]
+    fn a_pinch_between_diagonal_walls_blocks_a_line_through_it_but_not_one_ending_there() {
+        let pinch = walls(&[(1, 0), (0, 1)]);
+        // From (0,0) to (2,2) through the vertex (1,1), between NE (1,0) and SW (0,1).
+        assert!(first_blocker(Grid::Square, sq(0, 0), sq(2, 2), &pinch).is_some());
+        assert_eq!(first_blocker(Grid::Square, sq(0, 0), sq(1, 1), &pinch), None);
+        assert_eq!(first_blocker(Grid::Square, sq(1, 1), sq(2, 2), &pinch), None);
+        // The other diagonal of the vertex is free: a line along it is clear.
+        let other = walls(&[(0, 0), (1, 1)]);
+        assert!(first_blocker(Grid::Square, sq(0, 2), sq(2, 0), &other).is_some());
+        assert!(first_blocker(Grid::Square, sq(0, 0), sq(2, 2), &other).is_some(), "through both walls");
+    }
+
+    #[test]
+    fn the_first_blocker_is_the_nearest_to_the_start() {
+        let wall = walls(&[(5, 0), (2, 0)]);
+        assert_eq!(first_blocker(Grid::Square, Point::new(1, 1), Point::new(15, 1), &wall), Some(Cell::new(2, 0)));
+        assert_eq!(first_blocker(Grid::Square, Point::new(15, 1), Point::new(1, 1), &wall), Some(Cell::new(5, 0)));
+    }
+
+    #[test]
+    fn hex_lines_through_and_along_blocking_hexes() {
+        let grid = Grid::Hex(HexOrientation::PointyTop);
+        let centre = |q: i32, r: i32| super::centre(grid, Cell::new(q, r));
+        let wall = walls(&[(1, 0)]);
+        assert_eq!(first_blocker(grid, centre(0, 0), centre(2, 0), &wall), Some(Cell::new(1, 0)));
+        assert_eq!(first_blocker(grid, centre(0, 0), centre(0, 2), &wall), None);
+        // Along the side shared by (0,0) and (1,0)... from its one end to the other: a seam only if
+        // both block.
+        let side = [corners(grid, Cell::new(0, 0))[0], corners(grid, Cell::new(0, 0))[1]];
+        assert_eq!(first_blocker(grid, side[0], side[1], &wall), None, "grazing one wall hex");
+        let both = walls(&[(0, 0), (1, 0)]);
+        assert!(first_blocker(grid, side[0], side[1], &both).is_some(), "the seam of two wall hexes");
+    }
+}

@@ -1,0 +1,345 @@
+//! Line of sight and cover between spaces, with the explanation of every cover ruling.
+//!
+//! DMG "Line of Sight" and "Cover" under Using Miniatures (002_ce573f1e51986339.txt, also
+//! 003_a4a9f162bdf68765.txt); conventions, "Line of sight" and "Cover". Lines are exact
+//! (`lattice.rs`).
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::grid::{Cell, Grid};
+use super::lattice::{Point, corners, first_blocker, sample_points};
+use super::movement::Occupant;
+use super::size::Size;
+use super::terrain::TerrainMap;
+
+/// The board as sight and cover see it.
+#[derive(Clone, Copy, Debug)]
+pub struct SightBoard<'a> {
+    pub map: &'a TerrainMap,
+    /// Every creature and object on the map (their spaces block cover lines).
+    pub tokens: &'a [Occupant],
+}
+
+/// How much cover a target has (DMG "Cover").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CoverDegree {
+    None,
+    Half,
+    ThreeQuarters,
+    Total,
+}
+
+impl CoverDegree {
+    /// The bonus to AC and Dexterity saving throws; `None` for total cover (it can't be targeted).
+    pub fn bonus(self) -> Option<i32> {
+        match self {
+            CoverDegree::None => Some(0),
+            CoverDegree::Half => Some(2),
+            CoverDegree::ThreeQuarters => Some(5),
+            CoverDegree::Total => None,
+        }
+    }
+
+    /// The ruling in words, as the map shows it.
+    pub fn label(self) -> &'static str {
+        match self {
+            CoverDegree::None => "no cover",
+            CoverDegree::Half => "half cover: +2 AC and Dex saves",
+            CoverDegree::ThreeQuarters => "three-quarters cover: +5 AC and Dex saves",
+            CoverDegree::Total => "total cover: can't be targeted directly",
+        }
+    }
+
+    /// The degree for a number of blocked lines out of 4 (squares) or 6 (hexes).
+    fn from_blocked(grid: Grid, blocked: usize) -> Self {
+        match (grid, blocked) {
+            (_, 0) => CoverDegree::None,
+            (Grid::Square, 1..=2) | (Grid::Hex(_), 1..=3) => CoverDegree::Half,
+            _ => CoverDegree::ThreeQuarters,
+        }
+    }
+}
+
+/// What stopped a line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Blocker {
+    Terrain { name: String, cell: Cell },
+    Creature { id: String, cell: Cell },
+    MapEdge { cell: Cell },
+}
+
+/// One line of a cover ruling.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CoverLine {
+    pub from: Point,
+    pub to: Point,
+    pub blocked_by: Option<Blocker>,
+}
+
+/// A cover ruling and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cover {
+    pub degree: CoverDegree,
+    /// The corner (or point of origin) the attacker chose.
+    pub corner: Point,
+    /// The cell of the target's space the lines run to.
+    pub target_cell: Cell,
+    /// The lines from the corner to the target cell's corners.
+    pub lines: Vec<CoverLine>,
+    /// For total cover: walls stop every line from every corner of the attacker's space to every
+    /// sampled point of the target's space.
+    pub total: bool,
+}
+
+/// Where the lines start: a creature's space (any corner of it) or an area's point of origin.
+#[derive(Clone, Copy, Debug)]
+pub enum From<'a> {
+    Space { cells: &'a [Cell], id: Option<&'a str> },
+    Origin(Point),
+}
+
+impl SightBoard<'_> {
+    fn grid(&self) -> Grid {
+        self.map.grid()
+    }
+
+    fn sight_blocked(&self, cell: Cell) -> bool {
+        self.map.terrain(cell).is_none_or(|t| t.blocks_sight)
+    }
+
+    fn wall(&self, cell: Cell) -> bool {
+        self.map.terrain(cell).is_none_or(|t| t.is_wall_like())
+    }
+
+    fn blocker(&self, cell: Cell, creatures: &HashMap<Cell, usize>) -> Blocker {
+        match (self.map.terrain(cell), creatures.get(&cell)) {
+            (None, _) => Blocker::MapEdge { cell },
+            (Some(t), _) if t.blocks_cover => Blocker::Terrain { name: t.name.clone(), cell },
+            (_, Some(&i)) => Blocker::Creature { id: self.tokens[i].id.clone(), cell },
+            (Some(t), None) => Blocker::Terrain { name: t.name.clone(), cell },
+        }
+    }
+
+    /// The cells of creatures whose spaces block cover lines: all but the attacker's, the
+    /// target's and Tiny ones.
+    fn cover_creatures(&self, attacker: Option<&str>, target: Option<&str>) -> HashMap<Cell, usize> {
+        let mut cells = HashMap::new();
+        for (i, token) in self.tokens.iter().enumerate() {
+            if token.size == Size::Tiny || Some(token.id.as_str()) == attacker || Some(token.id.as_str()) == target {
+                continue;
+            }
+            for &cell in &token.cells {
+                cells.insert(cell, i);
+            }
+        }
+        cells
+    }
+}
+
+fn space_corners(grid: Grid, cells: &[Cell]) -> Vec<Point> {
+    let mut points: Vec<Point> = cells.iter().flat_map(|&c| corners(grid, c)).collect();
+    points.sort();
+    points.dedup();
+    points
+}
+
+fn space_points(grid: Grid, cells: &[Cell]) -> Vec<Point> {
+    let mut points: Vec<Point> = cells.iter().flat_map(|&c| sample_points(grid, c)).collect();
+    points.sort();
+    points.dedup();
+    points
+}
+
+/// A clear line of sight from a corner of `from` to a point of `to`, if there is one (conventions,
+/// "Line of sight"; the points of `to` are its cells' corners, side middles and centres).
+pub fn line_of_sight(board: &SightBoard, from: &[Cell], to: &[Cell]) -> Option<(Point, Point)> {
+    let grid = board.grid();
+    let blocks = |c: Cell| board.sight_blocked(c);
+    let targets = space_points(grid, to);
+    space_corners(grid, from)
+        .into_iter()
+        .find_map(|a| targets.iter().find(|&&b| first_blocker(grid, a, b, &blocks).is_none()).map(|&b| (a, b)))
+}
+
+/// The cover `target` has against an attack or effect from `from`, with its explanation.
+pub fn cover(board: &SightBoard, from: From, target_id: Option<&str>, target: &[Cell]) -> Cover {
+    let grid = board.grid();
+    let attacker_id = match from {
+        From::Space { id, .. } => id,
+        From::Origin(_) => None,
+    };
+    let creatures = board.cover_creatures(attacker_id, target_id);
+    let blocks = |c: Cell| board.map.terrain(c).is_none_or(|t| t.blocks_cover) || creatures.contains_key(&c);
+    let starts = match from {
+        From::Space { cells, .. } => space_corners(grid, cells),
+        From::Origin(point) => vec![point],
+    };
+    let mut best: Option<(usize, Point, Cell)> = None;
+    'choice: for &corner in &starts {
+        for &cell in target {
+            let mut blocked = 0;
+            for end in corners(grid, cell) {
+                if first_blocker(grid, corner, end, &blocks).is_some() {
+                    blocked += 1;
+                    if best.is_some_and(|(b, ..)| blocked >= b) {
+                        break;
+                    }
+                }
+            }
+            if best.is_none_or(|(b, ..)| blocked < b) {
+                best = Some((blocked, corner, cell));
+                if blocked == 0 {
+                    break 'choice;
+                }
+            }
+        }
+    }
+    let Some((blocked, corner, target_cell)) = best else {
+        return Cover { degree: CoverDegree::None, corner: Point::new(0, 0), target_cell: Cell::new(0, 0), lines: Vec::new(), total: false };
+    };
+    let lines: Vec<CoverLine> = corners(grid, target_cell)
+        .into_iter()
+        .map(|end| CoverLine { from: corner, to: end, blocked_by: first_blocker(grid, corner, end, &blocks).map(|c| board.blocker(c, &creatures)) })
+        .collect();
+    let all_blocked = blocked == lines.len();
+    let total = all_blocked && {
+        let walls = |c: Cell| board.wall(c);
+        let targets = space_points(grid, target);
+        starts.iter().all(|&a| targets.iter().all(|&b| first_blocker(grid, a, b, &walls).is_some()))
+    };
+    let degree = if total { CoverDegree::Total } else { CoverDegree::from_blocked(grid, blocked) };
+    Cover { degree, corner, target_cell, lines, total }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::creature::Side;
+    use crate::rules::grid::HexOrientation;
+    use crate::rules::terrain::{Terrain, TerrainKind};
+
+    /// `.` floor, `#` wall, `=` low obstacle, `*` fog, `!` arrow slit.
+    fn map(grid: Grid, rows: &[&str]) -> TerrainMap {
+        let kinds = [TerrainKind::Floor, TerrainKind::Wall, TerrainKind::LowObstacle, TerrainKind::Obscuring, TerrainKind::ArrowSlit];
+        let mut map = TerrainMap::filled(grid, rows[0].len() as u32, rows.len() as u32, kinds.map(Terrain::standard).to_vec());
+        for (row, text) in rows.iter().enumerate() {
+            for (col, c) in text.chars().enumerate() {
+                let i = ".#=*!".find(c).expect("known glyph");
+                map.set(grid.from_storage(col as i32, row as i32), i);
+            }
+        }
+        map
+    }
+
+    fn creature(id: &str, cells: &[(i32, i32)], size: Size) -> Occupant {
+        Occupant { id: id.into(), cells: cells.iter().map(|&(x, y)| Cell::new(x, y)).collect(), side: Side::Enemy, size, is_object: false }
+    }
+
+    fn cover_between(map: &TerrainMap, tokens: &[Occupant], attacker: &str, target: &str) -> Cover {
+        let board = SightBoard { map, tokens };
+        let a = tokens.iter().find(|t| t.id == attacker).expect("attacker");
+        let t = tokens.iter().find(|t| t.id == target).expect("target");
+        cover(&board, From::Space { cells: &a.cells, id: Some(attacker) }, Some(target), &t.cells)
+    }
+
+    #[test]
+    fn an_empty_map_gives_no_cover_and_full_sight() {
+        let map = map(Grid::Square, &["......", "......", "......"]);
+        let tokens = [creature("a", &[(0, 0)], Size::Medium), creature("b", &[(5, 2)], Size::Medium)];
+        assert_eq!(cover_between(&map, &tokens, "a", "b").degree, CoverDegree::None);
+        let board = SightBoard { map: &map, tokens: &tokens };
+        assert!(line_of_sight(&board, &tokens[0].cells, &tokens[1].cells).is_some());
+    }
+
+    /// A wall flush with the far side of the target gives no cover: the attacker picks a corner
+    /// whose lines reach the target's four corners without entering the wall.
+    #[test]
+    fn a_wall_flush_with_the_far_side_gives_no_cover() {
+        let map = map(Grid::Square, &[".....", ".....", "....#"]);
+        let tokens = [creature("a", &[(0, 2)], Size::Medium), creature("b", &[(3, 2)], Size::Medium)];
+        assert_eq!(cover_between(&map, &tokens, "a", "b").degree, CoverDegree::None);
+    }
+
+    #[test]
+    fn a_creature_beside_the_lines_gives_none_and_one_between_gives_half() {
+        let map = map(Grid::Square, &["......", "......", "......"]);
+        let beside = [creature("a", &[(0, 1)], Size::Medium), creature("b", &[(5, 1)], Size::Medium), creature("c", &[(2, 0)], Size::Medium)];
+        assert_eq!(cover_between(&map, &beside, "a", "b").degree, CoverDegree::None);
+        let between = [creature("a", &[(0, 1)], Size::Medium), creature("b", &[(5, 1)], Size::Medium), creature("c", &[(2, 1)], Size::Medium)];
+        let ruling = cover_between(&map, &between, "a", "b");
+        assert_eq!(ruling.degree, CoverDegree::Half);
+        assert!(ruling.lines.iter().any(|l| matches!(&l.blocked_by, Some(Blocker::Creature { id, .. }) if id == "c")));
+        // A Tiny creature between gives nothing.
+        let tiny = [creature("a", &[(0, 1)], Size::Medium), creature("b", &[(5, 1)], Size::Medium), creature("c", &[(2, 1)], Size::Tiny)];
+        assert_eq!(cover_between(&map, &tiny, "a", "b").degree, CoverDegree::None);
+    }
+
+    /// DMG: "If three or four of those lines are blocked but the attack can still physically reach
+    /// the target (such as when the target is behind an arrow slit), the target has three-quarters
+    /// cover."
+    #[test]
+    fn an_archer_behind_an_arrow_slit_has_three_quarters() {
+        // The archer at (1,1) behind a wall, shooting through an arrow slit at (2,1).
+        let slit = map(Grid::Square, &["..#......", "..!......", "..#......"]);
+        let tokens = [creature("archer", &[(1, 1)], Size::Medium), creature("orc", &[(7, 1)], Size::Medium)];
+        let ruling = cover_between(&slit, &tokens, "orc", "archer");
+        assert_eq!(ruling.degree, CoverDegree::ThreeQuarters);
+        assert!(!ruling.total);
+        // A low wall there instead blocks movement and cover lines: total cover.
+        let low_wall = map(Grid::Square, &["..#......", "..=......", "..#......"]);
+        assert_eq!(cover_between(&low_wall, &tokens, "orc", "archer").degree, CoverDegree::Total);
+    }
+
+    #[test]
+    fn a_pillar_between_gives_total_cover() {
+        let map = map(Grid::Square, &["...", ".#.", "..."]);
+        let tokens = [creature("a", &[(1, 0)], Size::Medium), creature("b", &[(1, 2)], Size::Medium)];
+        // Lines from (1,0)'s corners can pass beside the pillar to (1,2)'s corners? No: the
+        // pillar fills the only square between, and a line from the top row to the bottom row
+        // along its side faces only grazes it: so no total cover, but three-quarters at best?
+        let ruling = cover_between(&map, &tokens, "a", "b");
+        assert!(ruling.degree >= CoverDegree::Half);
+        // A pillar in a 1-wide corridor blocks everything.
+        let corridor = map_with_pillar();
+        let tokens = [creature("a", &[(0, 1)], Size::Medium), creature("b", &[(4, 1)], Size::Medium)];
+        let ruling = cover_between(&corridor, &tokens, "a", "b");
+        assert_eq!(ruling.degree, CoverDegree::Total);
+        let board = SightBoard { map: &corridor, tokens: &tokens };
+        assert_eq!(line_of_sight(&board, &tokens[0].cells, &tokens[1].cells), None);
+    }
+
+    fn map_with_pillar() -> TerrainMap {
+        map(Grid::Square, &["#####", "..#..", "#####"])
+    }
+
+    #[test]
+    fn fog_blocks_sight_but_not_cover_lines() {
+        let map = map(Grid::Square, &["#####", "..*..", "#####"]);
+        let tokens = [creature("a", &[(0, 1)], Size::Medium), creature("b", &[(4, 1)], Size::Medium)];
+        let board = SightBoard { map: &map, tokens: &tokens };
+        assert_eq!(line_of_sight(&board, &tokens[0].cells, &tokens[1].cells), None);
+        assert_eq!(cover_between(&map, &tokens, "a", "b").degree, CoverDegree::None);
+    }
+
+    #[test]
+    fn hex_cover_counts_six_lines() {
+        let grid = Grid::Hex(HexOrientation::PointyTop);
+        let map = map(grid, &[".......", ".......", "......."]);
+        let a = creature("a", &[(0, 1)], Size::Medium);
+        let b = creature("b", &[(5, 1)], Size::Medium);
+        let between = creature("c", &[(3, 1)], Size::Medium);
+        let tokens = [a.clone(), b.clone(), between];
+        let ruling = cover_between(&map, &tokens, "a", "b");
+        let blocked = ruling.lines.iter().filter(|l| l.blocked_by.is_some()).count();
+        assert_eq!(ruling.lines.len(), 6);
+        assert_eq!(ruling.degree, CoverDegree::from_blocked(grid, blocked));
+        assert!(ruling.degree >= CoverDegree::Half, "{ruling:?}");
+        assert_eq!(cover_between(&map, &[a, b], "a", "b").degree, CoverDegree::None);
+        assert_eq!(CoverDegree::from_blocked(grid, 3), CoverDegree::Half);
+        assert_eq!(CoverDegree::from_blocked(grid, 4), CoverDegree::ThreeQuarters);
+    }
+}
