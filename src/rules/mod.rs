@@ -4,6 +4,7 @@
 //! the PHB grid variant) and the geometric calls of `../shared/conventions.md`, which
 //! `docs/rules.md` restates and extends.
 
+pub mod area;
 pub mod creature;
 pub mod distance;
 pub mod grid;
