@@ -342,4 +342,56 @@ mod tests {
         assert_eq!(CoverDegree::from_blocked(grid, 3), CoverDegree::Half);
         assert_eq!(CoverDegree::from_blocked(grid, 4), CoverDegree::ThreeQuarters);
     }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn rows() -> impl Strategy<Value = Vec<String>> {
+            proptest::collection::vec(proptest::collection::vec(prop_oneof![7 => Just('.'), 2 => Just('#'), 1 => Just('='), 1 => Just('*')], 8), 6)
+                .prop_map(|rows| rows.into_iter().map(|r| r.into_iter().collect()).collect())
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(96))]
+
+            /// Adding a wall, or a creature, never lowers the cover a target has.
+            #[test]
+            fn adding_a_blocker_never_reduces_cover(rows in rows(), extra in 0usize..48, as_creature in any::<bool>(), hex in any::<bool>()) {
+                let grid = if hex { Grid::Hex(HexOrientation::PointyTop) } else { Grid::Square };
+                let text: Vec<&str> = rows.iter().map(String::as_str).collect();
+                let mut map = map(grid, &text);
+                let cells: Vec<Cell> = map.cells().collect();
+                let (a, b) = (cells[0], cells[cells.len() - 1]);
+                map.set(a, 0);
+                map.set(b, 0);
+                let tokens = vec![creature("a", &[(a.x, a.y)], Size::Medium), creature("b", &[(b.x, b.y)], Size::Medium)];
+                let before = cover_between(&map, &tokens, "a", "b").degree;
+                let spot = cells[extra % cells.len()];
+                prop_assume!(spot != a && spot != b);
+                let mut tokens_after = tokens.clone();
+                if as_creature {
+                    tokens_after.push(creature("c", &[(spot.x, spot.y)], Size::Medium));
+                } else {
+                    map.set(spot, 1);
+                }
+                let after = cover_between(&map, &tokens_after, "a", "b").degree;
+                prop_assert!(after >= before, "{:?} then {:?}", before, after);
+            }
+
+            /// On an empty map there is no cover and always line of sight, on every grid (away from
+            /// the map's edge, which seals it like a wall: on hexes its zigzag can give cover).
+            #[test]
+            fn an_empty_map_gives_sight_and_no_cover(ax in 1i32..7, ay in 1i32..5, bx in 1i32..7, by in 1i32..5, hex in 0usize..3) {
+                let grid = [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)][hex];
+                let map = map(grid, &["........"; 6]);
+                let (a, b) = (grid.from_storage(ax, ay), grid.from_storage(bx, by));
+                prop_assume!(a != b);
+                let tokens = vec![creature("a", &[(a.x, a.y)], Size::Medium), creature("b", &[(b.x, b.y)], Size::Medium)];
+                prop_assert_eq!(cover_between(&map, &tokens, "a", "b").degree, CoverDegree::None);
+                let board = SightBoard { map: &map, tokens: &tokens };
+                prop_assert!(line_of_sight(&board, &tokens[0].cells, &tokens[1].cells).is_some());
+            }
+        }
+    }
 }

@@ -122,3 +122,43 @@ fn query_distance_path_and_reach() {
     assert_eq!(code, 2);
     assert!(err.contains("no token has the id \"nobody\""), "{err}");
 }
+
+#[test]
+fn query_los_cover_and_areas() {
+    // Vex sees the ghoul down the corridor: the line grazes the walls and fog of row 3.
+    let (code, out, err) = battlemap(&["query", "scenes/dungeon_corridor.ron", "los", "vex", "ghoul-1"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["line_of_sight"], true);
+
+    // The captain shoots at Brom past the thug between them? No one is in the way: no cover.
+    let (code, out, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "cover", "captain", "brom"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["lines"].as_array().map(Vec::len), Some(4));
+    assert!(answer["label"].as_str().is_some_and(|l| l.ends_with("cover") || l.contains("cover:")));
+
+    // Cover from a point of origin: the corner (1, 1) of the tavern, through the hearth.
+    let (code, out, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "cover-from", "3,1", "brom"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["origin"], serde_json::json!([3.0, 1.0]));
+
+    // A 20-ft sphere in the open: 52 squares (see the rules' unit test), and who is inside.
+    let (code, out, err) = battlemap(&["query", "scenes/hex_skirmish.ron", "aoe", "sphere", "10", "--origin", "14,6@0"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["cells"].as_array().map(Vec::len), Some(12));
+    assert!(answer["tokens"].as_array().is_some_and(|t| t.contains(&serde_json::json!("giant"))));
+    assert_eq!(answer["estimate"], 2);
+
+    let (code, out, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "aoe", "cone", "15", "--origin", "4,6", "--toward", "8,6"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["degrees"], 0.0);
+    assert_eq!(answer["cells"], serde_json::json!([[5, 5], [6, 5], [5, 6], [6, 6]]));
+
+    let (code, _, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "aoe", "blob", "15", "--origin", "4,6"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown shape"), "{err}");
+}
