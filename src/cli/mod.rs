@@ -49,6 +49,10 @@ Usage:
         distance A B               the range in feet between two tokens
         path ID --to X,Y [--dash]  the cheapest path to a cell, or why not
         reach ID [--dash]          every cell the token can end its move in
+        los A B                    whether A has line of sight to B
+        cover A B                  the cover B has against A, with every line
+        cover-from X,Y B           the cover B has against an area from a point
+        aoe SHAPE FEET --origin X,Y [--toward X,Y | --angle DEG] [--face] [--width FEET]
   battlemap --help | --version
 ";
 
