@@ -91,6 +91,7 @@ pub fn token_under<'a>(
 fn click_tokens(
     buttons: Res<ButtonInput<MouseButton>>,
     ruler: Res<super::ruler::Ruler>,
+    template: Res<super::template::TemplateTool>,
     mut pointer: ResMut<PointerOnMap>,
     board: Option<Res<Board>>,
     tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize)>,
@@ -98,7 +99,7 @@ fn click_tokens(
 ) {
     let Some(board) = board else { return };
     let grid = board.0.grid;
-    if ruler.active {
+    if ruler.active || template.active {
         return;
     }
     if buttons.just_pressed(MouseButton::Left) {
@@ -142,6 +143,8 @@ fn keyboard_shortcuts(
     selection: Res<super::state::Selection>,
     mut turn: MessageWriter<TurnRequest>,
     mut ruler: ResMut<super::ruler::Ruler>,
+    mut sight: ResMut<super::sight::SightOverlay>,
+    mut template: ResMut<super::template::TemplateTool>,
 ) {
     if egui_input.is_some_and(|e| e.wants_any_keyboard_input()) {
         return;
@@ -159,9 +162,17 @@ fn keyboard_shortcuts(
     if keys.just_pressed(KeyCode::KeyN) {
         turn.write(TurnRequest::NextTurn);
     }
+    if keys.just_pressed(KeyCode::KeyV) {
+        sight.toggle();
+    }
+    if keys.just_pressed(KeyCode::KeyT) {
+        template.toggle();
+        ruler.active = false;
+    }
     if keys.just_pressed(KeyCode::KeyR) {
         ruler.active = !ruler.active;
         ruler.waypoints.clear();
+        template.active = false;
     }
 }
 

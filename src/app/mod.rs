@@ -13,6 +13,8 @@ pub mod components;
 mod input;
 pub mod movement;
 mod ruler;
+pub mod sight;
+pub mod template;
 pub mod layout;
 mod panels;
 pub mod state;
@@ -71,7 +73,7 @@ pub fn run(options: MapOptions) -> ExitCode {
 
 /// Every feature of the map window.
 pub fn plugin(app: &mut App) {
-    app.add_plugins((headless_plugin, camera::plugin, input::plugin, ruler::plugin, movement::drag_plugin, highlight::plugin, panels::plugin, capture::plugin));
+    app.add_plugins((headless_plugin, camera::plugin, input::plugin, ruler::plugin, movement::drag_plugin, sight::plugin, template::plugin, highlight::plugin, panels::plugin, capture::plugin));
 }
 
 /// The parts of the app that need no window or GPU: the state, the board and the tokens.

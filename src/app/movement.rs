@@ -117,12 +117,10 @@ fn give_turn_movement(mut commands: Commands, tokens: Query<(Entity, &Vitals, &K
 pub type TokenSpaces<'w, 's> =
     Query<'w, 's, (Entity, &'static TokenId, &'static Position, &'static CreatureSize, &'static Allegiance, &'static Kind)>;
 
-/// The mover and everyone else, as the movement rules see them.
-pub fn movement_view(layout: &BoardLayout, tokens: &TokenSpaces, mover: Entity) -> Option<(Mover, Cell, Vec<Occupant>)> {
-    let (_, _, position, size, side, _) = tokens.get(mover).ok()?;
-    let others = tokens
+/// Every token as the rules see it: its id, space, side and size.
+pub fn occupants(layout: &BoardLayout, tokens: &TokenSpaces) -> Vec<Occupant> {
+    tokens
         .iter()
-        .filter(|(e, ..)| *e != mover)
         .map(|(_, id, position, size, side, kind)| Occupant {
             id: id.0.clone(),
             cells: Footprint::of(layout.grid, size.size, size.square_side).at(position.0).collect(),
@@ -130,7 +128,13 @@ pub fn movement_view(layout: &BoardLayout, tokens: &TokenSpaces, mover: Entity) 
             size: size.size,
             is_object: kind.0 == crate::scenario::TokenKind::Object,
         })
-        .collect();
+        .collect()
+}
+
+/// The mover and everyone else, as the movement rules see them.
+pub fn movement_view(layout: &BoardLayout, tokens: &TokenSpaces, mover: Entity) -> Option<(Mover, Cell, Vec<Occupant>)> {
+    let (_, mover_id, position, size, side, _) = tokens.get(mover).ok()?;
+    let others = occupants(layout, tokens).into_iter().filter(|o| o.id != mover_id.0).collect();
     let mover_rules = Mover { size: size.size, square_side: size.square_side, side: side.0, crawling: false };
     Some((mover_rules, position.0, others))
 }

@@ -10,8 +10,11 @@ use super::input::PointerOnMap;
 use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection};
 use super::movement::{Dragging, Turn, TurnMoves, TurnRequest};
 use super::ruler::Ruler;
+use super::sight::{CoverPreview, SightOverlay};
+use super::template::TemplateTool;
 use crate::ui::{
     MovementView, PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, cursor_label, roster_panel, status_bar,
+    template_panel,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -112,25 +115,48 @@ fn roster_view(tokens: &TokenQuery, selection: Selection, grid: crate::rules::Gr
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What the panels read.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Seen<'w> {
+    selection: Res<'w, Selection>,
+    pointer: Res<'w, PointerOnMap>,
+    notice: Res<'w, Notice>,
+    turn: Res<'w, Turn>,
+    dragging: Res<'w, Dragging>,
+    cover_preview: Res<'w, CoverPreview>,
+}
+
+/// The map tools the panels switch.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Tools<'w> {
+    template: ResMut<'w, TemplateTool>,
+    sight_overlay: ResMut<'w, SightOverlay>,
+    ruler: ResMut<'w, Ruler>,
+    grid_visible: ResMut<'w, GridVisible>,
+}
+
+/// Where the panels' requests go.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Requests<'w> {
+    turn_requests: MessageWriter<'w, TurnRequest>,
+    select: MessageWriter<'w, SelectToken>,
+    open: MessageWriter<'w, OpenScenario>,
+    fit: MessageWriter<'w, FitMap>,
+}
+
 fn draw_panels(
     mut contexts: EguiContexts,
     tokens: TokenQuery,
-    selection: Res<Selection>,
-    pointer: Res<PointerOnMap>,
-    notice: Res<Notice>,
-    turn: Res<Turn>,
-    dragging: Res<Dragging>,
-    mut ruler: ResMut<Ruler>,
+    seen: Seen,
+    tools: Tools,
     mut loaded_rules: ResMut<LoadedScenario>,
-    mut turn_requests: MessageWriter<TurnRequest>,
-    mut grid_visible: ResMut<GridVisible>,
     mut edit: ResMut<StatusEditState>,
     mut view_rect: ResMut<MapViewRect>,
-    mut select: MessageWriter<SelectToken>,
-    mut open: MessageWriter<OpenScenario>,
-    mut fit: MessageWriter<FitMap>,
+    out: Requests,
 ) -> Result {
+    let Seen { selection, pointer, notice, turn, dragging, cover_preview } = seen;
+    let Tools { mut template, mut sight_overlay, mut ruler, mut grid_visible } = tools;
+    let Requests { mut turn_requests, mut select, mut open, mut fit } = out;
     let ctx = contexts.ctx_mut()?;
     let loaded = &*loaded_rules;
     let scenario = &loaded.scenario;
@@ -145,6 +171,8 @@ fn draw_panels(
         hovered: pointer.cell.map(|c| (c, scenario.map.terrain(c).map_or_else(String::new, |t| t.name.clone()))),
         message: notice.0.clone(),
         ruler_active: ruler.active,
+        sight_overlay: sight_overlay.on,
+        template_active: template.active,
         turn: active_name.map(|name| (turn.round, name)),
     };
     let entity_of = |id: &str| tokens.iter().find(|t| t.1.0 == id).map(|t| t.0);
@@ -158,7 +186,15 @@ fn draw_panels(
         egui::Panel::left("roster")
             .resizable(true)
             .default_size(390.0)
-            .show(&mut root, |ui| roster_panel(ui, &roster))
+            .show(&mut root, |ui| {
+                let mut requests = Vec::new();
+                if template.active {
+                    requests.extend(template_panel(ui, &template.view));
+                    ui.separator();
+                }
+                requests.extend(roster_panel(ui, &roster));
+                requests
+            })
             .inner,
     );
     if let Some(at) = pointer.screen {
@@ -173,6 +209,8 @@ fn draw_panels(
                 Err(reason) if !reason.is_empty() => cursor_label(ctx, at, reason, true),
                 Err(_) => {}
             }
+        } else if let Some(preview) = cover_preview.0.as_ref().filter(|_| !ruler.active) {
+            cursor_label(ctx, at, &preview.label(), false);
         } else if let Some(measure) = ruler.active.then(|| ruler.measure(loaded, pointer.cell)).flatten() {
             let legs: Vec<String> = measure.legs.iter().map(|l| l.to_string()).collect();
             let detail = if legs.len() > 1 { format!(" ({})", legs.join(" + ")) } else { String::new() };
@@ -218,9 +256,16 @@ fn draw_panels(
                 let rules = &mut loaded_rules.scenario.rules;
                 rules.diagonals = rules.diagonals.toggled();
             }
+            PanelRequest::ToggleSight => sight_overlay.toggle(),
+            PanelRequest::ToggleTemplate => {
+                template.toggle();
+                ruler.active = false;
+            }
+            PanelRequest::SetTemplate(settings) => template.settings = settings,
             PanelRequest::ToggleRuler => {
                 ruler.active = !ruler.active;
                 ruler.waypoints.clear();
+                template.active = false;
             }
         }
     }

@@ -128,46 +128,68 @@ fn floor_div(n: i128, d: i128) -> i64 {
     n.div_euclid(d) as i64
 }
 
-/// The crossings of the line with the grid lines `coordinate = k·SCALE` strictly inside it.
-fn crossings(start: i64, delta: i64, out: &mut Vec<Frac>) {
-    if delta == 0 {
-        return;
+/// The crossings of a line with the grid lines `coordinate = k·SCALE` strictly inside it, in the
+/// order the line meets them: a lazy arithmetic sequence of parameters `t`.
+struct Crossings {
+    start: i64,
+    delta: i64,
+    /// The next grid line's coordinate, if the line still has to cross it.
+    next: Option<i64>,
+}
+
+impl Crossings {
+    fn new(start: i64, delta: i64) -> Self {
+        let next = match delta.signum() {
+            1 => Some((start.div_euclid(SQUARE_SCALE) + 1) * SQUARE_SCALE),
+            -1 => Some((start + SQUARE_SCALE - 1).div_euclid(SQUARE_SCALE) * SQUARE_SCALE - SQUARE_SCALE),
+            _ => None,
+        };
+        let mut crossings = Self { start, delta, next };
+        crossings.check();
+        crossings
     }
-    let (lo, hi) = (start.min(start + delta), start.max(start + delta));
-    let mut k = lo.div_euclid(SQUARE_SCALE) + 1;
-    while k * SQUARE_SCALE < hi {
-        out.push(Frac::new(k * SQUARE_SCALE - start, delta));
-        k += 1;
+
+    /// Drops the next line if the segment ends before (or at) it.
+    fn check(&mut self) {
+        if let Some(line) = self.next {
+            let end = self.start + self.delta;
+            if (self.delta > 0 && line >= end) || (self.delta < 0 && line <= end) {
+                self.next = None;
+            }
+        }
+    }
+
+    fn t(&self) -> Option<Frac> {
+        self.next.map(|line| Frac::new(line - self.start, self.delta))
+    }
+
+    fn advance(&mut self) {
+        self.next = self.next.map(|line| line + SQUARE_SCALE * self.delta.signum());
+        self.check();
     }
 }
 
+/// Walks the segment's pieces between grid lines in order, stopping at the first blocker.
 fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
     let (dx, dy) = (q.a - p.a, q.b - p.b);
-    let mut ts = Vec::with_capacity(((dx.abs() + dy.abs()) / SQUARE_SCALE + 4) as usize);
-    crossings(p.a, dx, &mut ts);
-    crossings(p.b, dy, &mut ts);
-    ts.sort_by(|a, b| {
-        if a.eq(*b) {
-            std::cmp::Ordering::Equal
-        } else if a.lt(*b) {
-            std::cmp::Ordering::Less
-        } else {
-            std::cmp::Ordering::Greater
-        }
-    });
-    ts.dedup_by(|a, b| a.eq(*b));
+    let (mut xs, mut ys) = (Crossings::new(p.a, dx), Crossings::new(p.b, dy));
     let s = i128::from(SQUARE_SCALE);
     let cell_of = |n: i128, d: i128| floor_div(n, d * s) as i32;
     let on_line = |n: i128, d: i128| n.rem_euclid(d * s) == 0;
     let mut previous = Frac::new(0, 1);
-    for (i, t) in ts.iter().copied().chain(std::iter::once(Frac::new(1, 1))).enumerate() {
+    loop {
+        let t = match (xs.t(), ys.t()) {
+            (Some(a), Some(b)) => if b.lt(a) { b } else { a },
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => Frac::new(1, 1),
+        };
+        let last = xs.next.is_none() && ys.next.is_none();
         // The piece between `previous` and `t`: where is its middle?
         let (num, den) = (i128::from(previous.n) * i128::from(t.d) + i128::from(t.n) * i128::from(previous.d), 2 * i128::from(previous.d) * i128::from(t.d));
         let mx = i128::from(p.a) * den + i128::from(dx) * num;
         let my = i128::from(p.b) * den + i128::from(dy) * num;
-        let (x_line, y_line) = (on_line(mx, den), on_line(my, den));
         let (cx, cy) = (cell_of(mx, den), cell_of(my, den));
-        match (x_line, y_line) {
+        match (on_line(mx, den), on_line(my, den)) {
             (false, false) => {
                 if blocks(Cell::new(cx, cy)) {
                     return Some(Cell::new(cx, cy));
@@ -186,21 +208,27 @@ fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> O
             }
             (true, true) => {}
         }
-        // The crossing at `t` itself, if it is a vertex strictly inside the line: a pinch?
-        if i < ts.len() {
-            let (vx, vy) = (i128::from(p.a) * i128::from(t.d) + i128::from(dx) * i128::from(t.n), i128::from(p.b) * i128::from(t.d) + i128::from(dy) * i128::from(t.n));
-            let d = i128::from(t.d);
-            if on_line(vx, d) && on_line(vy, d) {
-                let (kx, ky) = (cell_of(vx, d), cell_of(vy, d));
-                let [nw, ne, sw, se] = [(kx - 1, ky - 1), (kx, ky - 1), (kx - 1, ky), (kx, ky)].map(|(x, y)| blocks(Cell::new(x, y)));
-                if (nw && se && !ne && !sw) || (ne && sw && !nw && !se) {
-                    return Some(if nw { Cell::new(kx - 1, ky - 1) } else { Cell::new(kx, ky - 1) });
-                }
+        if last {
+            return None;
+        }
+        // The crossing at `t`: if it is a vertex, is it a pinch?
+        let d = i128::from(t.d);
+        let (vx, vy) = (i128::from(p.a) * d + i128::from(dx) * i128::from(t.n), i128::from(p.b) * d + i128::from(dy) * i128::from(t.n));
+        if on_line(vx, d) && on_line(vy, d) {
+            let (kx, ky) = (cell_of(vx, d), cell_of(vy, d));
+            let [nw, ne, sw, se] = [(kx - 1, ky - 1), (kx, ky - 1), (kx - 1, ky), (kx, ky)].map(|(x, y)| blocks(Cell::new(x, y)));
+            if (nw && se && !ne && !sw) || (ne && sw && !nw && !se) {
+                return Some(if nw { Cell::new(kx - 1, ky - 1) } else { Cell::new(kx, ky - 1) });
             }
+        }
+        if xs.t().is_some_and(|a| a.eq(t)) {
+            xs.advance();
+        }
+        if ys.t().is_some_and(|b| b.eq(t)) {
+            ys.advance();
         }
         previous = t;
     }
-    None
 }
 
 fn cross(ax: i128, ay: i128, bx: i128, by: i128) -> i128 {

@@ -8,10 +8,12 @@ mod cursor;
 mod roster;
 mod status;
 pub mod style;
+mod template;
 
 pub use cursor::cursor_label;
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
 pub use status::{StatusEdit, StatusView, status_bar};
+pub use template::{ShapeKind, TemplateSettings, TemplateView, template_panel};
 
 /// Something the user asked for in a panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,4 +40,10 @@ pub enum PanelRequest {
     ToggleDiagonals,
     /// Switch the ruler on or off.
     ToggleRuler,
+    /// Switch the shading of what the selected creature can't see.
+    ToggleSight,
+    /// Switch the area template tool on or off.
+    ToggleTemplate,
+    /// Change the template's shape or size.
+    SetTemplate(TemplateSettings),
 }

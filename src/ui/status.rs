@@ -21,6 +21,8 @@ pub struct StatusView {
     /// The last message for the user, and whether it reports an error.
     pub message: Option<(String, bool)>,
     pub ruler_active: bool,
+    pub sight_overlay: bool,
+    pub template_active: bool,
     /// The round and whose turn it is, once turns have started.
     pub turn: Option<(u32, String)>,
 }
@@ -59,6 +61,15 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
         let mut ruler = view.ruler_active;
         if ui.toggle_value(&mut ruler, "Ruler (R)").on_hover_text("Click to drop waypoints; right-click clears").changed() {
             requests.push(PanelRequest::ToggleRuler);
+        }
+        let mut template = view.template_active;
+        if ui.toggle_value(&mut template, "Template (T)").on_hover_text("Place an area of effect").changed() {
+            requests.push(PanelRequest::ToggleTemplate);
+        }
+        let mut sight = view.sight_overlay;
+        let toggle = ui.toggle_value(&mut sight, "Sight (V)");
+        if toggle.on_hover_text("Shade what the selected creature can't see").changed() {
+            requests.push(PanelRequest::ToggleSight);
         }
         ui.separator();
         let mut grid_visible = view.grid_visible;

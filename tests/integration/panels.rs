@@ -66,6 +66,8 @@ fn status() -> StatusView {
         hovered: Some((Cell::new(4, 2), "floor".into())),
         message: None,
         ruler_active: false,
+        sight_overlay: false,
+        template_active: false,
         turn: Some((2, "Brom".into())),
     }
 }

@@ -1,0 +1,172 @@
+//! Sight and cover on the map: with a creature selected, hovering another shows the cover ruling's
+//! lines (clear and blocked in their own colours) and its label; the sight overlay shades every
+//! cell the selected creature can't see.
+
+use bevy::prelude::*;
+
+use super::board::Board;
+use super::components::TokenId;
+use super::input::{InputSet, PointerOnMap, token_under};
+use super::movement::{TokenSpaces, cells_mesh, occupants};
+use super::state::{LoadedScenario, Selection};
+use super::tokens::TokenDisc;
+use crate::rules::Cell;
+use crate::rules::lattice::Point;
+use crate::rules::sight::{Cover, From, SightBoard, cover, line_of_sight};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<CoverPreview>()
+        .init_resource::<SightOverlay>()
+        .add_systems(Update, (preview_cover, draw_cover_lines, shade_unseen).chain().after(InputSet).after(super::movement::MovementSet));
+}
+
+/// The cover ruling between the selected creature and the one under the cursor.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct CoverPreview(pub Option<Preview>);
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Preview {
+    pub attacker: Entity,
+    pub target: Entity,
+    pub target_name: String,
+    pub ruling: Cover,
+    pub sight: bool,
+}
+
+impl Preview {
+    /// The label shown beside the cursor.
+    pub fn label(&self) -> String {
+        let sight = if self.sight { "" } else { " · no line of sight" };
+        format!("{}: {}{sight}", self.target_name, self.ruling.degree.label())
+    }
+}
+
+/// Whether the sight overlay is on, and the cells it shades for whom.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct SightOverlay {
+    pub on: bool,
+    shown_for: Option<(Entity, Cell)>,
+}
+
+impl SightOverlay {
+    pub fn toggle(&mut self) {
+        self.on = !self.on;
+        self.shown_for = None;
+    }
+}
+
+/// Marks the overlay's mesh.
+#[derive(Component)]
+struct UnseenShade;
+
+fn preview_cover(
+    selection: Res<Selection>,
+    pointer: Res<PointerOnMap>,
+    board: Option<Res<Board>>,
+    loaded: Res<LoadedScenario>,
+    tokens: TokenSpaces,
+    discs: Query<(Entity, &TokenDisc)>,
+    names: Query<&super::components::DisplayName>,
+    mut preview: ResMut<CoverPreview>,
+) {
+    let (Some(board), Some(attacker), Some(world)) = (board, selection.0, pointer.world) else {
+        if preview.0.is_some() {
+            preview.0 = None;
+        }
+        return;
+    };
+    let layout = board.0;
+    let candidates = discs.iter().filter_map(|(e, disc)| {
+        let (_, _, position, size, ..) = tokens.get(e).ok()?;
+        Some((e, disc, crate::rules::Footprint::of(layout.grid, size.size, size.square_side).at(position.0).collect()))
+    });
+    let target = token_under(world, pointer.cell, candidates).filter(|t| *t != attacker);
+    let Some(target) = target else {
+        if preview.0.is_some() {
+            preview.0 = None;
+        }
+        return;
+    };
+    if preview.0.as_ref().is_some_and(|p| p.attacker == attacker && p.target == target) {
+        return;
+    }
+    let everyone = occupants(&layout, &tokens);
+    let id = |e: Entity| tokens.get(e).ok().map(|t| t.1.0.clone());
+    let (Some(attacker_id), Some(target_id)) = (id(attacker), id(target)) else { return };
+    let cells = |id: &str| everyone.iter().find(|o| o.id == id).map(|o| o.cells.clone()).unwrap_or_default();
+    let (from, to) = (cells(&attacker_id), cells(&target_id));
+    let sight_board = SightBoard { map: &loaded.scenario.map, tokens: &everyone };
+    let ruling = cover(&sight_board, From::Space { cells: &from, id: Some(&attacker_id) }, Some(&target_id), &to);
+    let sight = line_of_sight(&sight_board, &from, &to).is_some();
+    let target_name = names.get(target).map(|n| n.0.clone()).unwrap_or(target_id);
+    preview.0 = Some(Preview { attacker, target, target_name, ruling, sight });
+}
+
+fn draw_cover_lines(mut gizmos: Gizmos, preview: Res<CoverPreview>, board: Option<Res<Board>>) {
+    let (Some(preview), Some(board)) = (preview.0.as_ref(), board) else { return };
+    let layout = board.0;
+    let world = |p: Point| layout.world_point(p.to_units(layout.grid));
+    let clear = Color::srgb(0.3, 0.95, 0.45);
+    let blocked = Color::srgb(1.0, 0.3, 0.25);
+    for line in &preview.ruling.lines {
+        let color = if line.blocked_by.is_some() { blocked } else { clear };
+        gizmos.line_2d(world(line.from), world(line.to), color);
+        if let Some(cell) = line.blocked_by.as_ref().map(|b| match b {
+            crate::rules::sight::Blocker::Terrain { cell, .. }
+            | crate::rules::sight::Blocker::Creature { cell, .. }
+            | crate::rules::sight::Blocker::MapEdge { cell } => *cell,
+        }) {
+            gizmos.lineloop_2d(layout.corners(cell), blocked);
+        }
+    }
+    gizmos.circle_2d(world(preview.ruling.corner), 5.0, Color::WHITE);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn shade_unseen(
+    mut commands: Commands,
+    mut overlay: ResMut<SightOverlay>,
+    selection: Res<Selection>,
+    board: Option<Res<Board>>,
+    loaded: Res<LoadedScenario>,
+    tokens: TokenSpaces,
+    shades: Query<Entity, With<UnseenShade>>,
+    meshes: Option<ResMut<Assets<Mesh>>>,
+    materials: Option<ResMut<Assets<ColorMaterial>>>,
+) {
+    let Some(board) = board else { return };
+    let layout = board.0;
+    let wanted = selection.0.filter(|_| overlay.on).and_then(|e| tokens.get(e).ok().map(|t| (e, t.2.0)));
+    if wanted == overlay.shown_for && !(wanted.is_none() && !shades.is_empty()) {
+        return;
+    }
+    overlay.shown_for = wanted;
+    for shade in &shades {
+        commands.entity(shade).despawn();
+    }
+    let (Some((viewer, _)), Some(mut meshes), Some(mut materials)) = (wanted, meshes, materials) else { return };
+    let everyone = occupants(&layout, &tokens);
+    let Some(id) = tokens.get(viewer).ok().map(|t| t.1.0.clone()) else { return };
+    let from = everyone.iter().find(|o| o.id == id).map(|o| o.cells.clone()).unwrap_or_default();
+    let sight_board = SightBoard { map: &loaded.scenario.map, tokens: &everyone };
+    let unseen: Vec<(Cell, bool)> = loaded
+        .scenario
+        .map
+        .cells()
+        .filter(|c| !from.contains(c) && line_of_sight(&sight_board, &from, &[*c]).is_none())
+        .map(|c| (c, false))
+        .collect();
+    let shade = Color::srgba(0.02, 0.02, 0.06, 0.62);
+    commands.spawn((
+        UnseenShade,
+        Mesh2d(meshes.add(cells_mesh(&layout, &unseen, shade, shade))),
+        MeshMaterial2d(materials.add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() })),
+        Transform::from_xyz(0.0, 0.0, 4.0),
+    ));
+}
+
+/// The id of a token, for tests and the state file.
+pub fn preview_ids(preview: &CoverPreview, ids: &Query<&TokenId>) -> Option<(String, String)> {
+    let p = preview.0.as_ref()?;
+    Some((ids.get(p.attacker).ok()?.0.clone(), ids.get(p.target).ok()?.0.clone()))
+}

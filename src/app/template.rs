@@ -1,0 +1,188 @@
+//! The area template on the map: the origin snaps to the nearest grid intersection, the
+//! direction follows the cursor until fixed, and the covered cells are shaded with the creatures
+//! inside listed in the panel.
+
+use bevy::prelude::*;
+
+use super::board::Board;
+use super::input::{InputSet, PointerOnMap};
+use super::layout::BoardLayout;
+use super::movement::{TokenSpaces, cells_mesh, occupants};
+use super::state::LoadedScenario;
+use crate::rules::Grid;
+use crate::rules::area::{covered_cells, degrees_toward, estimated_targets};
+use crate::rules::lattice::{self, Point};
+use crate::ui::{TemplateSettings, TemplateView};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<TemplateTool>()
+        .add_systems(Update, (place_template, cover_template, draw_template).chain().after(InputSet).after(super::movement::MovementSet));
+}
+
+/// The template tool's state.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct TemplateTool {
+    pub active: bool,
+    pub settings: TemplateSettings,
+    /// The fixed origin, once clicked.
+    pub origin: Option<Point>,
+    /// The direction, degrees clockwise from east, and whether it is fixed.
+    pub degrees: f64,
+    pub aimed: bool,
+    /// What the template covers now (for the panel).
+    pub view: TemplateView,
+    /// The origin and direction the shading was built for.
+    shaded_for: Option<(Point, i64, TemplateSettings)>,
+}
+
+impl TemplateTool {
+    pub fn toggle(&mut self) {
+        self.active = !self.active;
+        self.clear();
+    }
+
+    pub fn clear(&mut self) {
+        self.origin = None;
+        self.aimed = false;
+    }
+}
+
+/// Marks the shading of the covered cells.
+#[derive(Component)]
+struct TemplateShade;
+
+/// The grid intersection nearest a world point: a square's corner, or a hex's corner.
+pub fn nearest_intersection(layout: &BoardLayout, world: Vec2) -> Option<Point> {
+    let units = (f64::from(world.x) / f64::from(super::layout::PIXELS_PER_UNIT), -f64::from(world.y) / f64::from(super::layout::PIXELS_PER_UNIT));
+    match layout.grid {
+        Grid::Square => Some(Point::square_corner(units.0.round() as i32, units.1.round() as i32)),
+        Grid::Hex(_) => {
+            let cell = layout.cell_at(world)?;
+            lattice::corners(layout.grid, cell).into_iter().min_by(|a, b| {
+                let d = |p: &Point| {
+                    let (x, y) = p.to_units(layout.grid);
+                    (x - units.0).powi(2) + (y - units.1).powi(2)
+                };
+                d(a).total_cmp(&d(b))
+            })
+        }
+    }
+}
+
+fn place_template(
+    buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    pointer: Res<PointerOnMap>,
+    board: Option<Res<Board>>,
+    mut tool: ResMut<TemplateTool>,
+) {
+    let Some(board) = board.filter(|_| tool.active) else { return };
+    let layout = board.0;
+    let cursor = pointer.world.and_then(|w| nearest_intersection(&layout, w));
+    if buttons.just_pressed(MouseButton::Right) && pointer.screen.is_some() {
+        tool.clear();
+    }
+    if buttons.just_pressed(MouseButton::Left) && pointer.screen.is_some() {
+        match (tool.origin, tool.aimed || !tool.settings.kind.has_direction()) {
+            (None, _) | (Some(_), true) => {
+                tool.origin = cursor;
+                tool.aimed = false;
+            }
+            (Some(_), false) => tool.aimed = true,
+        }
+    }
+    if tool.aimed {
+        if keys.just_pressed(KeyCode::KeyQ) {
+            tool.degrees -= 15.0;
+        }
+        if keys.just_pressed(KeyCode::KeyE) {
+            tool.degrees += 15.0;
+        }
+    } else if let (Some(origin), Some(world)) = (tool.origin, pointer.world) {
+        let from = origin.to_units(layout.grid);
+        let to = (f64::from(world.x) / f64::from(super::layout::PIXELS_PER_UNIT), -f64::from(world.y) / f64::from(super::layout::PIXELS_PER_UNIT));
+        if (to.0 - from.0).hypot(to.1 - from.1) > 0.25 {
+            let degrees = degrees_toward(from, to);
+            if (degrees - tool.degrees).abs() > 1e-6 {
+                tool.degrees = degrees;
+            }
+        }
+    }
+}
+
+/// The origin the template is drawn from: fixed, or following the cursor.
+fn shown_origin(tool: &TemplateTool, layout: &BoardLayout, pointer: &PointerOnMap) -> Option<Point> {
+    tool.origin.or_else(|| pointer.world.and_then(|w| nearest_intersection(layout, w)))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cover_template(
+    mut commands: Commands,
+    mut tool: ResMut<TemplateTool>,
+    pointer: Res<PointerOnMap>,
+    board: Option<Res<Board>>,
+    loaded: Res<LoadedScenario>,
+    tokens: TokenSpaces,
+    names: Query<&super::components::DisplayName>,
+    shades: Query<Entity, With<TemplateShade>>,
+    meshes: Option<ResMut<Assets<Mesh>>>,
+    materials: Option<ResMut<Assets<ColorMaterial>>>,
+) {
+    let Some(board) = board else { return };
+    let layout = board.0;
+    let origin = shown_origin(&tool, &layout, &pointer).filter(|_| tool.active);
+    let key = origin.map(|o| (o, (tool.degrees * 1000.0).round() as i64, tool.settings));
+    if key == tool.shaded_for {
+        return;
+    }
+    tool.shaded_for = key;
+    for shade in &shades {
+        commands.entity(shade).despawn();
+    }
+    let Some(origin) = origin else {
+        tool.view = TemplateView { settings: tool.settings, ..TemplateView::default() };
+        return;
+    };
+    let shape = tool.settings.shape();
+    let cells = covered_cells(&loaded.scenario.map, shape, origin.to_units(layout.grid), tool.degrees).unwrap_or_default();
+    let inside: std::collections::HashSet<crate::rules::Cell> = cells.iter().map(|c| c.cell).collect();
+    let everyone = occupants(&layout, &tokens);
+    let touched: Vec<String> = tokens
+        .iter()
+        .zip(&everyone)
+        .filter(|(_, o)| o.cells.iter().any(|c| inside.contains(c)))
+        .map(|((e, ..), o)| names.get(e).map(|n| n.0.clone()).unwrap_or_else(|_| o.id.clone()))
+        .collect();
+    tool.view = TemplateView {
+        settings: tool.settings,
+        inside: touched,
+        cells: cells.len(),
+        estimate: estimated_targets(shape.table_area(), tool.settings.feet),
+        placed: true,
+    };
+    let (Some(mut meshes), Some(mut materials)) = (meshes, materials) else { return };
+    let shaded: Vec<(crate::rules::Cell, bool)> = cells.iter().map(|c| (c.cell, false)).collect();
+    let color = Color::srgba(1.0, 0.45, 0.1, 0.38);
+    commands.spawn((
+        TemplateShade,
+        Mesh2d(meshes.add(cells_mesh(&layout, &shaded, color, color))),
+        MeshMaterial2d(materials.add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() })),
+        Transform::from_xyz(0.0, 0.0, 6.0),
+    ));
+}
+
+fn draw_template(mut gizmos: Gizmos, tool: Res<TemplateTool>, pointer: Res<PointerOnMap>, board: Option<Res<Board>>) {
+    let Some(board) = board.filter(|_| tool.active) else { return };
+    let layout = board.0;
+    let Some(origin) = shown_origin(&tool, &layout, &pointer) else { return };
+    let centre = layout.world_point(origin.to_units(layout.grid));
+    let color = Color::srgb(1.0, 0.55, 0.15);
+    gizmos.circle_2d(centre, 6.0, color);
+    if tool.settings.kind.has_direction() {
+        let angle = -(tool.degrees as f32).to_radians();
+        let reach = tool.settings.feet as f32 / 5.0 * super::layout::PIXELS_PER_UNIT;
+        gizmos.line_2d(centre, centre + Vec2::from_angle(angle) * reach, color);
+    } else {
+        gizmos.circle_2d(centre, tool.settings.feet as f32 / 5.0 * super::layout::PIXELS_PER_UNIT, color).resolution(96);
+    }
+}

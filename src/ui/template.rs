@@ -1,0 +1,137 @@
+//! The template panel: pick an area's shape and size, and see who is inside.
+
+use bevy_egui::egui::{self, RichText};
+
+use super::PanelRequest;
+use crate::rules::area::Shape;
+
+/// The shapes a template can take.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ShapeKind {
+    #[default]
+    Sphere,
+    Cylinder,
+    Circle,
+    Cube,
+    Square,
+    Cone,
+    Line,
+}
+
+impl ShapeKind {
+    pub const ALL: [ShapeKind; 7] =
+        [ShapeKind::Sphere, ShapeKind::Cylinder, ShapeKind::Circle, ShapeKind::Cube, ShapeKind::Square, ShapeKind::Cone, ShapeKind::Line];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ShapeKind::Sphere => "Sphere",
+            ShapeKind::Cylinder => "Cylinder",
+            ShapeKind::Circle => "Circle",
+            ShapeKind::Cube => "Cube",
+            ShapeKind::Square => "Square",
+            ShapeKind::Cone => "Cone",
+            ShapeKind::Line => "Line",
+        }
+    }
+
+    /// What its size measures.
+    pub fn size_name(self) -> &'static str {
+        match self {
+            ShapeKind::Sphere | ShapeKind::Cylinder | ShapeKind::Circle => "radius",
+            ShapeKind::Cube | ShapeKind::Square => "side",
+            ShapeKind::Cone | ShapeKind::Line => "length",
+        }
+    }
+
+    /// Whether it points somewhere.
+    pub fn has_direction(self) -> bool {
+        !matches!(self, ShapeKind::Sphere | ShapeKind::Cylinder | ShapeKind::Circle)
+    }
+}
+
+/// The template's shape and size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TemplateSettings {
+    pub kind: ShapeKind,
+    pub feet: u32,
+    /// Cubes and squares: the middle of a side at the origin instead of a corner.
+    pub face: bool,
+    /// Lines: the width in feet.
+    pub width: u32,
+}
+
+impl Default for TemplateSettings {
+    fn default() -> Self {
+        Self { kind: ShapeKind::Sphere, feet: 20, face: false, width: 5 }
+    }
+}
+
+impl TemplateSettings {
+    pub fn shape(self) -> Shape {
+        let feet = self.feet;
+        match self.kind {
+            ShapeKind::Sphere => Shape::Sphere { radius: feet },
+            ShapeKind::Cylinder => Shape::Cylinder { radius: feet },
+            ShapeKind::Circle => Shape::Circle { radius: feet },
+            ShapeKind::Cube => Shape::Cube { side: feet, face: self.face },
+            ShapeKind::Square => Shape::Square { side: feet, face: self.face },
+            ShapeKind::Cone => Shape::Cone { length: feet },
+            ShapeKind::Line => Shape::Line { length: feet, width: self.width },
+        }
+    }
+}
+
+/// What the template panel shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TemplateView {
+    pub settings: TemplateSettings,
+    /// The creatures and objects with any cell in the area.
+    pub inside: Vec<String>,
+    pub cells: usize,
+    /// The Targets in Areas of Effect estimate.
+    pub estimate: u32,
+    pub placed: bool,
+}
+
+/// Draws the template panel; returns the new settings when the user changes them.
+pub fn template_panel(ui: &mut egui::Ui, view: &TemplateView) -> Vec<PanelRequest> {
+    let mut settings = view.settings;
+    ui.heading("Area template");
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_id_salt("template-shape").selected_text(settings.kind.name()).show_ui(ui, |ui| {
+            for kind in ShapeKind::ALL {
+                ui.selectable_value(&mut settings.kind, kind, kind.name());
+            }
+        });
+        ui.add(egui::DragValue::new(&mut settings.feet).range(5..=1000).speed(5.0).suffix(" ft"));
+        ui.label(settings.kind.size_name());
+    });
+    match settings.kind {
+        ShapeKind::Cube | ShapeKind::Square => {
+            ui.checkbox(&mut settings.face, "Origin on a face (else a corner)");
+        }
+        ShapeKind::Line => {
+            ui.horizontal(|ui| {
+                ui.label("Width");
+                ui.add(egui::DragValue::new(&mut settings.width).range(5..=100).speed(5.0).suffix(" ft"));
+            });
+        }
+        _ => {}
+    }
+    settings.feet = settings.feet.div_ceil(5) * 5;
+    let help = if settings.kind.has_direction() {
+        "Click to place the origin at an intersection, move to aim, click to fix; Q/E turn it; right-click clears."
+    } else {
+        "Click to place the centre at an intersection; right-click clears."
+    };
+    ui.label(RichText::new(help).weak().small());
+    if view.placed {
+        ui.label(format!("{} cells; the table estimates {} targets.", view.cells, view.estimate));
+        if view.inside.is_empty() {
+            ui.label(RichText::new("Nobody inside.").italics());
+        } else {
+            ui.label(format!("Inside: {}", view.inside.join(", ")));
+        }
+    }
+    if settings != view.settings { vec![PanelRequest::SetTemplate(settings)] } else { Vec::new() }
+}
