@@ -11,6 +11,8 @@ use super::board::{Board, terrain_color};
 use super::camera::{AutoFit, FittedView, MapCamera, MapViewRect};
 use super::components::{CreatureSize, Position, TokenId};
 use super::movement::{Dragging, TurnMoves};
+use super::sight::CoverPreview;
+use super::template::TemplateTool;
 use super::state::{LoadedScenario, Notice, Selection};
 use super::tokens::TokenDisc;
 use super::LaunchOptions;
@@ -56,10 +58,11 @@ fn write_state_file(
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
     tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize, Option<&TurnMoves>)>,
     notice: Res<Notice>,
-    dragging: Res<Dragging>,
+    tools: (Res<Dragging>, Res<CoverPreview>, Res<TemplateTool>),
     mut last_written: Local<String>,
 ) {
     let Some(path) = &options.state_file else { return };
+    let (dragging, cover_preview, template) = tools;
     let Some(board) = board else { return };
     let (camera, camera_transform) = *camera;
     let on_screen = |world: Vec2| {
@@ -113,6 +116,8 @@ fn write_state_file(
         "ready": view.0.is_some() && (fit.1.0 == view.0 || !fit.0.0),
         "cell_centers": cell_centers,
         "notice": notice.0.as_ref().map(|n| n.0.clone()),
+        "cover_preview": cover_preview.0.as_ref().map(|p| json!({ "target": p.target_name, "degree": p.ruling.degree, "label": p.label() })),
+        "template": template.active.then(|| json!({ "cells": template.view.cells, "inside": template.view.inside, "placed": template.origin.is_some() })),
         "drag": dragging.0.as_ref().and_then(|d| {
             let id = tokens.get(d.entity).ok()?.1.0.clone();
             Some(json!({ "id": id, "target": [d.target.x, d.target.y] }))

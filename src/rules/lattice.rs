@@ -105,11 +105,11 @@ impl Frac {
     }
 
     fn lt(self, other: Self) -> bool {
-        (self.n as i128) * (other.d as i128) < (other.n as i128) * (self.d as i128)
+        i128::from(self.n) * i128::from(other.d) < i128::from(other.n) * i128::from(self.d)
     }
 
     fn eq(self, other: Self) -> bool {
-        (self.n as i128) * (other.d as i128) == (other.n as i128) * (self.d as i128)
+        i128::from(self.n) * i128::from(other.d) == i128::from(other.n) * i128::from(self.d)
     }
 }
 
@@ -122,10 +122,6 @@ pub fn first_blocker(grid: Grid, from: Point, to: Point, blocks: &impl Fn(Cell) 
         Grid::Square => square_first_blocker(from, to, blocks),
         Grid::Hex(_) => hex_first_blocker(from, to, blocks),
     }
-}
-
-fn floor_div(n: i128, d: i128) -> i64 {
-    n.div_euclid(d) as i64
 }
 
 /// The crossings of a line with the grid lines `coordinate = k·SCALE` strictly inside it, in the
@@ -173,9 +169,9 @@ impl Crossings {
 fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
     let (dx, dy) = (q.a - p.a, q.b - p.b);
     let (mut xs, mut ys) = (Crossings::new(p.a, dx), Crossings::new(p.b, dy));
-    let s = i128::from(SQUARE_SCALE);
-    let cell_of = |n: i128, d: i128| floor_div(n, d * s) as i32;
-    let on_line = |n: i128, d: i128| n.rem_euclid(d * s) == 0;
+    let s = SQUARE_SCALE;
+    let cell_of = |n: i64, d: i64| n.div_euclid(d * s) as i32;
+    let on_line = |n: i64, d: i64| n.rem_euclid(d * s) == 0;
     let mut previous = Frac::new(0, 1);
     loop {
         let t = match (xs.t(), ys.t()) {
@@ -185,9 +181,10 @@ fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> O
         };
         let last = xs.next.is_none() && ys.next.is_none();
         // The piece between `previous` and `t`: where is its middle?
-        let (num, den) = (i128::from(previous.n) * i128::from(t.d) + i128::from(t.n) * i128::from(previous.d), 2 * i128::from(previous.d) * i128::from(t.d));
-        let mx = i128::from(p.a) * den + i128::from(dx) * num;
-        let my = i128::from(p.b) * den + i128::from(dy) * num;
+        // Coordinates stay below a few thousand half units, so these products fit in i64.
+        let (num, den) = (previous.n * t.d + t.n * previous.d, 2 * previous.d * t.d);
+        let mx = p.a * den + dx * num;
+        let my = p.b * den + dy * num;
         let (cx, cy) = (cell_of(mx, den), cell_of(my, den));
         match (on_line(mx, den), on_line(my, den)) {
             (false, false) => {
@@ -212,8 +209,8 @@ fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> O
             return None;
         }
         // The crossing at `t`: if it is a vertex, is it a pinch?
-        let d = i128::from(t.d);
-        let (vx, vy) = (i128::from(p.a) * d + i128::from(dx) * i128::from(t.n), i128::from(p.b) * d + i128::from(dy) * i128::from(t.n));
+        let d = t.d;
+        let (vx, vy) = (p.a * d + dx * t.n, p.b * d + dy * t.n);
         if on_line(vx, d) && on_line(vy, d) {
             let (kx, ky) = (cell_of(vx, d), cell_of(vy, d));
             let [nw, ne, sw, se] = [(kx - 1, ky - 1), (kx, ky - 1), (kx - 1, ky), (kx, ky)].map(|(x, y)| blocks(Cell::new(x, y)));

@@ -4,8 +4,6 @@
 //! 003_a4a9f162bdf68765.txt); conventions, "Line of sight" and "Cover". Lines are exact
 //! (`lattice.rs`).
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 
 use super::grid::{Cell, Grid};
@@ -111,33 +109,6 @@ impl SightBoard<'_> {
         self.map.terrain(cell).is_none_or(|t| t.blocks_sight)
     }
 
-    fn wall(&self, cell: Cell) -> bool {
-        self.map.terrain(cell).is_none_or(|t| t.is_wall_like())
-    }
-
-    fn blocker(&self, cell: Cell, creatures: &HashMap<Cell, usize>) -> Blocker {
-        match (self.map.terrain(cell), creatures.get(&cell)) {
-            (None, _) => Blocker::MapEdge { cell },
-            (Some(t), _) if t.blocks_cover => Blocker::Terrain { name: t.name.clone(), cell },
-            (_, Some(&i)) => Blocker::Creature { id: self.tokens[i].id.clone(), cell },
-            (Some(t), None) => Blocker::Terrain { name: t.name.clone(), cell },
-        }
-    }
-
-    /// The cells of creatures whose spaces block cover lines: all but the attacker's, the
-    /// target's and Tiny ones.
-    fn cover_creatures(&self, attacker: Option<&str>, target: Option<&str>) -> HashMap<Cell, usize> {
-        let mut cells = HashMap::new();
-        for (i, token) in self.tokens.iter().enumerate() {
-            if token.size == Size::Tiny || Some(token.id.as_str()) == attacker || Some(token.id.as_str()) == target {
-                continue;
-            }
-            for &cell in &token.cells {
-                cells.insert(cell, i);
-            }
-        }
-        cells
-    }
 }
 
 fn space_corners(grid: Grid, cells: &[Cell]) -> Vec<Point> {
@@ -167,52 +138,115 @@ pub fn line_of_sight(board: &SightBoard, from: &[Cell], to: &[Cell]) -> Option<(
 
 /// The cover `target` has against an attack or effect from `from`, with its explanation.
 pub fn cover(board: &SightBoard, from: From, target_id: Option<&str>, target: &[Cell]) -> Cover {
-    let grid = board.grid();
-    let attacker_id = match from {
-        From::Space { id, .. } => id,
-        From::Origin(_) => None,
-    };
-    let creatures = board.cover_creatures(attacker_id, target_id);
-    let blocks = |c: Cell| board.map.terrain(c).is_none_or(|t| t.blocks_cover) || creatures.contains_key(&c);
-    let starts = match from {
-        From::Space { cells, .. } => space_corners(grid, cells),
-        From::Origin(point) => vec![point],
-    };
-    let mut best: Option<(usize, Point, Cell)> = None;
-    'choice: for &corner in &starts {
-        for &cell in target {
-            let mut blocked = 0;
-            for end in corners(grid, cell) {
-                if first_blocker(grid, corner, end, &blocks).is_some() {
-                    blocked += 1;
-                    if best.is_some_and(|(b, ..)| blocked >= b) {
-                        break;
-                    }
-                }
+    CoverContext::new(board, from).cover(target_id, target)
+}
+
+/// What blocks what, cell by cell, for many cover rulings from one attacker: built once, then
+/// each ruling only walks its lines.
+pub struct CoverContext<'a> {
+    board: &'a SightBoard<'a>,
+    starts: Vec<Point>,
+    /// Per map cell (storage order): the index of the creature whose space blocks cover lines
+    /// there, if any (all but the attacker's and Tiny ones).
+    creature_at: Vec<Option<u32>>,
+    /// Per map cell: blocks cover lines by its terrain; is wall-like.
+    covering: Vec<bool>,
+    walls: Vec<bool>,
+}
+
+impl<'a> CoverContext<'a> {
+    pub fn new(board: &'a SightBoard<'a>, from: From) -> Self {
+        let grid = board.grid();
+        let map = board.map;
+        let (starts, attacker_id) = match from {
+            From::Space { cells, id } => (space_corners(grid, cells), id),
+            From::Origin(point) => (vec![point], None),
+        };
+        let size = map.width() as usize * map.height() as usize;
+        let mut creature_at = vec![None; size];
+        for (i, token) in board.tokens.iter().enumerate() {
+            if token.size == Size::Tiny || Some(token.id.as_str()) == attacker_id {
+                continue;
             }
-            if best.is_none_or(|(b, ..)| blocked < b) {
-                best = Some((blocked, corner, cell));
-                if blocked == 0 {
-                    break 'choice;
+            for &cell in &token.cells {
+                if let Some(k) = storage_index(map, cell) {
+                    creature_at[k] = Some(i as u32);
                 }
             }
         }
+        let mut covering = vec![false; size];
+        let mut walls = vec![false; size];
+        for cell in map.cells() {
+            if let (Some(k), Some(t)) = (storage_index(map, cell), map.terrain(cell)) {
+                covering[k] = t.blocks_cover;
+                walls[k] = t.is_wall_like();
+            }
+        }
+        Self { board, starts, creature_at, covering, walls }
     }
-    let Some((blocked, corner, target_cell)) = best else {
-        return Cover { degree: CoverDegree::None, corner: Point::new(0, 0), target_cell: Cell::new(0, 0), lines: Vec::new(), total: false };
-    };
-    let lines: Vec<CoverLine> = corners(grid, target_cell)
-        .into_iter()
-        .map(|end| CoverLine { from: corner, to: end, blocked_by: first_blocker(grid, corner, end, &blocks).map(|c| board.blocker(c, &creatures)) })
-        .collect();
-    let all_blocked = blocked == lines.len();
-    let total = all_blocked && {
-        let walls = |c: Cell| board.wall(c);
-        let targets = space_points(grid, target);
-        starts.iter().all(|&a| targets.iter().all(|&b| first_blocker(grid, a, b, &walls).is_some()))
-    };
-    let degree = if total { CoverDegree::Total } else { CoverDegree::from_blocked(grid, blocked) };
-    Cover { degree, corner, target_cell, lines, total }
+
+    /// The cover ruling for a target (whose own space never blocks its lines).
+    pub fn cover(&self, target_id: Option<&str>, target: &[Cell]) -> Cover {
+        let grid = self.board.grid();
+        let map = self.board.map;
+        let target_index = target_id.and_then(|id| self.board.tokens.iter().position(|t| t.id == id)).map(|i| i as u32);
+        let blocks = |c: Cell| match storage_index(map, c) {
+            None => true,
+            Some(k) => self.covering[k] || self.creature_at[k].is_some_and(|i| Some(i) != target_index),
+        };
+        let walls = |c: Cell| storage_index(map, c).is_none_or(|k| self.walls[k]);
+        // Total cover first: walls stop every line from every corner to every sampled point.
+        let total = {
+            let targets = space_points(grid, target);
+            self.starts.iter().all(|&a| targets.iter().all(|&b| first_blocker(grid, a, b, &walls).is_some()))
+        };
+        let mut best: Option<(usize, Point, Cell)> = None;
+        if total {
+            best = self.starts.first().zip(target.first()).map(|(&p, &c)| (corners(grid, c).len(), p, c));
+        } else {
+            'choice: for &corner in &self.starts {
+                for &cell in target {
+                    let mut blocked = 0;
+                    for end in corners(grid, cell) {
+                        if first_blocker(grid, corner, end, &blocks).is_some() {
+                            blocked += 1;
+                            if best.is_some_and(|(b, ..)| blocked >= b) {
+                                break;
+                            }
+                        }
+                    }
+                    if best.is_none_or(|(b, ..)| blocked < b) {
+                        best = Some((blocked, corner, cell));
+                        if blocked == 0 {
+                            break 'choice;
+                        }
+                    }
+                }
+            }
+        }
+        let Some((blocked, corner, target_cell)) = best else {
+            return Cover { degree: CoverDegree::None, corner: Point::new(0, 0), target_cell: Cell::new(0, 0), lines: Vec::new(), total: false };
+        };
+        let explain = |c: Cell| match (map.terrain(c), storage_index(map, c).and_then(|k| self.creature_at[k])) {
+            (None, _) => Blocker::MapEdge { cell: c },
+            (Some(t), _) if t.blocks_cover => Blocker::Terrain { name: t.name.clone(), cell: c },
+            (_, Some(i)) => Blocker::Creature { id: self.board.tokens[i as usize].id.clone(), cell: c },
+            (Some(t), None) => Blocker::Terrain { name: t.name.clone(), cell: c },
+        };
+        let lines = corners(grid, target_cell)
+            .into_iter()
+            .map(|end| CoverLine { from: corner, to: end, blocked_by: first_blocker(grid, corner, end, &blocks).map(explain) })
+            .collect();
+        let degree = if total { CoverDegree::Total } else { CoverDegree::from_blocked(grid, blocked) };
+        Cover { degree, corner, target_cell, lines, total }
+    }
+}
+
+/// The index of a cell in the map's storage order, or `None` off the map.
+fn storage_index(map: &TerrainMap, cell: Cell) -> Option<usize> {
+    let (col, row) = map.grid().to_storage(cell);
+    (col >= 0 && row >= 0 && (col as u32) < map.width() && (row as u32) < map.height())
+        .then(|| row as usize * map.width() as usize + col as usize)
 }
 
 #[cfg(test)]

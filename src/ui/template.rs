@@ -97,12 +97,12 @@ pub struct TemplateView {
 pub fn template_panel(ui: &mut egui::Ui, view: &TemplateView) -> Vec<PanelRequest> {
     let mut settings = view.settings;
     ui.heading("Area template");
+    ui.horizontal_wrapped(|ui| {
+        for kind in ShapeKind::ALL {
+            ui.selectable_value(&mut settings.kind, kind, kind.name());
+        }
+    });
     ui.horizontal(|ui| {
-        egui::ComboBox::from_id_salt("template-shape").selected_text(settings.kind.name()).show_ui(ui, |ui| {
-            for kind in ShapeKind::ALL {
-                ui.selectable_value(&mut settings.kind, kind, kind.name());
-            }
-        });
         ui.add(egui::DragValue::new(&mut settings.feet).range(5..=1000).speed(5.0).suffix(" ft"));
         ui.label(settings.kind.size_name());
     });

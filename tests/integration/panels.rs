@@ -3,7 +3,7 @@
 use battlemap::rules::creature::{Abilities, Side};
 use battlemap::rules::{Cell, Grid, Size};
 use battlemap::scenario::{RuleOptions, TokenKind};
-use battlemap::ui::{MovementView, PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, roster_panel, status_bar};
+use battlemap::ui::{MovementView, PanelRequest, ShapeKind, TemplateSettings, TemplateView, template_panel, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, roster_panel, status_bar};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
@@ -125,4 +125,23 @@ fn the_card_shows_movement_and_sends_turn_actions() {
         harness.state(),
         &vec![PanelRequest::Dash("brom".into()), PanelRequest::Undo("brom".into()), PanelRequest::StartTurn("brom".into())]
     );
+}
+
+#[test]
+fn the_template_panel_changes_the_shape_and_lists_who_is_inside() {
+    let view = TemplateView {
+        settings: TemplateSettings::default(),
+        inside: vec!["Lia".into(), "Sera".into()],
+        cells: 52,
+        estimate: 4,
+        placed: true,
+    };
+    let mut harness = Harness::new_ui_state(|ui, requests: &mut Vec<PanelRequest>| requests.extend(template_panel(ui, &view)), Vec::new());
+    harness.run();
+    assert!(harness.query_by_label("Inside: Lia, Sera").is_some());
+    assert!(harness.query_by_label("52 cells; the table estimates 4 targets.").is_some());
+    harness.get_by_label("Cone").click();
+    harness.run();
+    let cone = TemplateSettings { kind: ShapeKind::Cone, ..TemplateSettings::default() };
+    assert!(harness.state().contains(&PanelRequest::SetTemplate(cone)), "{:?}", harness.state());
 }

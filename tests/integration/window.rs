@@ -270,3 +270,52 @@ fn dragging_a_token_moves_it_and_spends_movement() {
     assert_eq!(token(&refused, "lia")["anchor"], serde_json::json!([7, 7]));
     assert!(refused["notice"].as_str().is_some_and(|n| n.contains("blocked: table")), "{}", refused["notice"]);
 }
+
+#[test]
+fn hovering_shows_cover_and_the_template_covers_cells() {
+    let Some(display) = start_display(240) else { return };
+    let state_file = out_dir().join("cover-state.json");
+    let _ = std::fs::remove_file(&state_file);
+    let mut child = app(&display, &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the app starts");
+    struct Kill<'a>(&'a mut Child);
+    impl Drop for Kill<'_> {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _guard = Kill(&mut child);
+    let state = wait_for_settled_map(&state_file);
+    let xdotool = |args: &[&str]| {
+        let status = Command::new("xdotool").args(args).env("DISPLAY", &display.name).status().expect("xdotool runs");
+        assert!(status.success());
+    };
+    let at = |p: (f64, f64)| [p.0.round().to_string(), p.1.round().to_string()];
+    // Select the bandit captain, then hover Brom: no one stands between them.
+    let [x, y] = at(cell_on_screen(&state, 14, 5));
+    xdotool(&["mousemove", &x, &y, "sleep", "0.3", "click", "1"]);
+    wait_for_state(&state_file, 30, "the captain to be selected", |s| s["selected"] == "captain");
+    let [x, y] = at(cell_on_screen(&state, 3, 5));
+    xdotool(&["mousemove", &x, &y]);
+    let hovered = wait_for_state(&state_file, 30, "the cover preview", |s| s["cover_preview"]["target"] == "Brom");
+    assert_eq!(hovered["cover_preview"]["degree"], "none");
+    // The template tool (T, with the window focused): a 20-ft sphere centred on the intersection
+    // (8, 4) covers 52 squares, Lia and Sera among the creatures inside.
+    let window = Command::new("xdotool").args(["search", "--name", "battlemap"]).env("DISPLAY", &display.name).output().expect("xdotool runs");
+    let window = String::from_utf8_lossy(&window.stdout).lines().next().unwrap_or_default().to_owned();
+    xdotool(&["windowfocus", &window]);
+    xdotool(&["key", "t"]);
+    wait_for_state(&state_file, 30, "the template tool", |s| s["template"].is_object());
+    let corner = cell_on_screen(&state, 8, 4);
+    let half = state["cell_centers"]["per_x"][0].as_f64().expect("cell width") / 2.0;
+    let [x, y] = at((corner.0 - half, corner.1 - half));
+    xdotool(&["mousemove", &x, &y, "sleep", "0.3", "click", "1"]);
+    let placed = wait_for_state(&state_file, 30, "the template to be placed", |s| s["template"]["placed"] == true);
+    assert_eq!(placed["template"]["cells"], 52);
+    let inside = placed["template"]["inside"].as_array().expect("inside");
+    assert!(inside.contains(&serde_json::json!("Lia")) && inside.contains(&serde_json::json!("Sera")), "{inside:?}");
+}

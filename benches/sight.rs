@@ -1,0 +1,99 @@
+//! Cover and line of sight on a 200×200 map with 20% walls and 300 creatures: cover from one
+//! attacker to every creature, a cover map of every cell, and line of sight to every cell against
+//! `doryen-fov`'s shadowcasting field of view on the same map. `cargo bench --bench sight`; the
+//! figures go in docs/performance.md.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use battlemap::rules::creature::Side;
+use battlemap::rules::movement::Occupant;
+use battlemap::rules::sight::{CoverContext, From, SightBoard, line_of_sight};
+use battlemap::rules::terrain::{Terrain, TerrainKind};
+use battlemap::rules::{Cell, Grid, Size, TerrainMap};
+use doryen_fov::{FovAlgorithm, FovRecursiveShadowCasting, FovRestrictive, MapData};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+const SIDE: u32 = 200;
+
+fn time<T>(mut f: impl FnMut() -> T) -> Duration {
+    let mut samples = Vec::new();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(2) || samples.len() < 5 {
+        let t = Instant::now();
+        black_box(f());
+        samples.push(t.elapsed());
+    }
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn report(name: &str, duration: Duration, note: &str) {
+    println!("{name:<60} {:>10.2} ms   {note}", duration.as_secs_f64() * 1e3);
+}
+
+fn main() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let palette = vec![Terrain::standard(TerrainKind::Floor), Terrain::standard(TerrainKind::Wall)];
+    let mut map = TerrainMap::filled(Grid::Square, SIDE, SIDE, palette);
+    let me = Cell::new(100, 100);
+    let cells: Vec<Cell> = map.cells().collect();
+    for &cell in &cells {
+        if cell != me && rng.random_bool(0.2) {
+            map.set(cell, 1);
+        }
+    }
+    let mut tokens = vec![Occupant { id: "me".into(), cells: vec![me], side: Side::Party, size: Size::Medium, is_object: false }];
+    while tokens.len() < 301 {
+        let cell = cells[rng.random_range(0..cells.len())];
+        if map.terrain(cell).is_some_and(|t| !t.blocks_movement) && !tokens.iter().any(|t| t.cells[0] == cell) {
+            tokens.push(Occupant { id: format!("c{}", tokens.len()), cells: vec![cell], side: Side::Enemy, size: Size::Medium, is_object: false });
+        }
+    }
+    let board = SightBoard { map: &map, tokens: &tokens };
+    let from = From::Space { cells: &tokens[0].cells, id: Some("me") };
+
+    let degrees = |rulings: &[battlemap::rules::sight::Cover]| {
+        let mut counts = [0; 4];
+        for r in rulings {
+            counts[r.degree as usize] += 1;
+        }
+        format!("none {}, half {}, three-quarters {}, total {}", counts[0], counts[1], counts[2], counts[3])
+    };
+    let all = |board: &SightBoard| {
+        let context = CoverContext::new(board, from);
+        tokens[1..].iter().map(|t| context.cover(Some(&t.id), &t.cells)).collect::<Vec<_>>()
+    };
+    let rulings = all(&board);
+    report("cover, one attacker to 300 creatures", time(|| all(&board)), &degrees(&rulings));
+
+    let floor: Vec<Cell> = cells.iter().copied().filter(|&c| map.terrain(c).is_some_and(|t| !t.blocks_movement) && c != me).collect();
+    let cover_map = |board: &SightBoard| {
+        let context = CoverContext::new(board, from);
+        floor.iter().map(|&c| context.cover(None, &[c])).collect::<Vec<_>>()
+    };
+    let map_rulings = cover_map(&board);
+    report(&format!("cover map, every floor cell ({})", floor.len()), time(|| cover_map(&board)), &degrees(&map_rulings));
+
+    let sight = |board: &SightBoard| cells.iter().filter(|&&c| line_of_sight(board, &tokens[0].cells, &[c]).is_some()).count();
+    let seen = sight(&board);
+    report("line of sight to every cell (battlemap)", time(|| sight(&board)), &format!("{seen} cells seen"));
+
+    let mut data = MapData::new(SIDE as usize, SIDE as usize);
+    for &cell in &cells {
+        data.set_transparent(cell.x as usize, cell.y as usize, map.terrain(cell).is_some_and(|t| !t.blocks_sight));
+    }
+    for (name, mut algorithm) in [
+        ("doryen-fov restrictive shadowcasting", Box::new(FovRestrictive::new()) as Box<dyn FovAlgorithm>),
+        ("doryen-fov recursive shadowcasting", Box::new(FovRecursiveShadowCasting::new())),
+    ] {
+        let mut run = || {
+            data.clear_fov();
+            algorithm.compute_fov(&mut data, me.x as usize, me.y as usize, 0, true);
+            cells.iter().filter(|c| data.is_in_fov(c.x as usize, c.y as usize)).count()
+        };
+        let seen = run();
+        report(&format!("field of view to every cell ({name})"), time(&mut run), &format!("{seen} cells seen"));
+    }
+}
