@@ -40,7 +40,13 @@ fn scene(grid: Grid) -> Scene {
         let free = map.terrain(cell).is_some_and(|t| !t.blocks_movement) && cell != start;
         if free && !others.iter().any(|o: &Occupant| o.cells[0] == cell) {
             let side = if others.len() % 2 == 0 { Side::Enemy } else { Side::Ally };
-            others.push(Occupant { id: format!("c{}", others.len()), cells: vec![cell], side, size: Size::Medium, is_object: false });
+            others.push(Occupant {
+                id: format!("c{}", others.len()),
+                cells: vec![cell],
+                side,
+                size: Size::Medium,
+                is_object: false,
+            });
         }
     }
     Scene { map, others, start }
@@ -70,14 +76,16 @@ fn main() {
         for rule in [DiagonalRule::Standard, DiagonalRule::Alternating] {
             let board = Board { map: &square.map, rule, others: &square.others };
             let cells = movement::reach(&board, &mover, square.start, budget, DiagonalParity::default()).cells().len();
-            let t = time(|| movement::reach(&board, &mover, square.start, budget, DiagonalParity::default()).cells().len());
+            let t =
+                time(|| movement::reach(&board, &mover, square.start, budget, DiagonalParity::default()).cells().len());
             report(&format!("battlemap reach, square, {} ft, {rule:?}", budget), t, cells);
         }
         // The peer: the same graph (standard rule, walls and corners, hostile creatures block,
         // allies cost double), bounded like ours to cells within budget/5 steps of the start.
         let radius = (budget / 5) as i32;
         let board = Board { map: &square.map, rule: DiagonalRule::Standard, others: &square.others };
-        let occupied: std::collections::HashMap<Cell, Side> = square.others.iter().map(|o| (o.cells[0], o.side)).collect();
+        let occupied: std::collections::HashMap<Cell, Side> =
+            square.others.iter().map(|o| (o.cells[0], o.side)).collect();
         let blocked = |c: Cell| board.map.terrain(c).is_none_or(|t| t.blocks_movement);
         let successors = |&c: &Cell| -> Vec<(Cell, u32)> {
             battlemap::rules::grid::SQUARE_STEPS
@@ -85,7 +93,10 @@ fn main() {
                 .filter_map(|&(dx, dy)| {
                     let n = c.offset(dx, dy);
                     let far = (n.x - square.start.x).abs() > radius || (n.y - square.start.y).abs() > radius;
-                    if far || blocked(n) || (dx != 0 && dy != 0 && (blocked(c.offset(dx, 0)) || blocked(c.offset(0, dy)))) {
+                    if far
+                        || blocked(n)
+                        || (dx != 0 && dy != 0 && (blocked(c.offset(dx, 0)) || blocked(c.offset(0, dy))))
+                    {
                         return None;
                     }
                     match occupied.get(&n) {
@@ -107,10 +118,12 @@ fn main() {
         for budget in [60, 240] {
             let board = Board { map: &hex.map, rule: DiagonalRule::Standard, others: &hex.others };
             let cells = movement::reach(&board, &mover, hex.start, budget, DiagonalParity::default()).cells().len();
-            let t = time(|| movement::reach(&board, &mover, hex.start, budget, DiagonalParity::default()).cells().len());
+            let t =
+                time(|| movement::reach(&board, &mover, hex.start, budget, DiagonalParity::default()).cells().len());
             report(&format!("battlemap reach, hex, {budget} ft"), t, cells);
             // hexx: cost per hex is 1 + the returned extra; walls and hostile creatures are None.
-            let occupied: std::collections::HashMap<Cell, Side> = hex.others.iter().map(|o| (o.cells[0], o.side)).collect();
+            let occupied: std::collections::HashMap<Cell, Side> =
+                hex.others.iter().map(|o| (o.cells[0], o.side)).collect();
             let cost = |h: hexx::Hex| -> Option<u32> {
                 let c = Cell::from_hex(h);
                 if hex.map.terrain(c).is_none_or(|t| t.blocks_movement) {

@@ -44,11 +44,18 @@ fn main() {
             map.set(cell, 1);
         }
     }
-    let mut tokens = vec![Occupant { id: "me".into(), cells: vec![me], side: Side::Party, size: Size::Medium, is_object: false }];
+    let mut tokens =
+        vec![Occupant { id: "me".into(), cells: vec![me], side: Side::Party, size: Size::Medium, is_object: false }];
     while tokens.len() < 301 {
         let cell = cells[rng.random_range(0..cells.len())];
         if map.terrain(cell).is_some_and(|t| !t.blocks_movement) && !tokens.iter().any(|t| t.cells[0] == cell) {
-            tokens.push(Occupant { id: format!("c{}", tokens.len()), cells: vec![cell], side: Side::Enemy, size: Size::Medium, is_object: false });
+            tokens.push(Occupant {
+                id: format!("c{}", tokens.len()),
+                cells: vec![cell],
+                side: Side::Enemy,
+                size: Size::Medium,
+                is_object: false,
+            });
         }
     }
     let board = SightBoard { map: &map, tokens: &tokens };
@@ -68,15 +75,21 @@ fn main() {
     let rulings = all(&board);
     report("cover, one attacker to 300 creatures", time(|| all(&board)), &degrees(&rulings));
 
-    let floor: Vec<Cell> = cells.iter().copied().filter(|&c| map.terrain(c).is_some_and(|t| !t.blocks_movement) && c != me).collect();
+    let floor: Vec<Cell> =
+        cells.iter().copied().filter(|&c| map.terrain(c).is_some_and(|t| !t.blocks_movement) && c != me).collect();
     let cover_map = |board: &SightBoard| {
         let context = CoverContext::new(board, from);
         floor.iter().map(|&c| context.cover(None, &[c])).collect::<Vec<_>>()
     };
     let map_rulings = cover_map(&board);
-    report(&format!("cover map, every floor cell ({})", floor.len()), time(|| cover_map(&board)), &degrees(&map_rulings));
+    report(
+        &format!("cover map, every floor cell ({})", floor.len()),
+        time(|| cover_map(&board)),
+        &degrees(&map_rulings),
+    );
 
-    let sight = |board: &SightBoard| cells.iter().filter(|&&c| line_of_sight(board, &tokens[0].cells, &[c]).is_some()).count();
+    let sight =
+        |board: &SightBoard| cells.iter().filter(|&&c| line_of_sight(board, &tokens[0].cells, &[c]).is_some()).count();
     let seen = sight(&board);
     report("line of sight to every cell (battlemap)", time(|| sight(&board)), &format!("{seen} cells seen"));
 

@@ -13,17 +13,15 @@ use crate::rules::terrain::{Terrain, TerrainKind};
 use crate::rules::{Cell, Grid, HexOrientation};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<TileTextures>()
-        .add_systems(
-            Update,
-            (build_board.run_if(on_message::<ScenarioChanged>), show_grid_lines).chain().in_set(BoardSet),
-        );
+    app.init_resource::<TileTextures>().add_systems(
+        Update,
+        (build_board.run_if(on_message::<ScenarioChanged>), show_grid_lines).chain().in_set(BoardSet),
+    );
 }
 
 /// The systems that build the board and its tokens from the loaded scenario.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BoardSet;
-
 
 /// The board's layout in the world, for every system that maps cells to pixels.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
@@ -82,13 +80,16 @@ impl TilemapPlacement {
         let (map_type, grid_size) = match layout.grid {
             Grid::Square => (TilemapType::Square, TilemapGridSize { x: PIXELS_PER_UNIT, y: PIXELS_PER_UNIT }),
             Grid::Hex(HexOrientation::PointyTop) => (
-                TilemapType::Hexagon(if flipped_parity_is_even { HexCoordSystem::RowEven } else { HexCoordSystem::RowOdd }),
+                TilemapType::Hexagon(if flipped_parity_is_even {
+                    HexCoordSystem::RowEven
+                } else {
+                    HexCoordSystem::RowOdd
+                }),
                 TilemapGridSize { x: PIXELS_PER_UNIT, y: hex_long },
             ),
-            Grid::Hex(HexOrientation::FlatTop) => (
-                TilemapType::Hexagon(HexCoordSystem::ColumnEven),
-                TilemapGridSize { x: hex_long, y: PIXELS_PER_UNIT },
-            ),
+            Grid::Hex(HexOrientation::FlatTop) => {
+                (TilemapType::Hexagon(HexCoordSystem::ColumnEven), TilemapGridSize { x: hex_long, y: PIXELS_PER_UNIT })
+            }
         };
         let mut placement = Self { map_type, size, grid_size, offset: Vec2::ZERO };
         let origin = TilePos { x: 0, y: 0 };
@@ -136,10 +137,8 @@ pub fn tile_image(grid: Grid, lined: bool) -> Image {
     for y in 0..height {
         for x in 0..width {
             let p = Vec2::new(x as f32 + 0.5 - width as f32 / 2.0, y as f32 + 0.5 - height as f32 / 2.0);
-            let reach = normals
-                .iter()
-                .map(|deg| p.dot(Vec2::from_angle(deg.to_radians())).abs())
-                .fold(0.0_f32, f32::max);
+            let reach =
+                normals.iter().map(|deg| p.dot(Vec2::from_angle(deg.to_radians())).abs()).fold(0.0_f32, f32::max);
             let inside = inradius - reach;
             let alpha = (inside + 0.5).clamp(0.0, 1.0);
             let shade = if lined { 0.55 + 0.45 * ((inside - line) / 1.0).clamp(0.0, 1.0) } else { 1.0 };
@@ -182,12 +181,15 @@ fn build_board(
         let position = placement.tile(&layout, cell);
         let color = map.terrain(cell).map_or([255, 0, 255], terrain_color);
         let tile = commands
-            .spawn((TileBundle {
-                position,
-                tilemap_id: TilemapId(tilemap),
-                color: TileColor(Color::srgb_u8(color[0], color[1], color[2])),
-                ..default()
-            }, ChildOf(tilemap)))
+            .spawn((
+                TileBundle {
+                    position,
+                    tilemap_id: TilemapId(tilemap),
+                    color: TileColor(Color::srgb_u8(color[0], color[1], color[2])),
+                    ..default()
+                },
+                ChildOf(tilemap),
+            ))
             .id();
         storage.set(&position, tile);
     }
@@ -242,7 +244,10 @@ mod tests {
                     assert_eq!(placement.cell(&layout, tile), cell);
                     let drawn = placement.center(tile);
                     let wanted = layout.world(cell);
-                    assert!(drawn.distance(wanted) < 0.01, "{grid:?} {width}x{height} {cell}: drawn {drawn}, wanted {wanted}");
+                    assert!(
+                        drawn.distance(wanted) < 0.01,
+                        "{grid:?} {width}x{height} {cell}: drawn {drawn}, wanted {wanted}"
+                    );
                 }
             }
         }

@@ -7,15 +7,15 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 use bevy::window::{PrimaryWindow, RequestRedraw};
 use serde_json::json;
 
+use super::LaunchOptions;
 use super::board::{Board, terrain_color};
 use super::camera::{AutoFit, FittedView, MapCamera, MapViewRect};
 use super::components::{CreatureSize, Position, TokenId};
 use super::movement::{Dragging, TurnMoves};
 use super::sight::CoverPreview;
-use super::template::TemplateTool;
 use super::state::{LoadedScenario, Notice, Selection};
+use super::template::TemplateTool;
 use super::tokens::TokenDisc;
-use super::LaunchOptions;
 use crate::rules::{Cell, Footprint};
 
 pub(super) fn plugin(app: &mut App) {
@@ -108,9 +108,9 @@ fn write_state_file(
     }
     // Cell centres on screen are affine in the cell's coordinates (squares and axial hexes alike).
     let screen_of = |cell: Cell| camera.world_to_viewport(camera_transform, layout.world(cell).extend(0.0)).ok();
-    let cell_centers = screen_of(Cell::new(0, 0)).zip(screen_of(Cell::new(1, 0))).zip(screen_of(Cell::new(0, 1))).map(|((o, x), y)| {
-        json!({ "origin": [o.x, o.y], "per_x": [x.x - o.x, x.y - o.y], "per_y": [y.x - o.x, y.y - o.y] })
-    });
+    let cell_centers = screen_of(Cell::new(0, 0)).zip(screen_of(Cell::new(1, 0))).zip(screen_of(Cell::new(0, 1))).map(
+        |((o, x), y)| json!({ "origin": [o.x, o.y], "per_x": [x.x - o.x, x.y - o.y], "per_y": [y.x - o.x, y.y - o.y] }),
+    );
     let state = json!({
         // Ready once the panels have their size and the map is framed in what they leave.
         "ready": view.0.is_some() && (fit.1.0 == view.0 || !fit.0.0),

@@ -7,8 +7,8 @@ use bevy::window::{FileDragAndDrop, PrimaryWindow};
 use super::board::Board;
 use super::camera::{MapCamera, MapViewRect};
 use super::components::{CreatureSize, Position, TokenId};
-use super::state::{GridVisible, OpenScenario, SelectToken};
 use super::movement::TurnRequest;
+use super::state::{GridVisible, OpenScenario, SelectToken};
 use super::tokens::TokenDisc;
 use crate::rules::{Cell, Footprint};
 
@@ -50,9 +50,7 @@ fn track_pointer(
     mut pointer: ResMut<PointerOnMap>,
 ) {
     let over_panel = egui_input.is_some_and(|e| e.is_pointer_over_area() || e.is_using_pointer());
-    let screen = window
-        .cursor_position()
-        .filter(|p| !over_panel && view.0.is_none_or(|r| r.contains(*p)));
+    let screen = window.cursor_position().filter(|p| !over_panel && view.0.is_none_or(|r| r.contains(*p)));
     let (camera, transform) = *camera;
     let world = screen.and_then(|p| camera.viewport_to_world_2d(transform, p).ok());
     let cell = world.zip(board.as_deref()).and_then(|(w, b)| b.0.cell_at(w));
@@ -122,10 +120,7 @@ fn click_tokens(
         }
     }
     if buttons.just_released(MouseButton::Left) {
-        let was_click = pointer
-            .pressed_at
-            .zip(pointer.screen)
-            .is_some_and(|(down, up)| down.distance(up) < 5.0);
+        let was_click = pointer.pressed_at.zip(pointer.screen).is_some_and(|(down, up)| down.distance(up) < 5.0);
         if pointer.pressed_on_ground && was_click {
             select.write(SelectToken(None));
         }

@@ -8,16 +8,16 @@
 pub mod board;
 mod camera;
 mod capture;
-mod highlight;
 pub mod components;
+mod highlight;
 mod input;
+pub mod layout;
 pub mod movement;
+mod panels;
 mod ruler;
 pub mod sight;
-pub mod template;
-pub mod layout;
-mod panels;
 pub mod state;
+pub mod template;
 mod tokens;
 
 use std::process::ExitCode;
@@ -60,7 +60,11 @@ pub fn run(options: MapOptions) -> ExitCode {
             .set(bevy::log::LogPlugin { level: bevy::log::Level::WARN, ..default() }),
     )
     .add_plugins((EguiPlugin::default(), TilemapPlugin))
-    .insert_resource(if options.screenshot.is_some() { WinitSettings::continuous() } else { WinitSettings::desktop_app() })
+    .insert_resource(if options.screenshot.is_some() {
+        WinitSettings::continuous()
+    } else {
+        WinitSettings::desktop_app()
+    })
     .insert_resource(ClearColor(Color::srgb_u8(24, 26, 30)))
     .insert_resource(loaded)
     .insert_resource(LaunchOptions(options.clone()));
@@ -73,7 +77,18 @@ pub fn run(options: MapOptions) -> ExitCode {
 
 /// Every feature of the map window.
 pub fn plugin(app: &mut App) {
-    app.add_plugins((headless_plugin, camera::plugin, input::plugin, ruler::plugin, movement::drag_plugin, sight::plugin, template::plugin, highlight::plugin, panels::plugin, capture::plugin));
+    app.add_plugins((
+        headless_plugin,
+        camera::plugin,
+        input::plugin,
+        ruler::plugin,
+        movement::drag_plugin,
+        sight::plugin,
+        template::plugin,
+        highlight::plugin,
+        panels::plugin,
+        capture::plugin,
+    ));
 }
 
 /// The parts of the app that need no window or GPU: the state, the board and the tokens.

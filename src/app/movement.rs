@@ -104,7 +104,11 @@ pub struct Drag {
     pub preview: Result<(Path, bool), String>,
 }
 
-fn give_turn_movement(mut commands: Commands, tokens: Query<(Entity, &Vitals, &Kind), Added<TokenMarker>>, mut turn: ResMut<Turn>) {
+fn give_turn_movement(
+    mut commands: Commands,
+    tokens: Query<(Entity, &Vitals, &Kind), Added<TokenMarker>>,
+    mut turn: ResMut<Turn>,
+) {
     *turn = Turn::default();
     for (entity, vitals, kind) in &tokens {
         if kind.0 == crate::scenario::TokenKind::Creature {
@@ -114,8 +118,11 @@ fn give_turn_movement(mut commands: Commands, tokens: Query<(Entity, &Vitals, &K
 }
 
 /// The data of every token that movement needs.
-pub type TokenSpaces<'w, 's> =
-    Query<'w, 's, (Entity, &'static TokenId, &'static Position, &'static CreatureSize, &'static Allegiance, &'static Kind)>;
+pub type TokenSpaces<'w, 's> = Query<
+    'w,
+    's,
+    (Entity, &'static TokenId, &'static Position, &'static CreatureSize, &'static Allegiance, &'static Kind),
+>;
 
 /// Every token as the rules see it: its id, space, side and size.
 pub fn occupants(layout: &BoardLayout, tokens: &TokenSpaces) -> Vec<Occupant> {
@@ -132,7 +139,11 @@ pub fn occupants(layout: &BoardLayout, tokens: &TokenSpaces) -> Vec<Occupant> {
 }
 
 /// The mover and everyone else, as the movement rules see them.
-pub fn movement_view(layout: &BoardLayout, tokens: &TokenSpaces, mover: Entity) -> Option<(Mover, Cell, Vec<Occupant>)> {
+pub fn movement_view(
+    layout: &BoardLayout,
+    tokens: &TokenSpaces,
+    mover: Entity,
+) -> Option<(Mover, Cell, Vec<Occupant>)> {
     let (_, mover_id, position, size, side, _) = tokens.get(mover).ok()?;
     let others = occupants(layout, tokens).into_iter().filter(|o| o.id != mover_id.0).collect();
     let mover_rules = Mover { size: size.size, square_side: size.square_side, side: side.0, crawling: false };
@@ -140,7 +151,14 @@ pub fn movement_view(layout: &BoardLayout, tokens: &TokenSpaces, mover: Entity) 
 }
 
 /// The cheapest way to `to` within the turn's movement, else with a Dash (`true`), else why not.
-pub fn plan_move(loaded: &LoadedScenario, layout: &BoardLayout, tokens: &TokenSpaces, moves: &TurnMoves, mover: Entity, to: Cell) -> Result<(Path, bool), String> {
+pub fn plan_move(
+    loaded: &LoadedScenario,
+    layout: &BoardLayout,
+    tokens: &TokenSpaces,
+    moves: &TurnMoves,
+    mover: Entity,
+    to: Cell,
+) -> Result<(Path, bool), String> {
     let (rules_mover, start, others) = movement_view(layout, tokens, mover).ok_or("no such creature")?;
     let board = movement::Board { map: &loaded.scenario.map, rule: loaded.scenario.rules.diagonals, others: &others };
     let turn = moves.turn;
@@ -171,7 +189,13 @@ fn apply_moves(
         match plan {
             Ok((path, _)) if path.steps.is_empty() => {}
             Ok((path, needs_dash)) => {
-                let record = MoveRecord { from: position.0, to: request.to, cost: path.cost, parity_before: turn_moves.turn.parity, dashed: needs_dash };
+                let record = MoveRecord {
+                    from: position.0,
+                    to: request.to,
+                    cost: path.cost,
+                    parity_before: turn_moves.turn.parity,
+                    dashed: needs_dash,
+                };
                 if needs_dash {
                     turn_moves.turn.dashes += 1;
                 }
@@ -180,7 +204,10 @@ fn apply_moves(
                 position.0 = request.to;
                 let squeezing = if path.fit == Fit::Squeezing { ", squeezing" } else { "" };
                 let dash = if needs_dash { " with a Dash" } else { "" };
-                notice.0 = Some((format!("{} moved {} ft{dash}{squeezing}; {} ft left", name.0, path.cost, turn_moves.turn.left()), false));
+                notice.0 = Some((
+                    format!("{} moved {} ft{dash}{squeezing}; {} ft left", name.0, path.cost, turn_moves.turn.left()),
+                    false,
+                ));
             }
             Err(reason) => notice.0 = Some((format!("{} can't move to {}: {reason}", name.0, request.to), true)),
         }
@@ -239,7 +266,10 @@ fn apply_turn_requests(
                         if last.dashed {
                             m.turn.dashes = m.turn.dashes.saturating_sub(1);
                         }
-                        notice.0 = Some((format!("Took back {}'s move to {}: {} ft left", name.0, last.to, m.turn.left()), false));
+                        notice.0 = Some((
+                            format!("Took back {}'s move to {}: {} ft left", name.0, last.to, m.turn.left()),
+                            false,
+                        ));
                     }
                 }
             }
@@ -347,22 +377,36 @@ pub(super) fn drag_tokens(
     let Some(board) = board else { return };
     let layout = board.0;
     if buttons.just_pressed(MouseButton::Left) && dragging.0.is_none() {
-        let grabbed = pointer.pressed_token.zip(pointer.cell).and_then(|(e, cell)| Some((e, cell, turn_moves.get(e).ok()?)));
+        let grabbed =
+            pointer.pressed_token.zip(pointer.cell).and_then(|(e, cell)| Some((e, cell, turn_moves.get(e).ok()?)));
         if let Some((entity, cell, moves)) = grabbed {
             let Ok((_, _, position, ..)) = tokens.get(entity) else { return };
             let anchor = position.0;
-            dragging.0 = Some(Drag { entity, grab: (cell.x - anchor.x, cell.y - anchor.y), target: anchor, preview: Err(String::new()) });
+            dragging.0 = Some(Drag {
+                entity,
+                grab: (cell.x - anchor.x, cell.y - anchor.y),
+                target: anchor,
+                preview: Err(String::new()),
+            });
             if let (Some(meshes), Some(materials), Some((mover, start, others))) =
                 (meshes.as_deref_mut(), materials.as_deref_mut(), movement_view(&layout, &tokens, entity))
             {
-                let board_view = movement::Board { map: &loaded.scenario.map, rule: loaded.scenario.rules.diagonals, others: &others };
+                let board_view = movement::Board {
+                    map: &loaded.scenario.map,
+                    rule: loaded.scenario.rules.diagonals,
+                    others: &others,
+                };
                 let turn = moves.turn;
                 let reach = movement::reach(&board_view, &mover, start, turn.left_with_dash(), turn.parity);
-                let cells: Vec<(Cell, bool)> = reach.cells().iter().filter(|r| r.cell != start).map(|r| (r.cell, r.cost > turn.left())).collect();
+                let cells: Vec<(Cell, bool)> =
+                    reach.cells().iter().filter(|r| r.cell != start).map(|r| (r.cell, r.cost > turn.left())).collect();
                 commands.spawn((
                     ReachOverlay,
                     Mesh2d(meshes.add(cells_mesh(&layout, &cells, MOVE_SHADE, DASH_SHADE))),
-                    MeshMaterial2d(materials.add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() })),
+                    MeshMaterial2d(
+                        materials
+                            .add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() }),
+                    ),
                     Transform::from_xyz(0.0, 0.0, 5.0),
                 ));
             }
@@ -393,7 +437,12 @@ pub(super) fn drag_tokens(
 }
 
 /// The path of a drag, as gizmo lines through the centres of the space at each step.
-pub(super) fn draw_drag_path(mut gizmos: Gizmos, board: Option<Res<Board>>, dragging: Res<Dragging>, tokens: Query<&CreatureSize>) {
+pub(super) fn draw_drag_path(
+    mut gizmos: Gizmos,
+    board: Option<Res<Board>>,
+    dragging: Res<Dragging>,
+    tokens: Query<&CreatureSize>,
+) {
     let (Some(board), Some(drag)) = (board, dragging.0.as_ref()) else { return };
     let Ok((path, dash)) = &drag.preview else { return };
     let Ok(size) = tokens.get(drag.entity) else { return };

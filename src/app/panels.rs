@@ -7,31 +7,32 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::camera::{FitMap, MapViewRect};
 use super::components::*;
 use super::input::PointerOnMap;
-use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection};
 use super::movement::{Dragging, Turn, TurnMoves, TurnRequest};
 use super::ruler::Ruler;
 use super::sight::{CoverPreview, SightOverlay};
+use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection};
 use super::template::TemplateTool;
 use crate::ui::{
-    MovementView, PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, cursor_label, roster_panel, status_bar,
-    template_panel,
+    MovementView, PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, cursor_label, roster_panel,
+    status_bar, template_panel,
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<StatusEditState>()
-        .add_systems(EguiPrimaryContextPass, draw_panels)
-        .add_systems(
-            PreUpdate,
-            drop_repeated_modifier_events
-                .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
-                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
-        );
+    app.init_resource::<StatusEditState>().add_systems(EguiPrimaryContextPass, draw_panels).add_systems(
+        PreUpdate,
+        drop_repeated_modifier_events
+            .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
+            .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+    );
 }
 
 /// bevy_egui reports the keyboard modifiers to egui every frame, and egui answers any input
 /// event by asking for another frame at once: the app would redraw forever. egui keeps the
 /// modifiers between frames, so only changes are passed on, and the app idles until input.
-fn drop_repeated_modifier_events(mut inputs: Query<&mut bevy_egui::EguiInput>, mut last: Local<Option<egui::Modifiers>>) {
+fn drop_repeated_modifier_events(
+    mut inputs: Query<&mut bevy_egui::EguiInput>,
+    mut last: Local<Option<egui::Modifiers>>,
+) {
     for mut input in &mut inputs {
         input.events.retain(|event| match event {
             egui::Event::ModifiersChanged(modifiers) if *last == Some(*modifiers) => false,

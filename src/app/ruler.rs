@@ -26,7 +26,8 @@ impl Ruler {
     pub fn measure(&self, loaded: &LoadedScenario, cursor: Option<Cell>) -> Option<RulerMeasure> {
         let mut points = self.waypoints.clone();
         points.extend(cursor);
-        (points.len() >= 2).then(|| measure(loaded.scenario.grid, loaded.scenario.rules.diagonals, &points, DiagonalParity::default()))
+        (points.len() >= 2)
+            .then(|| measure(loaded.scenario.grid, loaded.scenario.rules.diagonals, &points, DiagonalParity::default()))
     }
 }
 

@@ -15,9 +15,10 @@ use crate::rules::lattice::Point;
 use crate::rules::sight::{Cover, From, SightBoard, cover, line_of_sight};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<CoverPreview>()
-        .init_resource::<SightOverlay>()
-        .add_systems(Update, (preview_cover, draw_cover_lines, shade_unseen).chain().after(InputSet).after(super::movement::MovementSet));
+    app.init_resource::<CoverPreview>().init_resource::<SightOverlay>().add_systems(
+        Update,
+        (preview_cover, draw_cover_lines, shade_unseen).chain().after(InputSet).after(super::movement::MovementSet),
+    );
 }
 
 /// The cover ruling between the selected creature and the one under the cursor.
@@ -160,7 +161,9 @@ fn shade_unseen(
     commands.spawn((
         UnseenShade,
         Mesh2d(meshes.add(cells_mesh(&layout, &unseen, shade, shade))),
-        MeshMaterial2d(materials.add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() })),
+        MeshMaterial2d(
+            materials.add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() }),
+        ),
         Transform::from_xyz(0.0, 0.0, 4.0),
     ));
 }

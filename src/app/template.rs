@@ -15,8 +15,10 @@ use crate::rules::lattice::{self, Point};
 use crate::ui::{TemplateSettings, TemplateView};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<TemplateTool>()
-        .add_systems(Update, (place_template, cover_template, draw_template).chain().after(InputSet).after(super::movement::MovementSet));
+    app.init_resource::<TemplateTool>().add_systems(
+        Update,
+        (place_template, cover_template, draw_template).chain().after(InputSet).after(super::movement::MovementSet),
+    );
 }
 
 /// The template tool's state.
@@ -53,7 +55,10 @@ struct TemplateShade;
 
 /// The grid intersection nearest a world point: a square's corner, or a hex's corner.
 pub fn nearest_intersection(layout: &BoardLayout, world: Vec2) -> Option<Point> {
-    let units = (f64::from(world.x) / f64::from(super::layout::PIXELS_PER_UNIT), -f64::from(world.y) / f64::from(super::layout::PIXELS_PER_UNIT));
+    let units = (
+        f64::from(world.x) / f64::from(super::layout::PIXELS_PER_UNIT),
+        -f64::from(world.y) / f64::from(super::layout::PIXELS_PER_UNIT),
+    );
     match layout.grid {
         Grid::Square => Some(Point::square_corner(units.0.round() as i32, units.1.round() as i32)),
         Grid::Hex(_) => {
@@ -100,7 +105,10 @@ fn place_template(
         }
     } else if let (Some(origin), Some(world)) = (tool.origin, pointer.world) {
         let from = origin.to_units(layout.grid);
-        let to = (f64::from(world.x) / f64::from(super::layout::PIXELS_PER_UNIT), -f64::from(world.y) / f64::from(super::layout::PIXELS_PER_UNIT));
+        let to = (
+            f64::from(world.x) / f64::from(super::layout::PIXELS_PER_UNIT),
+            -f64::from(world.y) / f64::from(super::layout::PIXELS_PER_UNIT),
+        );
         if (to.0 - from.0).hypot(to.1 - from.1) > 0.25 {
             let degrees = degrees_toward(from, to);
             if (degrees - tool.degrees).abs() > 1e-6 {
@@ -144,7 +152,8 @@ fn cover_template(
         return;
     };
     let shape = tool.settings.shape();
-    let cells = covered_cells(&loaded.scenario.map, shape, origin.to_units(layout.grid), tool.degrees).unwrap_or_default();
+    let cells =
+        covered_cells(&loaded.scenario.map, shape, origin.to_units(layout.grid), tool.degrees).unwrap_or_default();
     let inside: std::collections::HashSet<crate::rules::Cell> = cells.iter().map(|c| c.cell).collect();
     let everyone = occupants(&layout, &tokens);
     let touched: Vec<String> = tokens
@@ -166,7 +175,9 @@ fn cover_template(
     commands.spawn((
         TemplateShade,
         Mesh2d(meshes.add(cells_mesh(&layout, &shaded, color, color))),
-        MeshMaterial2d(materials.add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() })),
+        MeshMaterial2d(
+            materials.add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() }),
+        ),
         Transform::from_xyz(0.0, 0.0, 6.0),
     ));
 }
@@ -183,6 +194,8 @@ fn draw_template(mut gizmos: Gizmos, tool: Res<TemplateTool>, pointer: Res<Point
         let reach = tool.settings.feet as f32 / 5.0 * super::layout::PIXELS_PER_UNIT;
         gizmos.line_2d(centre, centre + Vec2::from_angle(angle) * reach, color);
     } else {
-        gizmos.circle_2d(centre, tool.settings.feet as f32 / 5.0 * super::layout::PIXELS_PER_UNIT, color).resolution(96);
+        gizmos
+            .circle_2d(centre, tool.settings.feet as f32 / 5.0 * super::layout::PIXELS_PER_UNIT, color)
+            .resolution(96);
     }
 }

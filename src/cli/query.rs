@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use super::EXIT_INVALID;
-use crate::rules::distance::{DiagonalParity, range_feet};
-use crate::rules::movement::{Board, TurnMovement, reach, why_not};
 use crate::rules::area::{Shape, covered_cells, degrees_toward, estimated_targets};
+use crate::rules::distance::{DiagonalParity, range_feet};
 use crate::rules::lattice::{self, Point};
+use crate::rules::movement::{Board, TurnMovement, reach, why_not};
 use crate::rules::sight::{Cover, From as CoverFrom, SightBoard, cover, line_of_sight};
 use crate::rules::{Cell, Grid};
 use crate::scenario::{Scenario, Token};
@@ -115,7 +115,9 @@ impl Query {
             Question::Sight { from, to } => sight(&scenario, from, to),
             Question::Cover { from, to } => cover_between(&scenario, from, to),
             Question::CoverFrom { origin, to } => cover_from(&scenario, origin, to),
-            Question::Area { shape, feet, origin, aim, face, width } => area(&scenario, shape, *feet, origin, aim, *face, *width),
+            Question::Area { shape, feet, origin, aim, face, width } => {
+                area(&scenario, shape, *feet, origin, aim, *face, *width)
+            }
         };
         match answer {
             Ok(answer) => {
@@ -219,7 +221,16 @@ fn reach_cells(scenario: &Scenario, id: &str, dash: bool) -> Result<Value, Strin
 /// `(q+1, r)` and `(q, r+1)`).
 fn parse_point(grid: Grid, text: &str) -> Result<Point, String> {
     let (cell_text, corner) = match text.split_once('@') {
-        Some((cell, corner)) => (cell, Some(corner.parse::<usize>().ok().filter(|c| *c < 6).ok_or_else(|| format!("a hex corner is 0 to 5, not {corner:?}"))?)),
+        Some((cell, corner)) => (
+            cell,
+            Some(
+                corner
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|c| *c < 6)
+                    .ok_or_else(|| format!("a hex corner is 0 to 5, not {corner:?}"))?,
+            ),
+        ),
         None => (text, None),
     };
     let cell = parse_cell(cell_text)?;
@@ -279,7 +290,8 @@ fn cover_between(scenario: &Scenario, from: &str, to: &str) -> Result<Value, Str
     let tokens = sight_board(scenario);
     let board = SightBoard { map: &scenario.map, tokens: &tokens };
     let cells = a.cells(scenario.grid);
-    let ruling = cover(&board, CoverFrom::Space { cells: &cells, id: Some(&a.id) }, Some(&b.id), &b.cells(scenario.grid));
+    let ruling =
+        cover(&board, CoverFrom::Space { cells: &cells, id: Some(&a.id) }, Some(&b.id), &b.cells(scenario.grid));
     let mut answer = cover_json(scenario, &ruling);
     answer["from"] = json!(a.id);
     answer["to"] = json!(b.id);
@@ -298,7 +310,15 @@ fn cover_from(scenario: &Scenario, origin: &str, to: &str) -> Result<Value, Stri
     Ok(answer)
 }
 
-fn area(scenario: &Scenario, shape: &str, feet: u32, origin: &str, aim: &Aim, face: bool, width: u32) -> Result<Value, String> {
+fn area(
+    scenario: &Scenario,
+    shape: &str,
+    feet: u32,
+    origin: &str,
+    aim: &Aim,
+    face: bool,
+    width: u32,
+) -> Result<Value, String> {
     let grid = scenario.grid;
     let shape = match shape {
         "sphere" => Shape::Sphere { radius: feet },
@@ -308,7 +328,11 @@ fn area(scenario: &Scenario, shape: &str, feet: u32, origin: &str, aim: &Aim, fa
         "square" => Shape::Square { side: feet, face },
         "cone" => Shape::Cone { length: feet },
         "line" => Shape::Line { length: feet, width },
-        other => return Err(format!("unknown shape {other:?}; the shapes are sphere, cylinder, circle, cube, square, cone, line")),
+        other => {
+            return Err(format!(
+                "unknown shape {other:?}; the shapes are sphere, cylinder, circle, cube, square, cone, line"
+            ));
+        }
     };
     let origin_units = parse_point(grid, origin)?.to_units(grid);
     let degrees = match aim {

@@ -17,17 +17,34 @@ use super::terrain::TerrainMap;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "shape", rename_all = "snake_case")]
 pub enum Shape {
-    Sphere { radius: u32 },
-    Cylinder { radius: u32 },
-    Circle { radius: u32 },
+    Sphere {
+        radius: u32,
+    },
+    Cylinder {
+        radius: u32,
+    },
+    Circle {
+        radius: u32,
+    },
     /// A cube (or square) with a corner at the origin, its diagonal along the direction; or, with
     /// `face`, with the middle of one face at the origin, extending along the direction.
-    Cube { side: u32, face: bool },
-    Square { side: u32, face: bool },
+    Cube {
+        side: u32,
+        face: bool,
+    },
+    Square {
+        side: u32,
+        face: bool,
+    },
     /// An isosceles triangle: apex at the origin, as long as it is wide at its far end.
-    Cone { length: u32 },
+    Cone {
+        length: u32,
+    },
     /// A rectangle from the origin along the direction.
-    Line { length: u32, width: u32 },
+    Line {
+        length: u32,
+        width: u32,
+    },
 }
 
 /// Why an area can't be placed.
@@ -139,11 +156,7 @@ fn disk_triangle(a: V, b: V, r: f64) -> f64 {
         .map(|w| {
             let (p, q) = (at(w[0]), at(w[1]));
             let mid = at((w[0] + w[1]) / 2.0);
-            if dot(mid, mid) <= r * r {
-                cross(p, q) / 2.0
-            } else {
-                r * r * cross(p, q).atan2(dot(p, q)) / 2.0
-            }
+            if dot(mid, mid) <= r * r { cross(p, q) / 2.0 } else { r * r * cross(p, q).atan2(dot(p, q)) / 2.0 }
         })
         .sum()
 }
@@ -182,7 +195,12 @@ impl Shape {
             Shape::Cube { side, face } | Shape::Square { side, face } => {
                 let s = f64::from(side) / cell;
                 if face {
-                    Region::Polygon(vec![along(0.0, -s / 2.0), along(s, -s / 2.0), along(s, s / 2.0), along(0.0, s / 2.0)])
+                    Region::Polygon(vec![
+                        along(0.0, -s / 2.0),
+                        along(s, -s / 2.0),
+                        along(s, s / 2.0),
+                        along(0.0, s / 2.0),
+                    ])
                 } else {
                     // A corner at the origin, the diagonal along the direction.
                     let h = s / std::f64::consts::SQRT_2;
@@ -216,7 +234,9 @@ pub fn covered_cells(map: &TerrainMap, shape: Shape, origin: V, degrees: f64) ->
     let grid = map.grid();
     let region = shape.region(origin, degrees);
     let (min, max) = match &region {
-        Region::Disk { centre, radius } => ((centre.0 - radius, centre.1 - radius), (centre.0 + radius, centre.1 + radius)),
+        Region::Disk { centre, radius } => {
+            ((centre.0 - radius, centre.1 - radius), (centre.0 + radius, centre.1 + radius))
+        }
         Region::Polygon(points) => points.iter().fold(((f64::MAX, f64::MAX), (f64::MIN, f64::MIN)), |(lo, hi), p| {
             ((lo.0.min(p.0), lo.1.min(p.1)), (hi.0.max(p.0), hi.1.max(p.1)))
         }),
@@ -375,9 +395,15 @@ mod tests {
     fn cubes_from_a_corner_and_from_a_face() {
         let map = open(Grid::Square, 10, 10);
         let corner = covered_cells(&map, Shape::Cube { side: 10, face: false }, (3.0, 3.0), 45.0).expect("valid");
-        assert_eq!(corner.iter().map(|c| c.cell).collect::<Vec<_>>(), [(3, 3), (4, 3), (3, 4), (4, 4)].map(|(x, y)| Cell::new(x, y)));
+        assert_eq!(
+            corner.iter().map(|c| c.cell).collect::<Vec<_>>(),
+            [(3, 3), (4, 3), (3, 4), (4, 4)].map(|(x, y)| Cell::new(x, y))
+        );
         let face = covered_cells(&map, Shape::Cube { side: 10, face: true }, (3.0, 4.0), 0.0).expect("valid");
-        assert_eq!(face.iter().map(|c| c.cell).collect::<Vec<_>>(), [(3, 3), (4, 3), (3, 4), (4, 4)].map(|(x, y)| Cell::new(x, y)));
+        assert_eq!(
+            face.iter().map(|c| c.cell).collect::<Vec<_>>(),
+            [(3, 3), (4, 3), (3, 4), (4, 4)].map(|(x, y)| Cell::new(x, y))
+        );
     }
 
     #[test]
@@ -388,7 +414,10 @@ mod tests {
             // From the vertex shared by three hexes, a 5-ft radius covers those three at least half.
             let hexes = [Cell::new(3, 5), Cell::new(4, 5), Cell::new(3, 6)];
             let centres: Vec<V> = hexes.iter().map(|&h| grid.center(h)).collect();
-            let vertex = ((centres[0].0 + centres[1].0 + centres[2].0) / 3.0, (centres[0].1 + centres[1].1 + centres[2].1) / 3.0);
+            let vertex = (
+                (centres[0].0 + centres[1].0 + centres[2].0) / 3.0,
+                (centres[0].1 + centres[1].1 + centres[2].1) / 3.0,
+            );
             let cells = covered_cells(&map, Shape::Sphere { radius: 5 }, vertex, 0.0).expect("valid");
             let mut got: Vec<Cell> = cells.iter().map(|c| c.cell).collect();
             got.sort();
@@ -397,7 +426,11 @@ mod tests {
             assert_eq!(got, want, "{orientation:?}");
             // A 10-ft radius from the same vertex: the 12 hexes nearest it (centres at 0.58, 1.15
             // and 1.53 hexes; the next ones, at 2.08, lie mostly outside).
-            assert_eq!(covered_cells(&map, Shape::Sphere { radius: 10 }, vertex, 0.0).expect("valid").len(), 12, "{orientation:?}");
+            assert_eq!(
+                covered_cells(&map, Shape::Sphere { radius: 10 }, vertex, 0.0).expect("valid").len(),
+                12,
+                "{orientation:?}"
+            );
         }
     }
 

@@ -121,9 +121,11 @@ mod tests {
 
     #[test]
     fn diagonals_alternate_5_and_10_feet() {
-        let cumulative: Vec<u32> = (1..=5).map(|n| feet_between(Grid::Square, Alternating, Cell::new(0, 0), Cell::new(n, n))).collect();
+        let cumulative: Vec<u32> =
+            (1..=5).map(|n| feet_between(Grid::Square, Alternating, Cell::new(0, 0), Cell::new(n, n))).collect();
         assert_eq!(cumulative, vec![5, 15, 20, 30, 35]);
-        let standard: Vec<u32> = (1..=5).map(|n| feet_between(Grid::Square, Standard, Cell::new(0, 0), Cell::new(n, -n))).collect();
+        let standard: Vec<u32> =
+            (1..=5).map(|n| feet_between(Grid::Square, Standard, Cell::new(0, 0), Cell::new(n, -n))).collect();
         assert_eq!(standard, vec![5, 10, 15, 20, 25]);
     }
 

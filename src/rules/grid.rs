@@ -99,11 +99,7 @@ impl Grid {
     pub fn from_storage(self, col: i32, row: i32) -> Cell {
         match self {
             Grid::Square => Cell::new(col, row),
-            Grid::Hex(o) => Cell::from_hex(Hex::from_offset_coordinates(
-                [col, row],
-                OffsetHexMode::Odd,
-                o.to_hexx(),
-            )),
+            Grid::Hex(o) => Cell::from_hex(Hex::from_offset_coordinates([col, row], OffsetHexMode::Odd, o.to_hexx())),
         }
     }
 
@@ -178,8 +174,7 @@ pub fn hex_round(q: f64, r: f64) -> Cell {
 pub const HEX_STEPS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
 
 /// The eight steps from a square, straight ones first.
-pub const SQUARE_STEPS: [(i32, i32); 8] =
-    [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)];
+pub const SQUARE_STEPS: [(i32, i32); 8] = [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1)];
 
 #[cfg(test)]
 mod tests {
@@ -236,9 +231,7 @@ mod tests {
                 let near = grid
                     .neighbours(origin)
                     .into_iter()
-                    .filter(|&n| {
-                        grid.corners(n).iter().any(|&(x, y)| (x - px).hypot(y - py) < 1e-9)
-                    })
+                    .filter(|&n| grid.corners(n).iter().any(|&(x, y)| (x - px).hypot(y - py) < 1e-9))
                     .count();
                 assert_eq!(near, 2);
             }

@@ -63,9 +63,16 @@ pub fn corners(grid: Grid, cell: Cell) -> Vec<Point> {
     match grid {
         Grid::Square => {
             let s = SQUARE_SCALE;
-            vec![Point::new(x * s, y * s), Point::new(x * s + s, y * s), Point::new(x * s + s, y * s + s), Point::new(x * s, y * s + s)]
+            vec![
+                Point::new(x * s, y * s),
+                Point::new(x * s + s, y * s),
+                Point::new(x * s + s, y * s + s),
+                Point::new(x * s, y * s + s),
+            ]
         }
-        Grid::Hex(_) => HEX_CORNERS.iter().map(|&(a, b)| Point::new(x * HEX_SCALE + 2 * a, y * HEX_SCALE + 2 * b)).collect(),
+        Grid::Hex(_) => {
+            HEX_CORNERS.iter().map(|&(a, b)| Point::new(x * HEX_SCALE + 2 * a, y * HEX_SCALE + 2 * b)).collect()
+        }
     }
 }
 
@@ -104,12 +111,14 @@ impl Frac {
         if d < 0 { Self { n: -n, d: -d } } else { Self { n, d } }
     }
 
+    // Numerators and denominators stay below a few thousand (half units or sixths of a map
+    // at most 500 cells wide), so the products fit in i64.
     fn lt(self, other: Self) -> bool {
-        i128::from(self.n) * i128::from(other.d) < i128::from(other.n) * i128::from(self.d)
+        self.n * other.d < other.n * self.d
     }
 
     fn eq(self, other: Self) -> bool {
-        i128::from(self.n) * i128::from(other.d) == i128::from(other.n) * i128::from(self.d)
+        self.n * other.d == other.n * self.d
     }
 }
 
@@ -175,7 +184,13 @@ fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> O
     let mut previous = Frac::new(0, 1);
     loop {
         let t = match (xs.t(), ys.t()) {
-            (Some(a), Some(b)) => if b.lt(a) { b } else { a },
+            (Some(a), Some(b)) => {
+                if b.lt(a) {
+                    b
+                } else {
+                    a
+                }
+            }
             (Some(a), None) | (None, Some(a)) => a,
             (None, None) => Frac::new(1, 1),
         };
@@ -213,7 +228,8 @@ fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> O
         let (vx, vy) = (p.a * d + dx * t.n, p.b * d + dy * t.n);
         if on_line(vx, d) && on_line(vy, d) {
             let (kx, ky) = (cell_of(vx, d), cell_of(vy, d));
-            let [nw, ne, sw, se] = [(kx - 1, ky - 1), (kx, ky - 1), (kx - 1, ky), (kx, ky)].map(|(x, y)| blocks(Cell::new(x, y)));
+            let [nw, ne, sw, se] =
+                [(kx - 1, ky - 1), (kx, ky - 1), (kx - 1, ky), (kx, ky)].map(|(x, y)| blocks(Cell::new(x, y)));
             if (nw && se && !ne && !sw) || (ne && sw && !nw && !se) {
                 return Some(if nw { Cell::new(kx - 1, ky - 1) } else { Cell::new(kx, ky - 1) });
             }
@@ -272,7 +288,10 @@ fn hex_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> Opti
                     empty = true;
                     // Along this side: a seam if the hex across it blocks too.
                     if f0 == 0 {
-                        let across = Cell::new(cell.x + ((HEX_CORNERS[i].0 + HEX_CORNERS[(i + 1) % 6].0) / 3) as i32, cell.y + ((HEX_CORNERS[i].1 + HEX_CORNERS[(i + 1) % 6].1) / 3) as i32);
+                        let across = Cell::new(
+                            cell.x + ((HEX_CORNERS[i].0 + HEX_CORNERS[(i + 1) % 6].0) / 3) as i32,
+                            cell.y + ((HEX_CORNERS[i].1 + HEX_CORNERS[(i + 1) % 6].1) / 3) as i32,
+                        );
                         if blocks(across) {
                             if let Some(t) = overlap_start(p, dx, dy, a, b) {
                                 consider(t, cell);

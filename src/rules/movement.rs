@@ -65,7 +65,9 @@ impl std::fmt::Display for MoveError {
         match self {
             MoveError::OffMap => write!(f, "off the map"),
             MoveError::Blocked { terrain, at } => write!(f, "blocked: {terrain} at {at}"),
-            MoveError::Occupied { by } => write!(f, "occupied by {by}: a creature can't end its move in another's space"),
+            MoveError::Occupied { by } => {
+                write!(f, "occupied by {by}: a creature can't end its move in another's space")
+            }
             MoveError::NotEnoughMovement { needed, left } => {
                 write!(f, "not enough movement: it costs {needed} ft and {left} ft are left")
             }
@@ -351,7 +353,11 @@ pub fn reach(board: &Board, mover: &Mover, start: Cell, budget: u32, parity: Dia
                         continue;
                     }
                 }
-                let extras = StepExtras { difficult: info.difficult, squeezing: fit == Fit::Squeezing, crawling: mover.crawling };
+                let extras = StepExtras {
+                    difficult: info.difficult,
+                    squeezing: fit == Fit::Squeezing,
+                    crawling: mover.crawling,
+                };
                 let (step, after) = step_cost(board.rule, DiagonalParity(odd), diagonal, extras);
                 let total = cost + step;
                 if total > budget {
@@ -381,7 +387,12 @@ pub struct StepExtras {
 
 /// The cost of one step and the diagonal count after it: base × (1 + difficult + squeezing +
 /// crawling), where the base is 5 ft, or 5/10 ft for a diagonal under the optional rule.
-pub fn step_cost(rule: DiagonalRule, parity: DiagonalParity, diagonal: bool, extras: StepExtras) -> (u32, DiagonalParity) {
+pub fn step_cost(
+    rule: DiagonalRule,
+    parity: DiagonalParity,
+    diagonal: bool,
+    extras: StepExtras,
+) -> (u32, DiagonalParity) {
     let (base, after) = if diagonal { parity.diagonals(rule, 1) } else { (FEET_PER_CELL, parity) };
     let multiplier = 1 + u32::from(extras.difficult) + u32::from(extras.squeezing) + u32::from(extras.crawling);
     (base * multiplier, after)
@@ -512,7 +523,11 @@ impl Reach {
                 squeezing: info.fit == Some(Fit::Squeezing),
             });
         }
-        let fit = if steps.is_empty() { Fit::Full } else { self.search.info[end / p].and_then(|i| i.fit).unwrap_or(Fit::Full) };
+        let fit = if steps.is_empty() {
+            Fit::Full
+        } else {
+            self.search.info[end / p].and_then(|i| i.fit).unwrap_or(Fit::Full)
+        };
         Some(Path {
             start: self.start,
             steps,
@@ -524,7 +539,14 @@ impl Reach {
 }
 
 /// Why the mover can't end its move in `target` with `budget` feet, or `None` if it can.
-pub fn why_not(board: &Board, mover: &Mover, start: Cell, target: Cell, budget: u32, parity: DiagonalParity) -> Option<MoveError> {
+pub fn why_not(
+    board: &Board,
+    mover: &Mover,
+    start: Cell,
+    target: Cell,
+    budget: u32,
+    parity: DiagonalParity,
+) -> Option<MoveError> {
     let grid = board.grid();
     let shapes = Shapes::of(grid, mover);
     if !Footprint::of(grid, mover.size, mover.square_side).at(target).all(|c| board.map.contains(c)) {
@@ -709,7 +731,10 @@ mod tests {
         let map = map(Grid::Square, &[".%."]);
         let board = Board { map: &map, rule: Standard, others: &[] };
         assert_eq!(reach(&board, &medium(), Cell::new(0, 0), 5, DiagonalParity::default()).cost(Cell::new(1, 0)), None);
-        assert_eq!(reach(&board, &medium(), Cell::new(0, 0), 10, DiagonalParity::default()).cost(Cell::new(1, 0)), Some(10));
+        assert_eq!(
+            reach(&board, &medium(), Cell::new(0, 0), 10, DiagonalParity::default()).cost(Cell::new(1, 0)),
+            Some(10)
+        );
         let error = why_not(&board, &medium(), Cell::new(0, 0), Cell::new(1, 0), 5, DiagonalParity::default());
         assert_eq!(error, Some(MoveError::NotEnoughMovement { needed: 10, left: 5 }));
     }
@@ -722,7 +747,10 @@ mod tests {
         let reach = reach(&board, &medium(), Cell::new(0, 0), 30, DiagonalParity::default());
         // (0,0) to (1,1) diagonally would cross the corner of the wall at (0,1): go round.
         assert_eq!(reach.cost(Cell::new(1, 1)), Some(10));
-        assert_eq!(reach.path(Cell::new(1, 1)).map(|p| p.cells()), Some(vec![Cell::new(0, 0), Cell::new(1, 0), Cell::new(1, 1)]));
+        assert_eq!(
+            reach.path(Cell::new(1, 1)).map(|p| p.cells()),
+            Some(vec![Cell::new(0, 0), Cell::new(1, 0), Cell::new(1, 1)])
+        );
     }
 
     /// PHB "Squeezing into a Smaller Space": a Large creature can squeeze through a 5-ft-wide
@@ -750,7 +778,13 @@ mod tests {
     #[test]
     fn allies_are_difficult_terrain_hostiles_block_and_nobody_ends_in_another_space() {
         let map = map(Grid::Square, &["....."]);
-        let ally = Occupant { id: "ally".into(), cells: vec![Cell::new(1, 0)], side: Side::Ally, size: Size::Medium, is_object: false };
+        let ally = Occupant {
+            id: "ally".into(),
+            cells: vec![Cell::new(1, 0)],
+            side: Side::Ally,
+            size: Size::Medium,
+            is_object: false,
+        };
         let board = Board { map: &map, rule: Standard, others: std::slice::from_ref(&ally) };
         let reach = reach(&board, &medium(), Cell::new(0, 0), 30, DiagonalParity::default());
         assert_eq!(reach.cost(Cell::new(1, 0)), None, "can't end in the ally's space");
@@ -771,11 +805,20 @@ mod tests {
     #[test]
     fn tiny_creatures_share_a_cell_up_to_four() {
         let map = map(Grid::Square, &[".."]);
-        let rat = |i: usize| Occupant { id: format!("rat{i}"), cells: vec![Cell::new(1, 0)], side: Side::Neutral, size: Size::Tiny, is_object: false };
+        let rat = |i: usize| Occupant {
+            id: format!("rat{i}"),
+            cells: vec![Cell::new(1, 0)],
+            side: Side::Neutral,
+            size: Size::Tiny,
+            is_object: false,
+        };
         let tiny = Mover { size: Size::Tiny, ..medium() };
         let three: Vec<Occupant> = (0..3).map(rat).collect();
         let board = Board { map: &map, rule: Standard, others: &three };
-        assert_eq!(reach(&board, &tiny, Cell::new(0, 0), 30, DiagonalParity::default()).cost(Cell::new(1, 0)), Some(10));
+        assert_eq!(
+            reach(&board, &tiny, Cell::new(0, 0), 30, DiagonalParity::default()).cost(Cell::new(1, 0)),
+            Some(10)
+        );
         let four: Vec<Occupant> = (0..4).map(rat).collect();
         let board = Board { map: &map, rule: Standard, others: &four };
         assert_eq!(reach(&board, &tiny, Cell::new(0, 0), 30, DiagonalParity::default()).cost(Cell::new(1, 0)), None);
@@ -786,7 +829,8 @@ mod tests {
         let mut turn = TurnMovement::new(30);
         assert_eq!((turn.left(), turn.left_with_dash()), (30, 60));
         turn.dashes = 1;
-        let path = Path { start: Cell::new(0, 0), steps: Vec::new(), cost: 35, parity: DiagonalParity(true), fit: Fit::Full };
+        let path =
+            Path { start: Cell::new(0, 0), steps: Vec::new(), cost: 35, parity: DiagonalParity(true), fit: Fit::Full };
         turn.spend(&path);
         assert_eq!((turn.left(), turn.parity), (25, DiagonalParity(true)));
     }
@@ -812,7 +856,10 @@ mod tests {
     fn why_not_names_walls_and_the_map_edge() {
         let map = map(Grid::Square, &["..#", "..."]);
         let board = Board { map: &map, rule: Standard, others: &[] };
-        assert_eq!(why_not(&board, &medium(), Cell::new(0, 0), Cell::new(5, 0), 30, DiagonalParity::default()), Some(MoveError::OffMap));
+        assert_eq!(
+            why_not(&board, &medium(), Cell::new(0, 0), Cell::new(5, 0), 30, DiagonalParity::default()),
+            Some(MoveError::OffMap)
+        );
         assert_eq!(
             why_not(&board, &medium(), Cell::new(0, 0), Cell::new(2, 0), 30, DiagonalParity::default()),
             Some(MoveError::Blocked { terrain: "wall".into(), at: Cell::new(2, 0) })
@@ -820,7 +867,10 @@ mod tests {
         assert_eq!(why_not(&board, &medium(), Cell::new(0, 0), Cell::new(2, 1), 30, DiagonalParity::default()), None);
         let walled = super::tests::map(Grid::Square, &[".#."]);
         let board = Board { map: &walled, rule: Standard, others: &[] };
-        assert_eq!(why_not(&board, &medium(), Cell::new(0, 0), Cell::new(2, 0), 30, DiagonalParity::default()), Some(MoveError::NoPath));
+        assert_eq!(
+            why_not(&board, &medium(), Cell::new(0, 0), Cell::new(2, 0), 30, DiagonalParity::default()),
+            Some(MoveError::NoPath)
+        );
     }
 
     mod properties {
@@ -831,14 +881,23 @@ mod tests {
         /// A small random square map: `.` floor, `#` wall, `%` difficult.
         fn small_map() -> impl Strategy<Value = Vec<String>> {
             (2usize..8, 2usize..8).prop_flat_map(|(w, h)| {
-                proptest::collection::vec(proptest::collection::vec(prop_oneof![6 => Just('.'), 2 => Just('#'), 2 => Just('%')], w), h)
-                    .prop_map(|rows| rows.into_iter().map(|r| r.into_iter().collect()).collect())
+                proptest::collection::vec(
+                    proptest::collection::vec(prop_oneof![6 => Just('.'), 2 => Just('#'), 2 => Just('%')], w),
+                    h,
+                )
+                .prop_map(|rows| rows.into_iter().map(|r| r.into_iter().collect()).collect())
             })
         }
 
         /// An independent, slow search for Medium creatures: relax every (cell, parity) state until
         /// nothing changes, with the rules written out again.
-        fn brute_force(map: &TerrainMap, rule: DiagonalRule, others: &[Occupant], start: Cell, budget: u32) -> HashMap<Cell, u32> {
+        fn brute_force(
+            map: &TerrainMap,
+            rule: DiagonalRule,
+            others: &[Occupant],
+            start: Cell,
+            budget: u32,
+        ) -> HashMap<Cell, u32> {
             let blocks = |c: Cell| map.terrain(c).is_none_or(|t| t.blocks_movement);
             let occupant = |c: Cell| others.iter().find(|o| o.cells.contains(&c));
             let mut best: HashMap<(Cell, bool), u32> = HashMap::from([((start, false), 0)]);

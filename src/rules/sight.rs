@@ -108,7 +108,6 @@ impl SightBoard<'_> {
     fn sight_blocked(&self, cell: Cell) -> bool {
         self.map.terrain(cell).is_none_or(|t| t.blocks_sight)
     }
-
 }
 
 fn space_corners(grid: Grid, cells: &[Cell]) -> Vec<Point> {
@@ -152,6 +151,9 @@ pub struct CoverContext<'a> {
     /// Per map cell: blocks cover lines by its terrain; is wall-like.
     covering: Vec<bool>,
     walls: Vec<bool>,
+    /// On squares, whether walls block the line from each start to each lattice point
+    /// (0 unknown, 1 clear, 2 blocked): the total-cover test shares lines between targets.
+    wall_lines: std::cell::RefCell<Vec<u8>>,
 }
 
 impl<'a> CoverContext<'a> {
@@ -182,7 +184,32 @@ impl<'a> CoverContext<'a> {
                 walls[k] = t.is_wall_like();
             }
         }
-        Self { board, starts, creature_at, covering, walls }
+        let memo = if grid == Grid::Square {
+            starts.len() * (2 * map.width() as usize + 1) * (2 * map.height() as usize + 1)
+        } else {
+            0
+        };
+        Self { board, starts, creature_at, covering, walls, wall_lines: std::cell::RefCell::new(vec![0; memo]) }
+    }
+
+    /// Whether walls block the line from start `i` to `point`, remembered on squares.
+    fn walled(&self, i: usize, point: Point, walls: &impl Fn(Cell) -> bool) -> bool {
+        let grid = self.board.grid();
+        let (w, h) = (2 * i64::from(self.board.map.width()) + 1, 2 * i64::from(self.board.map.height()) + 1);
+        let slot = (grid == Grid::Square && (0..w).contains(&point.a) && (0..h).contains(&point.b))
+            .then(|| (i as i64 * w * h + point.a * h + point.b) as usize);
+        if let Some(k) = slot {
+            match self.wall_lines.borrow()[k] {
+                1 => return false,
+                2 => return true,
+                _ => {}
+            }
+        }
+        let blocked = first_blocker(grid, self.starts[i], point, walls).is_some();
+        if let Some(k) = slot {
+            self.wall_lines.borrow_mut()[k] = if blocked { 2 } else { 1 };
+        }
+        blocked
     }
 
     /// The cover ruling for a target (whose own space never blocks its lines).
@@ -198,7 +225,7 @@ impl<'a> CoverContext<'a> {
         // Total cover first: walls stop every line from every corner to every sampled point.
         let total = {
             let targets = space_points(grid, target);
-            self.starts.iter().all(|&a| targets.iter().all(|&b| first_blocker(grid, a, b, &walls).is_some()))
+            (0..self.starts.len()).all(|i| targets.iter().all(|&b| self.walled(i, b, &walls)))
         };
         let mut best: Option<(usize, Point, Cell)> = None;
         if total {
@@ -225,7 +252,13 @@ impl<'a> CoverContext<'a> {
             }
         }
         let Some((blocked, corner, target_cell)) = best else {
-            return Cover { degree: CoverDegree::None, corner: Point::new(0, 0), target_cell: Cell::new(0, 0), lines: Vec::new(), total: false };
+            return Cover {
+                degree: CoverDegree::None,
+                corner: Point::new(0, 0),
+                target_cell: Cell::new(0, 0),
+                lines: Vec::new(),
+                total: false,
+            };
         };
         let explain = |c: Cell| match (map.terrain(c), storage_index(map, c).and_then(|k| self.creature_at[k])) {
             (None, _) => Blocker::MapEdge { cell: c },
@@ -235,7 +268,11 @@ impl<'a> CoverContext<'a> {
         };
         let lines = corners(grid, target_cell)
             .into_iter()
-            .map(|end| CoverLine { from: corner, to: end, blocked_by: first_blocker(grid, corner, end, &blocks).map(explain) })
+            .map(|end| CoverLine {
+                from: corner,
+                to: end,
+                blocked_by: first_blocker(grid, corner, end, &blocks).map(explain),
+            })
             .collect();
         let degree = if total { CoverDegree::Total } else { CoverDegree::from_blocked(grid, blocked) };
         Cover { degree, corner, target_cell, lines, total }
@@ -258,8 +295,15 @@ mod tests {
 
     /// `.` floor, `#` wall, `=` low obstacle, `*` fog, `!` arrow slit.
     fn map(grid: Grid, rows: &[&str]) -> TerrainMap {
-        let kinds = [TerrainKind::Floor, TerrainKind::Wall, TerrainKind::LowObstacle, TerrainKind::Obscuring, TerrainKind::ArrowSlit];
-        let mut map = TerrainMap::filled(grid, rows[0].len() as u32, rows.len() as u32, kinds.map(Terrain::standard).to_vec());
+        let kinds = [
+            TerrainKind::Floor,
+            TerrainKind::Wall,
+            TerrainKind::LowObstacle,
+            TerrainKind::Obscuring,
+            TerrainKind::ArrowSlit,
+        ];
+        let mut map =
+            TerrainMap::filled(grid, rows[0].len() as u32, rows.len() as u32, kinds.map(Terrain::standard).to_vec());
         for (row, text) in rows.iter().enumerate() {
             for (col, c) in text.chars().enumerate() {
                 let i = ".#=*!".find(c).expect("known glyph");
@@ -270,7 +314,13 @@ mod tests {
     }
 
     fn creature(id: &str, cells: &[(i32, i32)], size: Size) -> Occupant {
-        Occupant { id: id.into(), cells: cells.iter().map(|&(x, y)| Cell::new(x, y)).collect(), side: Side::Enemy, size, is_object: false }
+        Occupant {
+            id: id.into(),
+            cells: cells.iter().map(|&(x, y)| Cell::new(x, y)).collect(),
+            side: Side::Enemy,
+            size,
+            is_object: false,
+        }
     }
 
     fn cover_between(map: &TerrainMap, tokens: &[Occupant], attacker: &str, target: &str) -> Cover {
@@ -301,14 +351,26 @@ mod tests {
     #[test]
     fn a_creature_beside_the_lines_gives_none_and_one_between_gives_half() {
         let map = map(Grid::Square, &["......", "......", "......"]);
-        let beside = [creature("a", &[(0, 1)], Size::Medium), creature("b", &[(5, 1)], Size::Medium), creature("c", &[(2, 0)], Size::Medium)];
+        let beside = [
+            creature("a", &[(0, 1)], Size::Medium),
+            creature("b", &[(5, 1)], Size::Medium),
+            creature("c", &[(2, 0)], Size::Medium),
+        ];
         assert_eq!(cover_between(&map, &beside, "a", "b").degree, CoverDegree::None);
-        let between = [creature("a", &[(0, 1)], Size::Medium), creature("b", &[(5, 1)], Size::Medium), creature("c", &[(2, 1)], Size::Medium)];
+        let between = [
+            creature("a", &[(0, 1)], Size::Medium),
+            creature("b", &[(5, 1)], Size::Medium),
+            creature("c", &[(2, 1)], Size::Medium),
+        ];
         let ruling = cover_between(&map, &between, "a", "b");
         assert_eq!(ruling.degree, CoverDegree::Half);
         assert!(ruling.lines.iter().any(|l| matches!(&l.blocked_by, Some(Blocker::Creature { id, .. }) if id == "c")));
         // A Tiny creature between gives nothing.
-        let tiny = [creature("a", &[(0, 1)], Size::Medium), creature("b", &[(5, 1)], Size::Medium), creature("c", &[(2, 1)], Size::Tiny)];
+        let tiny = [
+            creature("a", &[(0, 1)], Size::Medium),
+            creature("b", &[(5, 1)], Size::Medium),
+            creature("c", &[(2, 1)], Size::Tiny),
+        ];
         assert_eq!(cover_between(&map, &tiny, "a", "b").degree, CoverDegree::None);
     }
 
@@ -359,6 +421,43 @@ mod tests {
         assert_eq!(cover_between(&map, &tokens, "a", "b").degree, CoverDegree::None);
     }
 
+    /// On hexes, 3 blocked lines of 6 give half cover and 4 three-quarters: found by scanning
+    /// walls and creatures placed between two creatures, the ruling always agreeing with its
+    /// own lines.
+    #[test]
+    fn hex_cover_with_three_and_four_blocked_lines() {
+        let grid = Grid::Hex(HexOrientation::FlatTop);
+        let rows = [".........", ".........", ".........", ".........", "........."];
+        let a = grid.from_storage(1, 2);
+        let mut seen = std::collections::BTreeMap::new();
+        let cells: Vec<Cell> = (0..9).flat_map(|c| (0..5).map(move |r| grid.from_storage(c, r))).collect();
+        for b in [grid.from_storage(7, 2), grid.from_storage(6, 1), grid.from_storage(5, 3), grid.from_storage(4, 2)] {
+            for (i, &first) in cells.iter().enumerate() {
+                for &second in &cells[i + 1..] {
+                    if [a, b].contains(&first) || [a, b].contains(&second) {
+                        continue;
+                    }
+                    let mut walls = map(grid, &rows);
+                    walls.set(first, 2);
+                    let tokens = [
+                        creature("a", &[(a.x, a.y)], Size::Medium),
+                        creature("b", &[(b.x, b.y)], Size::Medium),
+                        creature("c", &[(second.x, second.y)], Size::Medium),
+                    ];
+                    let ruling = cover_between(&walls, &tokens, "a", "b");
+                    if ruling.total {
+                        continue;
+                    }
+                    let blocked = ruling.lines.iter().filter(|l| l.blocked_by.is_some()).count();
+                    assert_eq!(ruling.degree, CoverDegree::from_blocked(grid, blocked));
+                    seen.entry(blocked).or_insert(ruling.degree);
+                }
+            }
+        }
+        assert_eq!(seen.get(&3), Some(&CoverDegree::Half), "{seen:?}");
+        assert_eq!(seen.get(&4), Some(&CoverDegree::ThreeQuarters), "{seen:?}");
+    }
+
     #[test]
     fn hex_cover_counts_six_lines() {
         let grid = Grid::Hex(HexOrientation::PointyTop);
@@ -382,8 +481,14 @@ mod tests {
         use proptest::prelude::*;
 
         fn rows() -> impl Strategy<Value = Vec<String>> {
-            proptest::collection::vec(proptest::collection::vec(prop_oneof![7 => Just('.'), 2 => Just('#'), 1 => Just('='), 1 => Just('*')], 8), 6)
-                .prop_map(|rows| rows.into_iter().map(|r| r.into_iter().collect()).collect())
+            proptest::collection::vec(
+                proptest::collection::vec(
+                    prop_oneof![7 => Just('.'), 2 => Just('#'), 1 => Just('='), 1 => Just('*')],
+                    8,
+                ),
+                6,
+            )
+            .prop_map(|rows| rows.into_iter().map(|r| r.into_iter().collect()).collect())
         }
 
         proptest! {

@@ -31,24 +31,11 @@ pub const MAX_SQUARE_SIDE: u32 = 20;
 /// The 12 hexes of a Gargantuan space, relative to its anchor: the 3 around the vertex shared by
 /// `(0,0)`, `(1,0)`, `(0,1)`, the 3 beyond their outer edges, then the next 6 (a test checks that
 /// these are exactly the 12 hex centres nearest that vertex).
-const GARGANTUAN_HEXES: [(i32, i32); 12] = [
-    (0, 0),
-    (1, 0),
-    (0, 1),
-    (1, -1),
-    (-1, 1),
-    (1, 1),
-    (-1, 0),
-    (2, 0),
-    (0, -1),
-    (2, -1),
-    (-1, 2),
-    (0, 2),
-];
+const GARGANTUAN_HEXES: [(i32, i32); 12] =
+    [(0, 0), (1, 0), (0, 1), (1, -1), (-1, 1), (1, 1), (-1, 0), (2, 0), (0, -1), (2, -1), (-1, 2), (0, 2)];
 
 impl Size {
-    pub const ALL: [Size; 6] =
-        [Size::Tiny, Size::Small, Size::Medium, Size::Large, Size::Huge, Size::Gargantuan];
+    pub const ALL: [Size; 6] = [Size::Tiny, Size::Small, Size::Medium, Size::Large, Size::Huge, Size::Gargantuan];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -103,12 +90,8 @@ impl Footprint {
             Grid::Hex(_) => match size {
                 Size::Tiny | Size::Small | Size::Medium => vec![Cell::new(0, 0)],
                 Size::Large => vec![Cell::new(0, 0), Cell::new(1, 0), Cell::new(0, 1)],
-                Size::Huge => std::iter::once(Cell::new(0, 0))
-                    .chain(grid.neighbours(Cell::new(0, 0)))
-                    .collect(),
-                Size::Gargantuan => {
-                    GARGANTUAN_HEXES.iter().map(|&(q, r)| Cell::new(q, r)).collect()
-                }
+                Size::Huge => std::iter::once(Cell::new(0, 0)).chain(grid.neighbours(Cell::new(0, 0))).collect(),
+                Size::Gargantuan => GARGANTUAN_HEXES.iter().map(|&(q, r)| Cell::new(q, r)).collect(),
             },
         };
         Self { offsets }
@@ -162,11 +145,8 @@ mod tests {
         let grid = HEXES[0];
         for (size, ring) in [(Size::Medium, 6), (Size::Large, 9), (Size::Huge, 12), (Size::Gargantuan, 15)] {
             let space: HashSet<Cell> = Footprint::of(grid, size, None).at(Cell::new(0, 0)).collect();
-            let around: HashSet<Cell> = space
-                .iter()
-                .flat_map(|&c| grid.neighbours(c))
-                .filter(|c| !space.contains(c))
-                .collect();
+            let around: HashSet<Cell> =
+                space.iter().flat_map(|&c| grid.neighbours(c)).filter(|c| !space.contains(c)).collect();
             assert_eq!(around.len(), ring, "{size:?}");
         }
     }

@@ -52,15 +52,7 @@ impl Terrain {
             TerrainKind::ArrowSlit => ("arrow slit", true, false, true, false),
             TerrainKind::Custom => ("custom", false, false, false, false),
         };
-        Self {
-            kind,
-            name: name.to_owned(),
-            blocks_movement,
-            blocks_sight,
-            blocks_cover,
-            difficult,
-            color: None,
-        }
+        Self { kind, name: name.to_owned(), blocks_movement, blocks_sight, blocks_cover, difficult, color: None }
     }
 
     /// Walls for the rules of total cover: they block both movement and cover lines (an arrow

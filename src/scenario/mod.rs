@@ -91,9 +91,7 @@ impl Scenario {
         let fail = |message: String| ScenarioErrors::one(ScenarioError::whole_file(&file, message));
         let size = std::fs::metadata(path).map_err(|e| fail(format!("cannot read the file: {e}")))?.len();
         if size > MAX_FILE_BYTES {
-            return Err(fail(format!(
-                "the file is {size} bytes; a scenario may be at most {MAX_FILE_BYTES} bytes"
-            )));
+            return Err(fail(format!("the file is {size} bytes; a scenario may be at most {MAX_FILE_BYTES} bytes")));
         }
         let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
         Self::from_ron(&file, &text)

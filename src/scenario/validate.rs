@@ -65,7 +65,10 @@ fn legend(raw: &RawScenario, problems: &mut Problems) -> Vec<(char, Terrain)> {
     for (&glyph, entry) in &raw.legend {
         let path = format!("legend.'{glyph}'");
         if glyph.is_whitespace() || glyph == '"' || glyph == '\\' {
-            problems.add(&path, format!("{glyph:?} cannot stand for terrain: use a visible character other than a quote or backslash"));
+            problems.add(
+                &path,
+                format!("{glyph:?} cannot stand for terrain: use a visible character other than a quote or backslash"),
+            );
             continue;
         }
         let terrain = match entry {
@@ -137,7 +140,10 @@ fn terrain_map(raw: &RawScenario, legend: &[(char, Terrain)], problems: &mut Pro
         if len != width {
             problems.add(
                 &format!("map[{row}]"),
-                format!("row {} of the map has {len} cells but row 1 has {width}: every row must be as long as the first", row + 1),
+                format!(
+                    "row {} of the map has {len} cells but row 1 has {width}: every row must be as long as the first",
+                    row + 1
+                ),
             );
             ok = false;
         }
@@ -155,7 +161,11 @@ fn terrain_map(raw: &RawScenario, legend: &[(char, Terrain)], problems: &mut Pro
                     problems.add_shifted(
                         &format!("map[{row}]"),
                         col + 1,
-                        format!("{glyph:?} (row {}, column {}) is not in the legend; the legend has {known:?}", row + 1, col + 1),
+                        format!(
+                            "{glyph:?} (row {}, column {}) is not in the legend; the legend has {known:?}",
+                            row + 1,
+                            col + 1
+                        ),
                     );
                     ok = false;
                 }
@@ -174,7 +184,10 @@ fn tokens(raw: &RawScenario, problems: &mut Problems) -> Vec<(String, Token)> {
     for (path, token) in creatures.chain(objects) {
         check_token(raw.grid, &path, &token, problems);
         if !seen.insert(token.id.clone()) {
-            problems.add(&format!("{path}.id"), format!("the id {:?} is used twice: every creature and object needs its own", token.id));
+            problems.add(
+                &format!("{path}.id"),
+                format!("the id {:?} is used twice: every creature and object needs its own", token.id),
+            );
         }
         tokens.push((path, token));
     }
@@ -224,13 +237,22 @@ fn object(o: &RawObject) -> Token {
 fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
     let who = if token.name.is_empty() { token.id.clone() } else { token.name.clone() };
     if token.id.is_empty() || !token.id.chars().all(|c| c.is_alphanumeric() || matches!(c, '-' | '_')) {
-        problems.add(&format!("{path}.id"), format!("the id {:?} must be letters, digits, '-' or '_' (it is typed on the command line)", token.id));
+        problems.add(
+            &format!("{path}.id"),
+            format!("the id {:?} must be letters, digits, '-' or '_' (it is typed on the command line)", token.id),
+        );
     }
     if let Some(side) = token.square_side {
         if token.size != Size::Gargantuan || grid.is_hex() {
-            problems.add(&format!("{path}.space"), format!("{who}: `space` sets a larger square space for a Gargantuan creature on squares only"));
+            problems.add(
+                &format!("{path}.space"),
+                format!("{who}: `space` sets a larger square space for a Gargantuan creature on squares only"),
+            );
         } else if !(4..=MAX_SQUARE_SIDE).contains(&side) {
-            problems.add(&format!("{path}.space"), format!("{who}: a Gargantuan space is 4 to {MAX_SQUARE_SIDE} squares wide, not {side}"));
+            problems.add(
+                &format!("{path}.space"),
+                format!("{who}: a Gargantuan space is 4 to {MAX_SQUARE_SIDE} squares wide, not {side}"),
+            );
         }
     }
     let limits: [(&str, i64, i64, i64); 3] = [
@@ -240,11 +262,17 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
     ];
     for (field, value, low, high) in limits {
         if !(low..=high).contains(&value) {
-            problems.add(&format!("{path}.{field}"), format!("{who}: {field} must be between {low} and {high}, not {value}"));
+            problems.add(
+                &format!("{path}.{field}"),
+                format!("{who}: {field} must be between {low} and {high}, not {value}"),
+            );
         }
     }
     if token.max_hp < token.hp || token.max_hp > 100_000 {
-        problems.add(&format!("{path}.max_hp"), format!("{who}: max_hp must be at least hp ({}) and at most 100000", token.hp));
+        problems.add(
+            &format!("{path}.max_hp"),
+            format!("{who}: max_hp must be at least hp ({}) and at most 100000", token.hp),
+        );
     }
     let a = token.abilities;
     if [a.str, a.dex, a.con, a.int, a.wis, a.cha].iter().any(|m| !(-5..=10).contains(m)) {
@@ -254,7 +282,14 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
         let allowed = Direction::facings(grid);
         if !allowed.contains(&facing) {
             let names: Vec<String> = allowed.iter().map(|d| format!("{d:?}")).collect();
-            problems.add(&format!("{path}.facing"), format!("{who} cannot face {facing:?} on a {} grid; a creature faces a side of its space: {}", grid.name(), names.join(", ")));
+            problems.add(
+                &format!("{path}.facing"),
+                format!(
+                    "{who} cannot face {facing:?} on a {} grid; a creature faces a side of its space: {}",
+                    grid.name(),
+                    names.join(", ")
+                ),
+            );
         }
     }
 }
@@ -268,10 +303,18 @@ fn check_placement(grid: Grid, map: &TerrainMap, tokens: &[(String, Token)], pro
         let cells = token.cells(grid);
         if let Some(off) = cells.iter().find(|c| !map.contains(**c)) {
             let (cols, rows) = (map.width(), map.height());
-            problems.add(&at, format!("{} at {} is off the map: its space includes {off}, outside the {cols} by {rows} map", token.name, token.anchor));
+            problems.add(
+                &at,
+                format!(
+                    "{} at {} is off the map: its space includes {off}, outside the {cols} by {rows} map",
+                    token.name, token.anchor
+                ),
+            );
             continue;
         }
-        if let Some((cell, terrain)) = cells.iter().find_map(|c| map.terrain(*c).filter(|t| t.blocks_movement).map(|t| (c, t))) {
+        if let Some((cell, terrain)) =
+            cells.iter().find_map(|c| map.terrain(*c).filter(|t| t.blocks_movement).map(|t| (c, t)))
+        {
             problems.add(&at, format!("{} at {} stands inside {} at {cell}", token.name, token.anchor, terrain.name));
             continue;
         }
@@ -289,14 +332,23 @@ fn check_placement(grid: Grid, map: &TerrainMap, tokens: &[(String, Token)], pro
         }
         if all_tiny {
             let (path, token) = &tokens[here[TINY_PER_CELL]];
-            problems.add(&format!("{path}.at"), format!("{} would be the fifth Tiny creature in {cell}: at most {TINY_PER_CELL} share a cell", token.name));
+            problems.add(
+                &format!("{path}.at"),
+                format!(
+                    "{} would be the fifth Tiny creature in {cell}: at most {TINY_PER_CELL} share a cell",
+                    token.name
+                ),
+            );
             continue;
         }
         let first = here[0];
         for &other in &here[1..] {
             if reported.insert((first, other)) {
                 let (path, token) = &tokens[other];
-                problems.add(&format!("{path}.at"), format!("{}'s space overlaps {}'s at {cell}", token.name, tokens[first].1.name));
+                problems.add(
+                    &format!("{path}.at"),
+                    format!("{}'s space overlaps {}'s at {cell}", token.name, tokens[first].1.name),
+                );
             }
         }
     }

@@ -11,7 +11,9 @@ pub fn cursor_label(ctx: &egui::Context, at: egui::Pos2, text: &str, problem: bo
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 let color = if problem { Color32::from_rgb(240, 110, 100) } else { Color32::WHITE };
-                ui.add(egui::Label::new(RichText::new(text).color(color).strong()).wrap_mode(egui::TextWrapMode::Extend));
+                ui.add(
+                    egui::Label::new(RichText::new(text).color(color).strong()).wrap_mode(egui::TextWrapMode::Extend),
+                );
             });
         });
 }

@@ -168,7 +168,9 @@ fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requ
             if ui.button("Dash").on_hover_text("Take the Dash action: movement grows by your speed").clicked() {
                 requests.push(PanelRequest::Dash(details.id.clone()));
             }
-            let undo = ui.add_enabled(m.moves > 0, egui::Button::new("Undo move")).on_hover_text("Take back the last move this turn (Ctrl+Z)");
+            let undo = ui
+                .add_enabled(m.moves > 0, egui::Button::new("Undo move"))
+                .on_hover_text("Take back the last move this turn (Ctrl+Z)");
             if undo.clicked() {
                 requests.push(PanelRequest::Undo(details.id.clone()));
             }
@@ -177,6 +179,8 @@ fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requ
                 requests.push(PanelRequest::StartTurn(details.id.clone()));
             }
         });
-        ui.label(RichText::new("Drag the token to move it: blue cells cost movement, amber ones a Dash.").weak().small());
+        ui.label(
+            RichText::new("Drag the token to move it: blue cells cost movement, amber ones a Dash.").weak().small(),
+        );
     }
 }

@@ -45,7 +45,10 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
             ui.label(rules_label(view.grid, view.rules));
         } else {
             let switch = ui.button(format!("Diagonals: {}", view.rules.diagonals.name()));
-            if switch.on_hover_text("Switch between the PHB's 5 ft per square and the DMG's optional 5/10 ft diagonals").clicked() {
+            if switch
+                .on_hover_text("Switch between the PHB's 5 ft per square and the DMG's optional 5/10 ft diagonals")
+                .clicked()
+            {
                 requests.push(PanelRequest::ToggleDiagonals);
             }
             ui.label(rules_label(Grid::Hex(crate::rules::HexOrientation::PointyTop), view.rules));
@@ -59,7 +62,11 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
             requests.push(PanelRequest::NextTurn);
         }
         let mut ruler = view.ruler_active;
-        if ui.toggle_value(&mut ruler, "Ruler (R)").on_hover_text("Click to drop waypoints; right-click clears").changed() {
+        if ui
+            .toggle_value(&mut ruler, "Ruler (R)")
+            .on_hover_text("Click to drop waypoints; right-click clears")
+            .changed()
+        {
             requests.push(PanelRequest::ToggleRuler);
         }
         let mut template = view.template_active;
@@ -87,11 +94,8 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
     });
     ui.horizontal(|ui| {
         ui.label("Open scenario:");
-        let field = ui.add(
-            egui::TextEdit::singleline(&mut edit.open_path)
-                .hint_text("scenes/name.ron")
-                .desired_width(260.0),
-        );
+        let field =
+            ui.add(egui::TextEdit::singleline(&mut edit.open_path).hint_text("scenes/name.ron").desired_width(260.0));
         let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if (ui.button("Open").clicked() || entered) && !edit.open_path.trim().is_empty() {
             requests.push(PanelRequest::Open(edit.open_path.trim().to_owned()));

@@ -19,8 +19,15 @@ pub enum ShapeKind {
 }
 
 impl ShapeKind {
-    pub const ALL: [ShapeKind; 7] =
-        [ShapeKind::Sphere, ShapeKind::Cylinder, ShapeKind::Circle, ShapeKind::Cube, ShapeKind::Square, ShapeKind::Cone, ShapeKind::Line];
+    pub const ALL: [ShapeKind; 7] = [
+        ShapeKind::Sphere,
+        ShapeKind::Cylinder,
+        ShapeKind::Circle,
+        ShapeKind::Cube,
+        ShapeKind::Square,
+        ShapeKind::Cone,
+        ShapeKind::Line,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {

@@ -24,12 +24,7 @@ fn rules_and_scenarios_do_not_import_bevy() {
         let text = std::fs::read_to_string(&file).expect("readable");
         for (n, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap_or_default();
-            assert!(
-                !code.contains("bevy"),
-                "{}:{}: the pure layers must not use Bevy: {line}",
-                file.display(),
-                n + 1
-            );
+            assert!(!code.contains("bevy"), "{}:{}: the pure layers must not use Bevy: {line}", file.display(), n + 1);
         }
     }
 }

@@ -7,11 +7,8 @@ use serde_json::Value;
 use super::{root, sample_scenes, scratch};
 
 fn battlemap(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_battlemap"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the binary runs");
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_battlemap")).args(args).current_dir(root()).output().expect("the binary runs");
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -32,7 +29,8 @@ fn check_accepts_every_sample() {
 fn check_reports_bad_files_and_exits_2() {
     let dir = scratch("cli-check");
     let bad = dir.join("bad.ron");
-    std::fs::write(&bad, "Scenario(\n  name: \"Bad\",\n  grid: Square,\n  map: [\"..\", \"...\"],\n  size: 3,\n)").expect("write");
+    std::fs::write(&bad, "Scenario(\n  name: \"Bad\",\n  grid: Square,\n  map: [\"..\", \"...\"],\n  size: 3,\n)")
+        .expect("write");
     let (code, out, err) = battlemap(&["check", "scenes/tavern_brawl.ron", bad.to_str().expect("utf-8")]);
     assert_eq!(code, 2);
     assert!(out.contains("tavern_brawl.ron: ok"), "{out}");
@@ -145,14 +143,16 @@ fn query_los_cover_and_areas() {
     assert_eq!(answer["origin"], serde_json::json!([3.0, 1.0]));
 
     // A 20-ft sphere in the open: 52 squares (see the rules' unit test), and who is inside.
-    let (code, out, err) = battlemap(&["query", "scenes/hex_skirmish.ron", "aoe", "sphere", "10", "--origin", "14,6@0"]);
+    let (code, out, err) =
+        battlemap(&["query", "scenes/hex_skirmish.ron", "aoe", "sphere", "10", "--origin", "14,6@0"]);
     assert_eq!(code, 0, "{err}");
     let answer: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(answer["cells"].as_array().map(Vec::len), Some(12));
     assert!(answer["tokens"].as_array().is_some_and(|t| t.contains(&serde_json::json!("giant"))));
     assert_eq!(answer["estimate"], 2);
 
-    let (code, out, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "aoe", "cone", "15", "--origin", "4,6", "--toward", "8,6"]);
+    let (code, out, err) =
+        battlemap(&["query", "scenes/tavern_brawl.ron", "aoe", "cone", "15", "--origin", "4,6", "--toward", "8,6"]);
     assert_eq!(code, 0, "{err}");
     let answer: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(answer["degrees"], 0.0);

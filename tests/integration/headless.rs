@@ -4,8 +4,8 @@ use bevy::prelude::*;
 
 use battlemap::app::components::{Allegiance, CreatureSize, Position, TokenId, Vitals};
 use battlemap::app::state::{LoadedScenario, Notice, OpenScenario, SelectToken, Selection};
-use battlemap::rules::{Cell, Size};
 use battlemap::rules::creature::Side;
+use battlemap::rules::{Cell, Size};
 use battlemap::scenario::Scenario;
 
 use super::{root, scratch};
@@ -61,13 +61,17 @@ fn opening_a_bad_file_keeps_the_scenario_and_a_good_one_replaces_it() {
     let before = token_ids(&mut app);
     let dir = scratch("headless-open");
     let bad = dir.join("bad.ron");
-    std::fs::write(&bad, "Scenario(name: \"Bad\", grid: Square, map: [\"..\"], creatures: [(id: \"x\")])").expect("write");
+    std::fs::write(&bad, "Scenario(name: \"Bad\", grid: Square, map: [\"..\"], creatures: [(id: \"x\")])")
+        .expect("write");
     app.world_mut().write_message(OpenScenario { path: Some(bad) });
     app.update();
     app.update();
     assert_eq!(token_ids(&mut app), before);
     let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
-    assert!(notice.1 && notice.0.contains("Kept the current scenario") && notice.0.contains("bad.ron:1:"), "{notice:?}");
+    assert!(
+        notice.1 && notice.0.contains("Kept the current scenario") && notice.0.contains("bad.ron:1:"),
+        "{notice:?}"
+    );
 
     app.world_mut().write_message(OpenScenario { path: Some(root().join("scenes/hex_skirmish.ron")) });
     app.update();

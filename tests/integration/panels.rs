@@ -3,12 +3,25 @@
 use battlemap::rules::creature::{Abilities, Side};
 use battlemap::rules::{Cell, Grid, Size};
 use battlemap::scenario::{RuleOptions, TokenKind};
-use battlemap::ui::{MovementView, PanelRequest, ShapeKind, TemplateSettings, TemplateView, template_panel, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, roster_panel, status_bar};
+use battlemap::ui::{
+    MovementView, PanelRequest, RosterView, ShapeKind, StatusEdit, StatusView, TemplateSettings, TemplateView,
+    TokenDetails, TokenRow, roster_panel, status_bar, template_panel,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 fn row(id: &str, name: &str, side: Side) -> TokenRow {
-    TokenRow { id: id.into(), name: name.into(), kind: TokenKind::Creature, side, size: Size::Medium, hp: 7, max_hp: 12, ac: 15, speed: 30 }
+    TokenRow {
+        id: id.into(),
+        name: name.into(),
+        kind: TokenKind::Creature,
+        side,
+        size: Size::Medium,
+        hp: 7,
+        max_hp: 12,
+        ac: 15,
+        speed: 30,
+    }
 }
 
 fn roster(selected: Option<&str>) -> RosterView {
@@ -123,7 +136,11 @@ fn the_card_shows_movement_and_sends_turn_actions() {
     }
     assert_eq!(
         harness.state(),
-        &vec![PanelRequest::Dash("brom".into()), PanelRequest::Undo("brom".into()), PanelRequest::StartTurn("brom".into())]
+        &vec![
+            PanelRequest::Dash("brom".into()),
+            PanelRequest::Undo("brom".into()),
+            PanelRequest::StartTurn("brom".into())
+        ]
     );
 }
 
@@ -136,7 +153,10 @@ fn the_template_panel_changes_the_shape_and_lists_who_is_inside() {
         estimate: 4,
         placed: true,
     };
-    let mut harness = Harness::new_ui_state(|ui, requests: &mut Vec<PanelRequest>| requests.extend(template_panel(ui, &view)), Vec::new());
+    let mut harness = Harness::new_ui_state(
+        |ui, requests: &mut Vec<PanelRequest>| requests.extend(template_panel(ui, &view)),
+        Vec::new(),
+    );
     harness.run();
     assert!(harness.query_by_label("Inside: Lia, Sera").is_some());
     assert!(harness.query_by_label("52 cells; the table estimates 4 targets.").is_some());

@@ -67,7 +67,10 @@ fn a_good_scenario_loads_with_its_tokens() {
 
 #[test]
 fn unknown_fields_are_named_with_their_position() {
-    let text = GOOD.replace("speed: 30, ac: 12, hp: 10),\n        (id: \"b\"", "speed: 30, ac: 12, hp: 10, colour: 3),\n        (id: \"b\"");
+    let text = GOOD.replace(
+        "speed: 30, ac: 12, hp: 10),\n        (id: \"b\"",
+        "speed: 30, ac: 12, hp: 10, colour: 3),\n        (id: \"b\"",
+    );
     let error = only_error(&text);
     assert!(error.starts_with("test.ron:11:"), "{error}");
     assert!(error.contains("unknown field `colour` in Creature"), "{error}");
@@ -75,7 +78,9 @@ fn unknown_fields_are_named_with_their_position() {
 
 #[test]
 fn wrong_types_are_refused_with_their_position() {
-    let error = only_error(&GOOD.replace("ac: 12, hp: 10),\n        (id: \"b\"", "ac: \"twelve\", hp: 10),\n        (id: \"b\""));
+    let error = only_error(
+        &GOOD.replace("ac: 12, hp: 10),\n        (id: \"b\"", "ac: \"twelve\", hp: 10),\n        (id: \"b\""),
+    );
     assert!(error.starts_with("test.ron:11:"), "{error}");
     assert!(error.contains("expected integer"), "{error}");
 }
@@ -129,7 +134,8 @@ fn duplicate_ids_are_refused() {
 
 #[test]
 fn facings_must_name_a_side_of_the_space() {
-    let error = only_error(&GOOD.replace("hp: 10),\n        (id: \"b\"", "hp: 10, facing: NorthEast),\n        (id: \"b\""));
+    let error =
+        only_error(&GOOD.replace("hp: 10),\n        (id: \"b\"", "hp: 10, facing: NorthEast),\n        (id: \"b\""));
     assert!(error.contains("cannot face NorthEast on a square grid"), "{error}");
 }
 
@@ -173,7 +179,9 @@ fn hex_positions_are_axial() {
     let cells = scenario.tokens[0].cells(scenario.grid);
     assert_eq!(cells, vec![Cell::new(0, 0), Cell::new(1, 0), Cell::new(0, 1)]);
     // Axial (-1, 2) is the first hex of the third row; (-1, 1) is off the map.
-    assert!(Scenario::from_ron("hex.ron", &text.replace("size: Large, at: (0, 0)", "size: Medium, at: (-1, 2)")).is_ok());
+    assert!(
+        Scenario::from_ron("hex.ron", &text.replace("size: Large, at: (0, 0)", "size: Medium, at: (-1, 2)")).is_ok()
+    );
     assert!(only_error(&text.replace("size: Large, at: (0, 0)", "size: Medium, at: (-1, 1)")).contains("off the map"));
 }
 

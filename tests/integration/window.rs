@@ -26,7 +26,11 @@ impl Drop for Display {
 }
 
 fn have(program: &str) -> bool {
-    Command::new("sh").args(["-c", &format!("command -v {program}")]).stdout(Stdio::null()).status().is_ok_and(|s| s.success())
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// Starts Xvfb on a free display, or returns `None` (and says why) where it is not installed.
@@ -112,13 +116,20 @@ fn every_sample_scene_is_drawn_in_a_real_window() {
         let png = out_dir().join(format!("{stem}.png"));
         let state_file = out_dir().join(format!("{stem}.json"));
         let _ = std::fs::remove_file(&png);
-        let output = app(&display, &[
-            scene.to_str().expect("utf-8"),
-            "--screenshot", png.to_str().expect("utf-8"),
-            "--frames", "20",
-            "--state-file", state_file.to_str().expect("utf-8"),
-            "--window", "1280x800",
-        ])
+        let output = app(
+            &display,
+            &[
+                scene.to_str().expect("utf-8"),
+                "--screenshot",
+                png.to_str().expect("utf-8"),
+                "--frames",
+                "20",
+                "--state-file",
+                state_file.to_str().expect("utf-8"),
+                "--window",
+                "1280x800",
+            ],
+        )
         .output()
         .expect("the app runs");
         assert!(output.status.success(), "{stem}: {}", String::from_utf8_lossy(&output.stderr));
@@ -152,9 +163,15 @@ fn every_sample_scene_is_drawn_in_a_real_window() {
             assert!(samples.iter().any(|s| s["terrain"] == kind), "{stem}: no {kind} sample");
         }
         for sample in samples {
-            let want: Vec<u8> = sample["rgb"].as_array().expect("rgb").iter().map(|v| v.as_u64().expect("u8") as u8).collect();
+            let want: Vec<u8> =
+                sample["rgb"].as_array().expect("rgb").iter().map(|v| v.as_u64().expect("u8") as u8).collect();
             let got = pixel(&image, &sample["screen"]);
-            assert!(close(got, [want[0], want[1], want[2]], 10), "{stem}: {} at {} is {got:?}, want {want:?}", sample["terrain"], sample["screen"]);
+            assert!(
+                close(got, [want[0], want[1], want[2]], 10),
+                "{stem}: {} at {} is {got:?}, want {want:?}",
+                sample["terrain"],
+                sample["screen"]
+            );
         }
     }
 }
@@ -164,11 +181,14 @@ fn clicking_a_token_selects_it() {
     let Some(display) = start_display(140) else { return };
     let state_file = out_dir().join("click-state.json");
     let _ = std::fs::remove_file(&state_file);
-    let mut child = app(&display, &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the app starts");
+    let mut child = app(
+        &display,
+        &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"],
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .expect("the app starts");
     struct Kill<'a>(&'a mut Child);
     impl Drop for Kill<'_> {
         fn drop(&mut self) {
@@ -178,7 +198,10 @@ fn clicking_a_token_selects_it() {
     }
     let _guard = Kill(&mut child);
     let state = wait_for_settled_map(&state_file);
-    assert!(state["tokens"].as_array().is_some_and(|t| t.iter().all(|t| t["screen"].is_array())), "every token on screen");
+    assert!(
+        state["tokens"].as_array().is_some_and(|t| t.iter().all(|t| t["screen"].is_array())),
+        "every token on screen"
+    );
     // Idle, the app draws nothing: it redraws on input only.
     let ticks = || -> u64 {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", _guard.0.id())).expect("the app runs");
@@ -190,7 +213,8 @@ fn clicking_a_token_selects_it() {
     std::thread::sleep(Duration::from_secs(3));
     let idle = ticks() - before;
     assert!(idle < 30, "the idle app used {idle} ticks of CPU in 3 s");
-    let lia = state["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "lia").expect("Lia")["screen"].clone();
+    let lia =
+        state["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "lia").expect("Lia")["screen"].clone();
     let click = |at: &Value| {
         let (x, y) = (at[0].as_f64().expect("x").round(), at[1].as_f64().expect("y").round());
         let status = Command::new("xdotool")
@@ -202,7 +226,10 @@ fn clicking_a_token_selects_it() {
     };
     click(&lia);
     wait_for_state(&state_file, 30, "Lia to be selected", |s| s["selected"] == "lia");
-    let floor = state["terrain_samples"].as_array().expect("samples").iter().find(|s| s["terrain"] == "floor").expect("floor")["screen"].clone();
+    let floor =
+        state["terrain_samples"].as_array().expect("samples").iter().find(|s| s["terrain"] == "floor").expect("floor")
+            ["screen"]
+            .clone();
     click(&floor);
     wait_for_state(&state_file, 30, "the selection to clear", |s| s["selected"].is_null());
 }
@@ -212,7 +239,10 @@ fn cell_on_screen(state: &Value, x: i32, y: i32) -> (f64, f64) {
     let map = &state["cell_centers"];
     let get = |key: &str, i: usize| map[key][i].as_f64().expect("number");
     let (x, y) = (f64::from(x), f64::from(y));
-    (get("origin", 0) + x * get("per_x", 0) + y * get("per_y", 0), get("origin", 1) + x * get("per_x", 1) + y * get("per_y", 1))
+    (
+        get("origin", 0) + x * get("per_x", 0) + y * get("per_y", 0),
+        get("origin", 1) + x * get("per_x", 1) + y * get("per_y", 1),
+    )
 }
 
 fn token<'a>(state: &'a Value, id: &str) -> &'a Value {
@@ -224,11 +254,14 @@ fn dragging_a_token_moves_it_and_spends_movement() {
     let Some(display) = start_display(190) else { return };
     let state_file = out_dir().join("drag-state.json");
     let _ = std::fs::remove_file(&state_file);
-    let mut child = app(&display, &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the app starts");
+    let mut child = app(
+        &display,
+        &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"],
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .expect("the app starts");
     struct Kill<'a>(&'a mut Child);
     impl Drop for Kill<'_> {
         fn drop(&mut self) {
@@ -255,18 +288,23 @@ fn dragging_a_token_moves_it_and_spends_movement() {
         std::thread::sleep(Duration::from_millis(200));
         let [tx, ty] = at(to);
         xdotool(&["mousemove", &tx, &ty]);
-        wait_for_state(&state_file, 30, "the drag to reach its target", |s| s["drag"]["target"] == serde_json::json!(to_cell));
+        wait_for_state(&state_file, 30, "the drag to reach its target", |s| {
+            s["drag"]["target"] == serde_json::json!(to_cell)
+        });
         xdotool(&["mouseup", "1"]);
         wait_for_state(&state_file, 30, "the drop", |s| s["drag"].is_null());
     };
     // Lia (Small, speed 25) from (7, 4) three squares south to (7, 7): 15 ft.
     assert_eq!(token(&state, "lia")["anchor"], serde_json::json!([7, 4]));
     drag("lia", cell_on_screen(&state, 7, 4), cell_on_screen(&state, 7, 7), [7, 7]);
-    let moved = wait_for_state(&state_file, 30, "Lia to move", |s| token(s, "lia")["anchor"] == serde_json::json!([7, 7]));
+    let moved =
+        wait_for_state(&state_file, 30, "Lia to move", |s| token(s, "lia")["anchor"] == serde_json::json!([7, 7]));
     assert_eq!(token(&moved, "lia")["movement_left"], 10);
     // Dropped on a table: she snaps back, and the reason is shown.
     drag("lia", cell_on_screen(&moved, 7, 7), cell_on_screen(&moved, 8, 7), [8, 7]);
-    let refused = wait_for_state(&state_file, 30, "the refusal", |s| s["notice"].as_str().is_some_and(|n| n.contains("can't move")));
+    let refused = wait_for_state(&state_file, 30, "the refusal", |s| {
+        s["notice"].as_str().is_some_and(|n| n.contains("can't move"))
+    });
     assert_eq!(token(&refused, "lia")["anchor"], serde_json::json!([7, 7]));
     assert!(refused["notice"].as_str().is_some_and(|n| n.contains("blocked: table")), "{}", refused["notice"]);
 }
@@ -276,11 +314,14 @@ fn hovering_shows_cover_and_the_template_covers_cells() {
     let Some(display) = start_display(240) else { return };
     let state_file = out_dir().join("cover-state.json");
     let _ = std::fs::remove_file(&state_file);
-    let mut child = app(&display, &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the app starts");
+    let mut child = app(
+        &display,
+        &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"],
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .expect("the app starts");
     struct Kill<'a>(&'a mut Child);
     impl Drop for Kill<'_> {
         fn drop(&mut self) {
@@ -305,7 +346,11 @@ fn hovering_shows_cover_and_the_template_covers_cells() {
     assert_eq!(hovered["cover_preview"]["degree"], "none");
     // The template tool (T, with the window focused): a 20-ft sphere centred on the intersection
     // (8, 4) covers 52 squares, Lia and Sera among the creatures inside.
-    let window = Command::new("xdotool").args(["search", "--name", "battlemap"]).env("DISPLAY", &display.name).output().expect("xdotool runs");
+    let window = Command::new("xdotool")
+        .args(["search", "--name", "battlemap"])
+        .env("DISPLAY", &display.name)
+        .output()
+        .expect("xdotool runs");
     let window = String::from_utf8_lossy(&window.stdout).lines().next().unwrap_or_default().to_owned();
     xdotool(&["windowfocus", &window]);
     xdotool(&["key", "t"]);
