@@ -181,22 +181,10 @@ fn clicking_a_token_selects_it() {
     let Some(display) = start_display(140) else { return };
     let state_file = out_dir().join("click-state.json");
     let _ = std::fs::remove_file(&state_file);
-    let mut child = app(
+    let running = Running::start(
         &display,
         &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"],
-    )
-    .stdout(Stdio::null())
-    .stderr(Stdio::null())
-    .spawn()
-    .expect("the app starts");
-    struct Kill<'a>(&'a mut Child);
-    impl Drop for Kill<'_> {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let _guard = Kill(&mut child);
+    );
     let state = wait_for_settled_map(&state_file);
     assert!(
         state["tokens"].as_array().is_some_and(|t| t.iter().all(|t| t["screen"].is_array())),
@@ -204,7 +192,7 @@ fn clicking_a_token_selects_it() {
     );
     // Idle, the app draws nothing: it redraws on input only.
     let ticks = || -> u64 {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", _guard.0.id())).expect("the app runs");
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", running.0.id())).expect("the app runs");
         let fields: Vec<&str> = stat.rsplit(')').next().expect("stat").split_whitespace().collect();
         fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
     };
@@ -234,6 +222,28 @@ fn clicking_a_token_selects_it() {
     wait_for_state(&state_file, 30, "the selection to clear", |s| s["selected"].is_null());
 }
 
+/// Runs xdotool on the test's display.
+fn xdotool(display: &Display, args: &[&str]) {
+    let status = Command::new("xdotool").args(args).env("DISPLAY", &display.name).status().expect("xdotool runs");
+    assert!(status.success(), "xdotool {args:?}");
+}
+
+/// The app running in the background, killed when dropped.
+struct Running(Child);
+
+impl Running {
+    fn start(display: &Display, args: &[&str]) -> Self {
+        Self(app(display, args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("the app starts"))
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// The screen position of a cell's centre, from the state file's affine map.
 fn cell_on_screen(state: &Value, x: i32, y: i32) -> (f64, f64) {
     let map = &state["cell_centers"];
@@ -254,28 +264,13 @@ fn dragging_a_token_moves_it_and_spends_movement() {
     let Some(display) = start_display(190) else { return };
     let state_file = out_dir().join("drag-state.json");
     let _ = std::fs::remove_file(&state_file);
-    let mut child = app(
+    let _running = Running::start(
         &display,
         &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"],
-    )
-    .stdout(Stdio::null())
-    .stderr(Stdio::null())
-    .spawn()
-    .expect("the app starts");
-    struct Kill<'a>(&'a mut Child);
-    impl Drop for Kill<'_> {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let _guard = Kill(&mut child);
+    );
     let state = wait_for_settled_map(&state_file);
     // Each phase waits for the app to report it, so a slow frame can't merge the steps.
-    let xdotool = |args: &[&str]| {
-        let status = Command::new("xdotool").args(args).env("DISPLAY", &display.name).status().expect("xdotool runs");
-        assert!(status.success());
-    };
+    let xdotool = |args: &[&str]| xdotool(&display, args);
     let at = |p: (f64, f64)| [p.0.round().to_string(), p.1.round().to_string()];
     let drag = |id: &str, from: (f64, f64), to: (f64, f64), to_cell: [i32; 2]| {
         let [fx, fy] = at(from);
@@ -314,27 +309,12 @@ fn hovering_shows_cover_and_the_template_covers_cells() {
     let Some(display) = start_display(240) else { return };
     let state_file = out_dir().join("cover-state.json");
     let _ = std::fs::remove_file(&state_file);
-    let mut child = app(
+    let _running = Running::start(
         &display,
         &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"],
-    )
-    .stdout(Stdio::null())
-    .stderr(Stdio::null())
-    .spawn()
-    .expect("the app starts");
-    struct Kill<'a>(&'a mut Child);
-    impl Drop for Kill<'_> {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let _guard = Kill(&mut child);
+    );
     let state = wait_for_settled_map(&state_file);
-    let xdotool = |args: &[&str]| {
-        let status = Command::new("xdotool").args(args).env("DISPLAY", &display.name).status().expect("xdotool runs");
-        assert!(status.success());
-    };
+    let xdotool = |args: &[&str]| xdotool(&display, args);
     let at = |p: (f64, f64)| [p.0.round().to_string(), p.1.round().to_string()];
     // Select the bandit captain, then hover Brom: no one stands between them.
     let [x, y] = at(cell_on_screen(&state, 14, 5));
