@@ -53,6 +53,7 @@ Usage:
         cover A B                  the cover B has against A, with every line
         cover-from X,Y B           the cover B has against an area from a point
         aoe SHAPE FEET --origin X,Y [--toward X,Y | --angle DEG] [--face] [--width FEET]
+                                   [--adjust bunched|spread [--seed N]]   the cells and tokens an area covers
   battlemap --help | --version
 ";
 

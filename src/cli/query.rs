@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use super::EXIT_INVALID;
-use crate::rules::area::{Shape, covered_cells, degrees_toward, estimated_targets};
+use crate::rules::area::{Shape, adjusted_targets, covered_cells, degrees_toward, estimated_targets};
 use crate::rules::distance::{DiagonalParity, range_feet};
 use crate::rules::lattice::{self, Point};
 use crate::rules::movement::{Board, TurnMovement, reach, why_not};
@@ -27,7 +27,7 @@ enum Question {
     Sight { from: String, to: String },
     Cover { from: String, to: String },
     CoverFrom { origin: String, to: String },
-    Area { shape: String, feet: u32, origin: String, aim: Aim, face: bool, width: u32 },
+    Area { shape: String, feet: u32, origin: String, aim: Aim, face: bool, width: u32, adjust: Option<(bool, u64)> },
 }
 
 /// Which way an area points.
@@ -37,7 +37,8 @@ enum Aim {
 }
 
 const QUERIES: &str = "tokens, distance A B, path ID --to X,Y [--dash], reach ID [--dash], los A B, cover A B, \
-cover-from X,Y B, aoe SHAPE FEET --origin X,Y [--toward X,Y | --angle DEG] [--face] [--width FEET]";
+cover-from X,Y B, aoe SHAPE FEET --origin X,Y [--toward X,Y | --angle DEG] [--face] [--width FEET] \
+[--adjust bunched|spread [--seed N]]";
 
 /// Reads `X,Y` (a cell: `x,y` on squares, `q,r` on hexes).
 fn parse_cell(text: &str) -> Result<Cell, String> {
@@ -49,6 +50,7 @@ fn parse_cell(text: &str) -> Result<Cell, String> {
 fn parse_area(shape: &str, feet: &str, options: &[&str]) -> Result<Question, String> {
     let feet: u32 = feet.parse().map_err(|_| format!("the area's size is a number of feet, not {feet:?}"))?;
     let (mut origin, mut aim, mut face, mut width) = (None, Aim::Degrees(0.0), false, 5);
+    let (mut bunching, mut seed) = (None, 0u64);
     let mut options = options.iter();
     while let Some(option) = options.next() {
         let mut value = || options.next().copied().ok_or_else(|| format!("{option} needs a value"));
@@ -64,11 +66,22 @@ fn parse_area(shape: &str, feet: &str, options: &[&str]) -> Result<Question, Str
                 let text = value()?;
                 width = text.parse().map_err(|_| format!("--width takes feet, not {text:?}"))?;
             }
+            "--adjust" => {
+                bunching = Some(match value()? {
+                    "bunched" => true,
+                    "spread" => false,
+                    other => return Err(format!("--adjust takes bunched or spread, not {other:?}")),
+                });
+            }
+            "--seed" => {
+                let text = value()?;
+                seed = text.parse().map_err(|_| format!("--seed takes a whole number, not {text:?}"))?;
+            }
             other => return Err(format!("unknown option {other} for aoe")),
         }
     }
     let origin = origin.ok_or("aoe needs --origin X,Y")?;
-    Ok(Question::Area { shape: shape.to_owned(), feet, origin, aim, face, width })
+    Ok(Question::Area { shape: shape.to_owned(), feet, origin, aim, face, width, adjust: bunching.map(|b| (b, seed)) })
 }
 
 impl Query {
@@ -115,8 +128,8 @@ impl Query {
             Question::Sight { from, to } => sight(&scenario, from, to),
             Question::Cover { from, to } => cover_between(&scenario, from, to),
             Question::CoverFrom { origin, to } => cover_from(&scenario, origin, to),
-            Question::Area { shape, feet, origin, aim, face, width } => {
-                area(&scenario, shape, *feet, origin, aim, *face, *width)
+            Question::Area { shape, feet, origin, aim, face, width, adjust } => {
+                area(&scenario, shape, *feet, origin, aim, *face, *width, *adjust)
             }
         };
         match answer {
@@ -310,6 +323,7 @@ fn cover_from(scenario: &Scenario, origin: &str, to: &str) -> Result<Value, Stri
     Ok(answer)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn area(
     scenario: &Scenario,
     shape: &str,
@@ -318,6 +332,7 @@ fn area(
     aim: &Aim,
     face: bool,
     width: u32,
+    adjust: Option<(bool, u64)>,
 ) -> Result<Value, String> {
     let grid = scenario.grid;
     let shape = match shape {
@@ -354,5 +369,12 @@ fn area(
         "cells": cells.iter().map(|c| [c.cell.x, c.cell.y]).collect::<Vec<_>>(),
         "tokens": touched,
         "estimate": estimated_targets(shape.table_area(), feet),
+        "adjusted": adjust.map(|(bunched, seed)| {
+            // The DMG's optional 1d3, from a generator seeded on the command line so it replays.
+            use rand::{RngExt, SeedableRng};
+            let roll = rand::rngs::StdRng::seed_from_u64(seed).random_range(1..=3u32);
+            let estimate = estimated_targets(shape.table_area(), feet);
+            json!({ "seed": seed, "roll_1d3": roll, "bunched": bunched, "targets": adjusted_targets(estimate, roll, bunched) })
+        }),
     }))
 }

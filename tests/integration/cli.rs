@@ -158,6 +158,30 @@ fn query_los_cover_and_areas() {
     assert_eq!(answer["degrees"], 0.0);
     assert_eq!(answer["cells"], serde_json::json!([[5, 5], [6, 5], [5, 6], [6, 6]]));
 
+    let adjusted = |seed: &str| {
+        let args = [
+            "query",
+            "scenes/tavern_brawl.ron",
+            "aoe",
+            "cone",
+            "15",
+            "--origin",
+            "4,6",
+            "--adjust",
+            "bunched",
+            "--seed",
+            seed,
+        ];
+        let (code, out, err) = battlemap(&args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Value>(&out).expect("JSON")["adjusted"].clone()
+    };
+    let first = adjusted("7");
+    assert_eq!(first, adjusted("7"), "the same seed replays the same roll");
+    let roll = first["roll_1d3"].as_u64().expect("a roll");
+    assert!((1..=3).contains(&roll));
+    assert_eq!(first["targets"].as_u64(), Some(2 + roll));
+
     let (code, _, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "aoe", "blob", "15", "--origin", "4,6"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown shape"), "{err}");
