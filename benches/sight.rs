@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use battlemap::rules::creature::Side;
 use battlemap::rules::movement::Occupant;
-use battlemap::rules::sight::{CoverContext, From, SightBoard, line_of_sight};
+use battlemap::rules::sight::{CoverContext, From, SightBoard, cover_map, line_of_sight};
 use battlemap::rules::terrain::{Terrain, TerrainKind};
 use battlemap::rules::{Cell, Grid, Size, TerrainMap};
 use doryen_fov::{FovAlgorithm, FovRecursiveShadowCasting, FovRestrictive, MapData};
@@ -77,16 +77,17 @@ fn main() {
 
     let floor: Vec<Cell> =
         cells.iter().copied().filter(|&c| map.terrain(c).is_some_and(|t| !t.blocks_movement) && c != me).collect();
-    let cover_map = |board: &SightBoard| {
+    let map_rulings = cover_map(&board, from, &floor);
+    report(
+        &format!("cover map, every floor cell ({}), both cores", floor.len()),
+        time(|| cover_map(&board, from, &floor)),
+        &degrees(&map_rulings),
+    );
+    let one_core = |board: &SightBoard| {
         let context = CoverContext::new(board, from);
         floor.iter().map(|&c| context.cover(None, &[c])).collect::<Vec<_>>()
     };
-    let map_rulings = cover_map(&board);
-    report(
-        &format!("cover map, every floor cell ({})", floor.len()),
-        time(|| cover_map(&board)),
-        &degrees(&map_rulings),
-    );
+    report("cover map, every floor cell, one core", time(|| one_core(&board)), "");
 
     let sight =
         |board: &SightBoard| cells.iter().filter(|&&c| line_of_sight(board, &tokens[0].cells, &[c]).is_some()).count();

@@ -153,7 +153,7 @@ pub struct CoverContext<'a> {
     walls: Vec<bool>,
     /// On squares, whether walls block the line from each start to each lattice point
     /// (0 unknown, 1 clear, 2 blocked): the total-cover test shares lines between targets.
-    wall_lines: std::cell::RefCell<Vec<u8>>,
+    wall_lines: Vec<std::cell::Cell<u8>>,
 }
 
 impl<'a> CoverContext<'a> {
@@ -189,7 +189,7 @@ impl<'a> CoverContext<'a> {
         } else {
             0
         };
-        Self { board, starts, creature_at, covering, walls, wall_lines: std::cell::RefCell::new(vec![0; memo]) }
+        Self { board, starts, creature_at, covering, walls, wall_lines: vec![std::cell::Cell::new(0); memo] }
     }
 
     /// Whether walls block the line from start `i` to `point`, remembered on squares.
@@ -199,7 +199,7 @@ impl<'a> CoverContext<'a> {
         let slot = (grid == Grid::Square && (0..w).contains(&point.a) && (0..h).contains(&point.b))
             .then(|| (i as i64 * w * h + point.a * h + point.b) as usize);
         if let Some(k) = slot {
-            match self.wall_lines.borrow()[k] {
+            match self.wall_lines[k].get() {
                 1 => return false,
                 2 => return true,
                 _ => {}
@@ -207,7 +207,7 @@ impl<'a> CoverContext<'a> {
         }
         let blocked = first_blocker(grid, self.starts[i], point, walls).is_some();
         if let Some(k) = slot {
-            self.wall_lines.borrow_mut()[k] = if blocked { 2 } else { 1 };
+            self.wall_lines[k].set(if blocked { 2 } else { 1 });
         }
         blocked
     }
@@ -277,6 +277,30 @@ impl<'a> CoverContext<'a> {
         let degree = if total { CoverDegree::Total } else { CoverDegree::from_blocked(grid, blocked) };
         Cover { degree, corner, target_cell, lines, total }
     }
+}
+
+/// The cover of a Medium creature standing in each of `cells`, against `from`: the cover map the
+/// sight overlay and the DM's planning use. The cells are shared out between the machine's cores,
+/// each with its own [`CoverContext`].
+pub fn cover_map(board: &SightBoard, from: From, cells: &[Cell]) -> Vec<Cover> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let chunk = cells.len().div_ceil(threads).max(64);
+    if cells.len() <= chunk {
+        let context = CoverContext::new(board, from);
+        return cells.iter().map(|&c| context.cover(None, &[c])).collect();
+    }
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = cells
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let context = CoverContext::new(board, from);
+                    part.iter().map(|&c| context.cover(None, &[c])).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        parts.into_iter().flat_map(|p| p.join().expect("a cover worker finishes")).collect()
+    })
 }
 
 /// The index of a cell in the map's storage order, or `None` off the map.
@@ -456,6 +480,19 @@ mod tests {
         }
         assert_eq!(seen.get(&3), Some(&CoverDegree::Half), "{seen:?}");
         assert_eq!(seen.get(&4), Some(&CoverDegree::ThreeQuarters), "{seen:?}");
+    }
+
+    #[test]
+    fn the_cover_map_agrees_with_single_rulings() {
+        let map = map(Grid::Square, &["..........", "...#......", "...#..=...", "......#...", ".........."]);
+        let tokens = [creature("a", &[(0, 2)], Size::Medium), creature("c", &[(5, 1)], Size::Medium)];
+        let board = SightBoard { map: &map, tokens: &tokens };
+        let from = From::Space { cells: &tokens[0].cells, id: Some("a") };
+        let cells: Vec<Cell> = map.cells().collect();
+        let all = cover_map(&board, from, &cells);
+        for (cell, ruling) in cells.iter().zip(&all) {
+            assert_eq!(ruling, &cover(&board, from, None, &[*cell]), "{cell}");
+        }
     }
 
     #[test]
