@@ -434,6 +434,26 @@ mod tests {
         }
     }
 
+    /// Cones, lines and cubes on hexes: from a hex's centre, turning by 60° (the grid's own
+    /// symmetry there) covers as many hexes, on both orientations.
+    #[test]
+    fn cones_lines_and_cubes_turn_with_the_hex_grid() {
+        for (orientation, start) in [(HexOrientation::PointyTop, 0.0), (HexOrientation::FlatTop, 30.0)] {
+            let grid = Grid::Hex(orientation);
+            let map = open(grid, 21, 21);
+            let centre = grid.center(grid.from_storage(10, 10));
+            for shape in
+                [Shape::Cone { length: 15 }, Shape::Line { length: 30, width: 5 }, Shape::Cube { side: 10, face: true }]
+            {
+                let counts: Vec<usize> = (0..6)
+                    .map(|k| covered_cells(&map, shape, centre, start + 60.0 * f64::from(k)).expect("valid").len())
+                    .collect();
+                assert!(counts[0] > 0, "{orientation:?} {shape:?}");
+                assert!(counts.iter().all(|&n| n == counts[0]), "{orientation:?} {shape:?}: {counts:?}");
+            }
+        }
+    }
+
     /// DMG examples: burning hands (15-ft cone) targets 2; lightning bolt (100-ft line) 4.
     #[test]
     fn the_targets_table_matches_the_dmg_examples() {

@@ -133,8 +133,116 @@ pub fn first_blocker(grid: Grid, from: Point, to: Point, blocks: &impl Fn(Cell) 
     }
 }
 
+/// The cells around the vertex `(kx, ky)` (in cells): a pinch if one diagonal blocks and the
+/// other does not.
+fn pinch(kx: i32, ky: i32, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
+    let [nw, ne, sw, se] =
+        [(kx - 1, ky - 1), (kx, ky - 1), (kx - 1, ky), (kx, ky)].map(|(x, y)| blocks(Cell::new(x, y)));
+    if (nw && se && !ne && !sw) || (ne && sw && !nw && !se) {
+        Some(if nw { Cell::new(kx - 1, ky - 1) } else { Cell::new(kx, ky - 1) })
+    } else {
+        None
+    }
+}
+
+/// The cell a line starting at `start` (half units) enters first along one axis, moving `sign`.
+fn first_cell(start: i64, sign: i64) -> i64 {
+    if start.rem_euclid(SQUARE_SCALE) == 0 && sign < 0 {
+        start.div_euclid(SQUARE_SCALE) - 1
+    } else {
+        start.div_euclid(SQUARE_SCALE)
+    }
+}
+
+/// Walks the segment cell by cell (an integer DDA: no division in the loop), stopping at the
+/// first blocker: cells whose interior it crosses, seams it runs along, pinches it passes through.
+fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
+    let s = SQUARE_SCALE;
+    let (dx, dy) = (q.a - p.a, q.b - p.b);
+    let (sx, sy) = (dx.signum(), dy.signum());
+    let cell = |x: i64, y: i64| Cell::new(x as i32, y as i32);
+    // Along a grid line or through the middle of a row or column.
+    if dx == 0 || dy == 0 {
+        let (along_x, fixed, start, end, sign) =
+            if dy == 0 { (true, p.b, p.a, q.a, sx) } else { (false, p.a, p.b, q.b, sy) };
+        let on_line = fixed.rem_euclid(s) == 0;
+        let side = fixed.div_euclid(s);
+        let at = |i: i64, j: i64| if along_x { cell(i, j) } else { cell(j, i) };
+        let mut i = first_cell(start, sign);
+        let mut next = if sign > 0 { (i + 1) * s } else { i * s };
+        loop {
+            if on_line {
+                if blocks(at(i, side - 1)) && blocks(at(i, side)) {
+                    return Some(at(i, side));
+                }
+            } else if blocks(at(i, side)) {
+                return Some(at(i, side));
+            }
+            if (sign > 0 && next >= end) || (sign < 0 && next <= end) {
+                return None;
+            }
+            if on_line {
+                let (kx, ky) = if along_x { (next / s, side) } else { (side, next / s) };
+                if let Some(c) = pinch(kx as i32, ky as i32, blocks) {
+                    return Some(c);
+                }
+            }
+            i += sign;
+            next += sign * s;
+        }
+    }
+    let (mut cx, mut cy) = (first_cell(p.a, sx), first_cell(p.b, sy));
+    let (mut nx, mut ny) = (if sx > 0 { (cx + 1) * s } else { cx * s }, if sy > 0 { (cy + 1) * s } else { cy * s });
+    let (adx, ady) = (dx.abs(), dy.abs());
+    loop {
+        if blocks(cell(cx, cy)) {
+            return Some(cell(cx, cy));
+        }
+        let x_ahead = if sx > 0 { nx < q.a } else { nx > q.a };
+        let y_ahead = if sy > 0 { ny < q.b } else { ny > q.b };
+        // Compare the parameters of the next crossings: |nx - px| / |dx| against |ny - py| / |dy|.
+        let (tx, ty) = ((nx - p.a).abs() * ady, (ny - p.b).abs() * adx);
+        match (x_ahead, y_ahead) {
+            (false, false) => return None,
+            (true, false) => {
+                if tx >= ty {
+                    return None;
+                }
+                cx += sx;
+                nx += sx * s;
+            }
+            (false, true) => {
+                if ty >= tx {
+                    return None;
+                }
+                cy += sy;
+                ny += sy * s;
+            }
+            (true, true) if tx < ty => {
+                cx += sx;
+                nx += sx * s;
+            }
+            (true, true) if ty < tx => {
+                cy += sy;
+                ny += sy * s;
+            }
+            (true, true) => {
+                // Through the vertex (nx, ny).
+                if let Some(c) = pinch((nx / s) as i32, (ny / s) as i32, blocks) {
+                    return Some(c);
+                }
+                cx += sx;
+                cy += sy;
+                nx += sx * s;
+                ny += sy * s;
+            }
+        }
+    }
+}
+
 /// The crossings of a line with the grid lines `coordinate = k·SCALE` strictly inside it, in the
 /// order the line meets them: a lazy arithmetic sequence of parameters `t`.
+#[cfg(test)]
 struct Crossings {
     start: i64,
     delta: i64,
@@ -142,6 +250,7 @@ struct Crossings {
     next: Option<i64>,
 }
 
+#[cfg(test)]
 impl Crossings {
     fn new(start: i64, delta: i64) -> Self {
         let next = match delta.signum() {
@@ -174,8 +283,9 @@ impl Crossings {
     }
 }
 
-/// Walks the segment's pieces between grid lines in order, stopping at the first blocker.
-fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
+/// The first, slower walk with exact fractions: kept to check the fast one against.
+#[cfg(test)]
+fn square_first_blocker_reference(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
     let (dx, dy) = (q.a - p.a, q.b - p.b);
     let (mut xs, mut ys) = (Crossings::new(p.a, dx), Crossings::new(p.b, dy));
     let s = SQUARE_SCALE;
@@ -380,6 +490,27 @@ mod tests {
         let wall = walls(&[(5, 0), (2, 0)]);
         assert_eq!(first_blocker(Grid::Square, Point::new(1, 1), Point::new(15, 1), &wall), Some(Cell::new(2, 0)));
         assert_eq!(first_blocker(Grid::Square, Point::new(15, 1), Point::new(1, 1), &wall), Some(Cell::new(5, 0)));
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2000))]
+            /// The integer walk and the exact-fraction walk agree on every segment between lattice
+            /// points (corners, side middles, centres) and every pattern of blocking squares.
+            #[test]
+            fn the_fast_walk_matches_the_exact_one(
+                a in 0i64..17, b in 0i64..17, c in 0i64..17, d in 0i64..17,
+                walls in proptest::collection::hash_set((0i32..8, 0i32..8), 0..24),
+            ) {
+                let blocks = |cell: Cell| walls.contains(&(cell.x, cell.y));
+                let (p, q) = (Point::new(a, b), Point::new(c, d));
+                prop_assume!(p != q);
+                prop_assert_eq!(square_first_blocker(p, q, &blocks), square_first_blocker_reference(p, q, &blocks));
+            }
+        }
     }
 
     #[test]

@@ -118,6 +118,9 @@ fn space_corners(grid: Grid, cells: &[Cell]) -> Vec<Point> {
 }
 
 fn space_points(grid: Grid, cells: &[Cell]) -> Vec<Point> {
+    if let [cell] = cells {
+        return sample_points(grid, *cell);
+    }
     let mut points: Vec<Point> = cells.iter().flat_map(|&c| sample_points(grid, c)).collect();
     points.sort();
     points.dedup();
