@@ -42,7 +42,7 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
         ui.label(grid_label(view.grid));
         ui.separator();
         if view.grid.is_hex() {
-            ui.label(rules_label(view.grid, view.rules));
+            ui.label(optional_rules_label(view.rules));
         } else {
             let switch = ui.button(format!("Diagonals: {}", view.rules.diagonals.name()));
             if switch
@@ -51,7 +51,7 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
             {
                 requests.push(PanelRequest::ToggleDiagonals);
             }
-            ui.label(rules_label(Grid::Hex(crate::rules::HexOrientation::PointyTop), view.rules));
+            ui.label(optional_rules_label(view.rules));
         }
         ui.separator();
         match &view.turn {
@@ -123,9 +123,9 @@ fn coordinate_name(grid: Grid) -> &'static str {
     if grid.is_hex() { "hex (q, r)" } else { "square (x, y)" }
 }
 
-/// The rule options in a few words: "Diagonals: every square 5 ft · Flanking on · Facing off".
-pub fn rules_label(grid: Grid, rules: RuleOptions) -> String {
+/// The optional rules in a few words: "Flanking on · Facing off" (the diagonal rule has its own
+/// switch on squares).
+pub fn optional_rules_label(rules: RuleOptions) -> String {
     let on = |b: bool| if b { "on" } else { "off" };
-    let diagonals = if grid.is_hex() { String::new() } else { format!("Diagonals: {} · ", rules.diagonals.name()) };
-    format!("{diagonals}Flanking {} · Facing {}", on(rules.flanking), on(rules.facing))
+    format!("Flanking {} · Facing {}", on(rules.flanking), on(rules.facing))
 }
