@@ -179,13 +179,7 @@ fn every_sample_scene_is_drawn_in_a_real_window() {
 #[test]
 fn clicking_a_token_selects_it() {
     let Some(display) = start_display(140) else { return };
-    let state_file = out_dir().join("click-state.json");
-    let _ = std::fs::remove_file(&state_file);
-    let running = Running::start(
-        &display,
-        &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"],
-    );
-    let state = wait_for_settled_map(&state_file);
+    let (running, state_file, state) = open_tavern(&display, "click-state");
     assert!(
         state["tokens"].as_array().is_some_and(|t| t.iter().all(|t| t["screen"].is_array())),
         "every token on screen"
@@ -228,6 +222,23 @@ fn xdotool(display: &Display, args: &[&str]) {
     assert!(status.success(), "xdotool {args:?}");
 }
 
+/// A screen position as xdotool's arguments.
+fn at(p: (f64, f64)) -> [String; 2] {
+    [p.0.round().to_string(), p.1.round().to_string()]
+}
+
+/// Opens the tavern with a state file named `name`, and waits for its map to settle.
+fn open_tavern(display: &Display, name: &str) -> (Running, PathBuf, Value) {
+    let state_file = out_dir().join(format!("{name}.json"));
+    let _ = std::fs::remove_file(&state_file);
+    let running = Running::start(
+        display,
+        &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"],
+    );
+    let state = wait_for_settled_map(&state_file);
+    (running, state_file, state)
+}
+
 /// The app running in the background, killed when dropped.
 struct Running(Child);
 
@@ -262,16 +273,9 @@ fn token<'a>(state: &'a Value, id: &str) -> &'a Value {
 #[test]
 fn dragging_a_token_moves_it_and_spends_movement() {
     let Some(display) = start_display(190) else { return };
-    let state_file = out_dir().join("drag-state.json");
-    let _ = std::fs::remove_file(&state_file);
-    let _running = Running::start(
-        &display,
-        &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"],
-    );
-    let state = wait_for_settled_map(&state_file);
+    let (_running, state_file, state) = open_tavern(&display, "drag-state");
     // Each phase waits for the app to report it, so a slow frame can't merge the steps.
     let xdotool = |args: &[&str]| xdotool(&display, args);
-    let at = |p: (f64, f64)| [p.0.round().to_string(), p.1.round().to_string()];
     let drag = |id: &str, from: (f64, f64), to: (f64, f64), to_cell: [i32; 2]| {
         let [fx, fy] = at(from);
         xdotool(&["mousemove", &fx, &fy]);
@@ -307,15 +311,8 @@ fn dragging_a_token_moves_it_and_spends_movement() {
 #[test]
 fn hovering_shows_cover_and_the_template_covers_cells() {
     let Some(display) = start_display(240) else { return };
-    let state_file = out_dir().join("cover-state.json");
-    let _ = std::fs::remove_file(&state_file);
-    let _running = Running::start(
-        &display,
-        &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"],
-    );
-    let state = wait_for_settled_map(&state_file);
+    let (_running, state_file, state) = open_tavern(&display, "cover-state");
     let xdotool = |args: &[&str]| xdotool(&display, args);
-    let at = |p: (f64, f64)| [p.0.round().to_string(), p.1.round().to_string()];
     // Select the bandit captain, then hover Brom: no one stands between them.
     let [x, y] = at(cell_on_screen(&state, 14, 5));
     xdotool(&["mousemove", &x, &y, "sleep", "0.3", "click", "1"]);
