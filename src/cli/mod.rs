@@ -6,6 +6,7 @@ mod query;
 use std::io::Write;
 use std::path::PathBuf;
 
+use crate::rules::dice::{RollMode, SeededDice};
 use crate::scenario::Scenario;
 
 /// The exit code for a problem with the input (invalid scenario, unknown query, bad arguments).
@@ -43,6 +44,8 @@ Usage:
       --screenshot PATH  render N frames (default 5), save a PNG of the window, exit
   battlemap check FILE...
       Validate scenarios; exit 0 when all are valid, 2 otherwise.
+  battlemap roll NOTATION [--adv|--dis] [--seed N] [--json]
+      Roll dice (2d6+3, 4d6kh3, d20, d100) with a seeded generator; the seed is printed.
   battlemap query FILE QUERY
       Answer a rules question in JSON. Queries:
         tokens                     every token's id, size, side and the cells of its space
@@ -83,6 +86,10 @@ pub fn parse(args: &[String]) -> Command {
             }
             Command::Run(Box::new(move || check(&files)))
         }
+        Some("roll") => match parse_roll(&args[1..]) {
+            Ok((notation, mode, seed, json)) => Command::Run(Box::new(move || roll(&notation, mode, seed, json))),
+            Err(message) => usage_error(message),
+        },
         Some("query") => match query::Query::parse(&args[1..]) {
             Ok(query) => Command::Run(Box::new(move || query.run())),
             Err(message) => usage_error(message),
@@ -124,6 +131,54 @@ fn parse_map_options(args: &[String]) -> Result<MapOptions, String> {
         }
     }
     Ok(options)
+}
+
+/// Reads `roll NOTATION [--adv|--dis] [--seed N] [--json]`.
+fn parse_roll(args: &[String]) -> Result<(String, RollMode, Option<u64>, bool), String> {
+    let (mut notation, mut mode, mut seed, mut json) = (None, RollMode::Normal, None, false);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--adv" => mode = RollMode::Advantage,
+            "--dis" => mode = RollMode::Disadvantage,
+            "--json" => json = true,
+            "--seed" => {
+                let text = args.next().ok_or("--seed needs a number")?;
+                seed = Some(text.parse().map_err(|_| format!("--seed takes a whole number, not {text:?}"))?);
+            }
+            text if notation.is_none() => notation = Some(text.to_owned()),
+            extra => return Err(format!("unexpected argument {extra:?}: roll takes one NOTATION")),
+        }
+    }
+    Ok((notation.ok_or("roll needs dice notation, such as 2d6+3")?, mode, seed, json))
+}
+
+/// `battlemap roll`: rolls with a seeded generator and says the seed, so the roll replays.
+pub fn roll(notation: &str, mode: RollMode, seed: Option<u64>, json: bool) -> u8 {
+    let seed = seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+    });
+    match SeededDice::new(seed).roll(notation, mode) {
+        Ok(roll) if json => {
+            let answer = serde_json::json!({ "seed": seed, "roll": roll });
+            println!("{}", serde_json::to_string_pretty(&answer).expect("JSON values always serialise"));
+            0
+        }
+        Ok(roll) => {
+            let details: Vec<String> = roll.evaluations.iter().map(|e| format!("{} = {}", e.detail, e.total)).collect();
+            let how = match mode {
+                RollMode::Normal => "",
+                RollMode::Advantage => " with advantage (higher)",
+                RollMode::Disadvantage => " with disadvantage (lower)",
+            };
+            println!("{}{how}: {} → {} (seed {seed})", roll.notation, details.join(" | "), roll.total);
+            0
+        }
+        Err(error) => {
+            eprintln!("battlemap: {error}");
+            EXIT_INVALID
+        }
+    }
 }
 
 /// `battlemap check FILE...`: every problem of every file on stderr, a line per valid file on

@@ -6,6 +6,7 @@
 
 pub mod area;
 pub mod creature;
+pub mod dice;
 pub mod distance;
 pub mod grid;
 pub mod lattice;

@@ -186,3 +186,24 @@ fn query_los_cover_and_areas() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown shape"), "{err}");
 }
+
+#[test]
+fn roll_replays_by_seed_and_refuses_bad_notation() {
+    let roll = |args: &[&str]| {
+        let (code, out, err) = battlemap(args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Value>(&out).expect("JSON")
+    };
+    let first = roll(&["roll", "4d6kh3", "--seed", "9", "--json"]);
+    assert_eq!(first, roll(&["roll", "4d6kh3", "--seed", "9", "--json"]));
+    let total = first["roll"]["total"].as_i64().expect("a total");
+    assert!((3..=18).contains(&total));
+    let advantage = roll(&["roll", "d20", "--adv", "--seed", "3", "--json"]);
+    assert_eq!(advantage["roll"]["evaluations"].as_array().map(Vec::len), Some(2));
+    let (code, out, _) = battlemap(&["roll", "2d6+3", "--seed", "5"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("(seed 5)"), "{out}");
+    let (code, _, err) = battlemap(&["roll", "1000d6"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not dice notation"), "{err}");
+}
