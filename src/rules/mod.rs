@@ -13,6 +13,7 @@ pub mod lattice;
 pub mod movement;
 pub mod sight;
 pub mod size;
+pub mod tables;
 pub mod terrain;
 
 pub use grid::{Cell, Grid, HexOrientation};

@@ -207,3 +207,28 @@ fn roll_replays_by_seed_and_refuses_bad_notation() {
     assert_eq!(code, 2);
     assert!(err.contains("is not dice notation"), "{err}");
 }
+
+#[test]
+fn tables_and_mobs() {
+    let (code, out, err) = battlemap(&["table"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 19);
+    let (code, out, _) = battlemap(&["table", "Typical DCs"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Nearly impossible | 30"), "{out}");
+    let rolled = |seed: &str| {
+        let (code, out, err) = battlemap(&["table", "urban-chase-complications", "--roll", "--seed", seed, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Value>(&out).expect("JSON")
+    };
+    assert_eq!(rolled("12"), rolled("12"));
+    assert!(rolled("12")["roll"]["result"].as_u64().is_some_and(|r| (1..=20).contains(&r)));
+    let (code, _, err) = battlemap(&["table", "poisons", "--roll"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not rolled on"), "{err}");
+    // DMG: eight orcs (+5) against AC 19: two hits.
+    let (code, out, err) = battlemap(&["mob", "--bonus", "5", "--ac", "19", "--attackers", "8", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!((answer["roll_needed"].clone(), answer["hits"].clone()), (serde_json::json!(14), serde_json::json!(2)));
+}

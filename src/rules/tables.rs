@@ -1,0 +1,252 @@
+//! The DM's tables of DMG chapter 8 (002_ce573f1e51986339.txt), kept as RON data in
+//! `assets/tables/` (written from the rules text by `tools/tables_from_rules.py`), loaded and
+//! validated here: every rollable table covers its die from 1 to its last face without gaps.
+
+use serde::{Deserialize, Serialize};
+
+use super::dice::{DiceError, RollMode, SeededDice};
+
+/// Every table file, compiled in so the binary works from any folder.
+const TABLE_FILES: [(&str, &str); 19] = [
+    ("ability-checks", include_str!("../../assets/tables/ability-checks.ron")),
+    ("creature-size-and-space", include_str!("../../assets/tables/creature-size-and-space.ron")),
+    ("damage-severity-and-level", include_str!("../../assets/tables/damage-severity-and-level.ron")),
+    ("escape-factors", include_str!("../../assets/tables/escape-factors.ron")),
+    ("improvising-damage", include_str!("../../assets/tables/improvising-damage.ron")),
+    ("indefinite-madness", include_str!("../../assets/tables/indefinite-madness.ron")),
+    ("long-term-madness", include_str!("../../assets/tables/long-term-madness.ron")),
+    ("map-travel-pace", include_str!("../../assets/tables/map-travel-pace.ron")),
+    ("mob-attacks", include_str!("../../assets/tables/mob-attacks.ron")),
+    ("object-armor-class", include_str!("../../assets/tables/object-armor-class.ron")),
+    ("object-hit-points", include_str!("../../assets/tables/object-hit-points.ron")),
+    ("poisons", include_str!("../../assets/tables/poisons.ron")),
+    ("saving-throws", include_str!("../../assets/tables/saving-throws.ron")),
+    ("short-term-madness", include_str!("../../assets/tables/short-term-madness.ron")),
+    ("targets-in-areas-of-effect", include_str!("../../assets/tables/targets-in-areas-of-effect.ron")),
+    ("tracking-dcs", include_str!("../../assets/tables/tracking-dcs.ron")),
+    ("typical-dcs", include_str!("../../assets/tables/typical-dcs.ron")),
+    ("urban-chase-complications", include_str!("../../assets/tables/urban-chase-complications.ron")),
+    ("wilderness-chase-complications", include_str!("../../assets/tables/wilderness-chase-complications.ron")),
+];
+
+/// What a table is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TableKind {
+    /// Rows to read.
+    Reference,
+    /// Rolled on: the first column holds the die's ranges.
+    Random,
+    /// Looked up by a die result worked out elsewhere (Mob Attacks: the d20 roll needed).
+    Lookup,
+}
+
+/// One table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Table")]
+pub struct Table {
+    pub id: String,
+    pub name: String,
+    pub source: String,
+    pub kind: TableKind,
+    /// The die of a Random or Lookup table (20 or 100).
+    #[serde(default)]
+    pub die: Option<u32>,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// A roll on a table: the die, the result and the row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableRoll {
+    pub table: String,
+    pub die: u32,
+    pub result: u32,
+    pub row: Vec<String>,
+}
+
+/// Reads a range written in a table's first column: `5`, `1-5`, `01-20`, `00` (100), `96-00`.
+pub fn parse_range(text: &str, die: u32) -> Option<(u32, u32)> {
+    let face = |t: &str| -> Option<u32> {
+        let n: u32 = t.trim().parse().ok()?;
+        Some(if n == 0 && die == 100 { 100 } else { n })
+    };
+    match text.split_once(['-', '–']) {
+        Some((low, high)) => Some((face(low)?, face(high)?)),
+        None => face(text).map(|n| (n, n)),
+    }
+}
+
+impl Table {
+    /// Checks the table's shape, and for a die table that its ranges run from 1 to the die's
+    /// last face without gaps or overlaps.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.columns.is_empty() || self.rows.is_empty() {
+            return Err(format!("{}: a table needs columns and rows", self.id));
+        }
+        if let Some(row) = self.rows.iter().find(|r| r.len() != self.columns.len()) {
+            return Err(format!(
+                "{}: the row {row:?} has {} cells for {} columns",
+                self.id,
+                row.len(),
+                self.columns.len()
+            ));
+        }
+        if self.kind == TableKind::Reference {
+            return Ok(());
+        }
+        let die = self.die.ok_or_else(|| format!("{}: a die table needs its die", self.id))?;
+        let mut next = 1;
+        for row in &self.rows {
+            let (low, high) =
+                parse_range(&row[0], die).ok_or_else(|| format!("{}: {:?} is not a range", self.id, row[0]))?;
+            if low != next || high < low {
+                return Err(format!("{}: {:?} should start at {next}", self.id, row[0]));
+            }
+            next = high + 1;
+        }
+        if next != die + 1 {
+            return Err(format!("{}: the ranges stop at {}, not at {die}", self.id, next - 1));
+        }
+        Ok(())
+    }
+
+    /// The row a die result falls in.
+    pub fn row_for(&self, result: u32) -> Option<&[String]> {
+        let die = self.die?;
+        self.rows
+            .iter()
+            .find(|r| parse_range(&r[0], die).is_some_and(|(low, high)| (low..=high).contains(&result)))
+            .map(Vec::as_slice)
+    }
+
+    /// Rolls on a Random table with the session's dice.
+    pub fn roll(&self, dice: &mut SeededDice) -> Result<TableRoll, DiceError> {
+        let die = self
+            .die
+            .filter(|_| self.kind == TableKind::Random)
+            .ok_or_else(|| DiceError(format!("{} is not rolled on", self.name)))?;
+        let result = dice.roll(&format!("1d{die}"), RollMode::Normal)?.total as u32;
+        let row = self.row_for(result).map(<[String]>::to_vec).unwrap_or_default();
+        Ok(TableRoll { table: self.name.clone(), die, result, row })
+    }
+}
+
+/// Every table, loaded and validated.
+pub fn all() -> Result<Vec<Table>, String> {
+    TABLE_FILES
+        .iter()
+        .map(|(file, text)| {
+            let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+            let table: Table = options.from_str(text).map_err(|e| format!("assets/tables/{file}.ron: {e}"))?;
+            table.validate().map(|()| table)
+        })
+        .collect()
+}
+
+/// The table whose id or name matches `name` (case and spaces ignored).
+pub fn find<'a>(tables: &'a [Table], name: &str) -> Option<&'a Table> {
+    let key = |s: &str| s.to_lowercase().replace([' ', '-', '_'], "");
+    tables.iter().find(|t| key(&t.id) == key(name) || key(&t.name) == key(name))
+}
+
+/// DMG "Handling Mobs": the minimum d20 roll is the target's AC minus the attack bonus; the Mob
+/// Attacks table says how many attackers it takes for one to hit. Returns the roll needed, the
+/// attackers per hit and the hits.
+pub fn mob_hits(tables: &[Table], bonus: i32, ac: i32, attackers: u32) -> Option<(i32, u32, u32)> {
+    let table = find(tables, "mob-attacks")?;
+    let needed = ac - bonus;
+    let per_hit: u32 = match needed {
+        ..=1 => table.rows.first()?.get(1)?.parse().ok()?,
+        21.. => return Some((needed, 0, 0)),
+        n => table.row_for(n as u32)?.get(1)?.parse().ok()?,
+    };
+    Some((needed, per_hit, attackers / per_hit.max(1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_table_loads_and_every_file_is_listed() {
+        let tables = all().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(tables.len(), 19);
+        let files =
+            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/tables")).expect("assets/tables").count();
+        assert_eq!(files, TABLE_FILES.len(), "a table file is missing from TABLE_FILES");
+    }
+
+    /// Row counts of the source's tables, and die tables covering 1–20 or 1–100.
+    #[test]
+    fn tables_match_the_source() {
+        let tables = all().expect("valid");
+        for (id, rows) in [
+            ("typical-dcs", 6),
+            ("ability-checks", 6),
+            ("saving-throws", 6),
+            ("object-armor-class", 7),
+            ("object-hit-points", 4),
+            ("improvising-damage", 6),
+            ("damage-severity-and-level", 4),
+            ("targets-in-areas-of-effect", 5),
+            ("mob-attacks", 7),
+            ("creature-size-and-space", 6),
+            ("map-travel-pace", 4),
+            ("tracking-dcs", 5),
+            ("escape-factors", 5),
+            ("urban-chase-complications", 11),
+            ("wilderness-chase-complications", 11),
+            ("short-term-madness", 10),
+            ("long-term-madness", 12),
+            ("indefinite-madness", 12),
+            ("poisons", 14),
+        ] {
+            assert_eq!(find(&tables, id).map(|t| t.rows.len()), Some(rows), "{id}");
+        }
+        for id in ["urban-chase-complications", "wilderness-chase-complications"] {
+            assert_eq!(find(&tables, id).and_then(|t| t.die), Some(20));
+        }
+        for id in ["short-term-madness", "long-term-madness", "indefinite-madness"] {
+            assert_eq!(find(&tables, id).and_then(|t| t.die), Some(100));
+        }
+    }
+
+    #[test]
+    fn ranges_are_read_as_the_tables_write_them() {
+        assert_eq!(parse_range("01-20", 100), Some((1, 20)));
+        assert_eq!(parse_range("96-00", 100), Some((96, 100)));
+        assert_eq!(parse_range("00", 100), Some((100, 100)));
+        assert_eq!(parse_range("11-20", 20), Some((11, 20)));
+        assert_eq!(parse_range("x", 20), None);
+        let broken = Table {
+            id: "t".into(),
+            name: "T".into(),
+            source: String::new(),
+            kind: TableKind::Random,
+            die: Some(20),
+            columns: vec!["d20".into(), "x".into()],
+            rows: vec![vec!["1-10".into(), "a".into()], vec!["12-20".into(), "b".into()]],
+        };
+        assert!(broken.validate().expect_err("a gap").contains("should start at 11"));
+    }
+
+    /// DMG: eight orcs (+5) against a fighter with AC 19 need 14s; one in three hits: 2 hits.
+    #[test]
+    fn the_orc_mob_hits_twice() {
+        let tables = all().expect("valid");
+        assert_eq!(mob_hits(&tables, 5, 19, 8), Some((14, 3, 2)));
+        assert_eq!(mob_hits(&tables, 10, 5, 4), Some((-5, 1, 4)));
+        assert_eq!(mob_hits(&tables, 0, 25, 40), Some((25, 0, 0)));
+    }
+
+    #[test]
+    fn rolling_on_a_table_replays_by_seed() {
+        let tables = all().expect("valid");
+        let madness = find(&tables, "Short-Term Madness").expect("found by name");
+        let roll = |seed| madness.roll(&mut SeededDice::new(seed)).expect("rollable");
+        assert_eq!(roll(4), roll(4));
+        assert!((1..=100).contains(&roll(4).result));
+        assert_eq!(roll(4).row.len(), 2);
+        assert!(find(&tables, "poisons").expect("found").roll(&mut SeededDice::new(1)).is_err(), "a reference table");
+    }
+}
