@@ -9,6 +9,7 @@ pub mod board;
 mod camera;
 mod capture;
 pub mod components;
+pub mod dice;
 mod highlight;
 mod input;
 pub mod layout;
@@ -94,7 +95,7 @@ pub fn plugin(app: &mut App) {
 /// The parts of the app that need no window or GPU: the state, the board and the tokens.
 /// Headless tests add this to `MinimalPlugins`.
 pub fn headless_plugin(app: &mut App) {
-    app.add_plugins((state::plugin, board::plugin, tokens::plugin, movement::plugin));
+    app.add_plugins((state::plugin, board::plugin, tokens::plugin, movement::plugin, dice::plugin));
 }
 
 /// The command-line options the window was opened with.

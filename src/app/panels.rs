@@ -6,6 +6,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::camera::{FitMap, MapViewRect};
 use super::components::*;
+use super::dice::{DiceRequest, Inspiration, Session};
 use super::input::PointerOnMap;
 use super::movement::{Dragging, Turn, TurnMoves, TurnRequest};
 use super::ruler::Ruler;
@@ -13,8 +14,8 @@ use super::sight::{CoverPreview, SightOverlay};
 use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection};
 use super::template::TemplateTool;
 use crate::ui::{
-    MovementView, PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, cursor_label, roster_panel,
-    status_bar, template_panel,
+    DiceEdit, DiceView, MovementView, PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow,
+    cursor_label, dice_panel, roster_panel, status_bar, template_panel,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -71,6 +72,7 @@ type TokenQuery<'w, 's> = Query<
         Has<PlayerCharacter>,
         &'static RosterOrder,
         Option<&'static TurnMoves>,
+        Option<&'static Inspiration>,
     ),
 >;
 
@@ -79,7 +81,7 @@ fn roster_view(tokens: &TokenQuery, selection: Selection, grid: crate::rules::Gr
     let mut rows: Vec<_> = tokens.iter().collect();
     rows.sort_by_key(|row| *row.12);
     let selected = selection.0.and_then(|e| tokens.get(e).ok()).map(
-        |(entity, id, _, _, _, size, _, position, abilities, facing, shield, pc, _, moves)| TokenDetails {
+        |(entity, id, _, _, _, size, _, position, abilities, facing, shield, pc, _, moves, inspiration)| TokenDetails {
             id: id.0.clone(),
             anchor: position.0,
             cells: crate::rules::Footprint::of(grid, size.size, size.square_side).len(),
@@ -95,6 +97,7 @@ fn roster_view(tokens: &TokenQuery, selection: Selection, grid: crate::rules::Gr
                 moves: m.history.len(),
                 active: turn.active == Some(entity),
             }),
+            inspiration: inspiration.map(|i| i.has),
         },
     );
     RosterView {
@@ -139,6 +142,7 @@ struct Tools<'w> {
 /// Where the panels' requests go.
 #[derive(bevy::ecs::system::SystemParam)]
 struct Requests<'w> {
+    dice: MessageWriter<'w, DiceRequest>,
     turn_requests: MessageWriter<'w, TurnRequest>,
     select: MessageWriter<'w, SelectToken>,
     open: MessageWriter<'w, OpenScenario>,
@@ -152,12 +156,14 @@ fn draw_panels(
     tools: Tools,
     mut loaded_rules: ResMut<LoadedScenario>,
     mut edit: ResMut<StatusEditState>,
+    mut dice_edit: Local<DiceEdit>,
+    session: Option<Res<Session>>,
     mut view_rect: ResMut<MapViewRect>,
     out: Requests,
 ) -> Result {
     let Seen { selection, pointer, notice, turn, dragging, cover_preview } = seen;
     let Tools { mut template, mut sight_overlay, mut ruler, mut grid_visible } = tools;
-    let Requests { mut turn_requests, mut select, mut open, mut fit } = out;
+    let Requests { mut dice, mut turn_requests, mut select, mut open, mut fit } = out;
     let ctx = contexts.ctx_mut()?;
     let loaded = &*loaded_rules;
     let scenario = &loaded.scenario;
@@ -183,6 +189,22 @@ fn draw_panels(
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
     let mut requests = egui::Panel::bottom("status").show(&mut root, |ui| status_bar(ui, &status, &mut edit.0)).inner;
+    if let Some(session) = session.as_deref() {
+        let roller = selection.0.filter(|e| tokens.get(*e).is_ok());
+        let view = DiceView {
+            seed: session.log.seed,
+            log: session.log.entries.iter().map(|e| (e.full_text(), e.player_text(), e.hidden)).collect(),
+            roller: roller.and_then(|e| tokens.get(e).ok()).map_or_else(|| "the DM".to_owned(), |t| t.2.0.clone()),
+            inspired: roller.and_then(|e| tokens.get(e).ok()).and_then(|t| t.14).is_some_and(|i| i.spent_on_next_roll),
+        };
+        requests.extend(
+            egui::Panel::right("dice")
+                .resizable(true)
+                .default_size(320.0)
+                .show(&mut root, |ui| dice_panel(ui, &view, &session.tables, &mut dice_edit))
+                .inner,
+        );
+    }
     requests.extend(
         egui::Panel::left("roster")
             .resizable(true)
@@ -263,6 +285,15 @@ fn draw_panels(
                 ruler.active = false;
             }
             PanelRequest::SetTemplate(settings) => template.settings = settings,
+            PanelRequest::Roll { notation, mode, hidden } => {
+                dice.write(DiceRequest::Roll { roller: selection.0, notation, mode, hidden });
+            }
+            PanelRequest::RollTable { id, hidden } => {
+                dice.write(DiceRequest::RollTable { id, hidden });
+            }
+            PanelRequest::Inspiration { id, give } => {
+                dice.write_batch(entity_of(&id).map(|entity| DiceRequest::Inspiration { entity, give }));
+            }
             PanelRequest::ToggleRuler => {
                 ruler.active = !ruler.active;
                 ruler.waypoints.clear();

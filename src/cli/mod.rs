@@ -25,6 +25,8 @@ pub struct MapOptions {
     pub state_file: Option<PathBuf>,
     /// The window's size in logical pixels.
     pub window: (u32, u32),
+    /// The seed of the session's dice (from the clock if not given).
+    pub seed: Option<u64>,
 }
 
 /// What to do after reading the arguments.
@@ -39,7 +41,7 @@ const USAGE: &str = "\
 battlemap: a D&D 5e battle map (DMG chapter 8 grid rules on squares and hexes)
 
 Usage:
-  battlemap [FILE] [--screenshot PATH [--frames N]] [--state-file PATH] [--window WxH]
+  battlemap [FILE] [--screenshot PATH [--frames N]] [--state-file PATH] [--window WxH] [--seed N]
       Open the battle map with a scenario (the built-in tavern brawl if no FILE).
       --screenshot PATH  render N frames (default 5), save a PNG of the window, exit
   battlemap check FILE...
@@ -129,6 +131,10 @@ fn parse_map_options(args: &[String]) -> Result<MapOptions, String> {
                     .ok_or_else(|| format!("--frames takes a number of frames from 1 to 100000, not {text:?}"))?;
             }
             "--state-file" => options.state_file = Some(value("--state-file")?.into()),
+            "--seed" => {
+                let text = value("--seed")?;
+                options.seed = Some(text.parse().map_err(|_| format!("--seed takes a whole number, not {text:?}"))?);
+            }
             "--window" => {
                 let text = value("--window")?;
                 options.window = text

@@ -5,12 +5,14 @@
 //! drive the same functions with egui_kittest, without a window.
 
 mod cursor;
+mod dice;
 mod roster;
 mod status;
 pub mod style;
 mod template;
 
 pub use cursor::cursor_label;
+pub use dice::{DiceEdit, DiceView, dice_panel};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
 pub use status::{StatusEdit, StatusView, status_bar};
 pub use template::{ShapeKind, TemplateSettings, TemplateView, template_panel};
@@ -46,4 +48,20 @@ pub enum PanelRequest {
     ToggleTemplate,
     /// Change the template's shape or size.
     SetTemplate(TemplateSettings),
+    /// Roll dice as the selected creature (or the DM), public or hidden.
+    Roll {
+        notation: String,
+        mode: crate::rules::dice::RollMode,
+        hidden: bool,
+    },
+    /// Roll on one of the DM's tables.
+    RollTable {
+        id: String,
+        hidden: bool,
+    },
+    /// Give or spend a player character's inspiration.
+    Inspiration {
+        id: String,
+        give: bool,
+    },
 }

@@ -35,6 +35,8 @@ pub struct TokenDetails {
     pub player_character: bool,
     /// Its movement this turn (creatures only).
     pub movement: Option<MovementView>,
+    /// A player character's inspiration: whether it has it.
+    pub inspiration: Option<bool>,
 }
 
 /// A creature's movement this turn.
@@ -163,6 +165,17 @@ fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requ
             line("Int Wis Cha", format!("{} {} {}", m(a.int), m(a.wis), m(a.cha)));
         }
     });
+    if let Some(has) = details.inspiration {
+        ui.horizontal(|ui| {
+            ui.label(if has { "Inspiration: yes" } else { "Inspiration: no" });
+            if !has && ui.button("Award").on_hover_text("Give inspiration (DMG \"Inspiration\")").clicked() {
+                requests.push(PanelRequest::Inspiration { id: details.id.clone(), give: true });
+            }
+            if has && ui.button("Spend").on_hover_text("Advantage on this creature's next roll").clicked() {
+                requests.push(PanelRequest::Inspiration { id: details.id.clone(), give: false });
+            }
+        });
+    }
     if let Some(m) = details.movement {
         ui.horizontal(|ui| {
             if ui.button("Dash").on_hover_text("Take the Dash action: movement grows by your speed").clicked() {

@@ -152,3 +152,33 @@ fn the_diagonal_count_carries_across_moves_in_a_turn() {
     app.update();
     assert_eq!(app.world().get::<TurnMoves>(pip).map(|m| m.turn.spent), Some(15));
 }
+
+#[test]
+fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
+    use battlemap::app::dice::{DiceRequest, Inspiration, Session};
+    use battlemap::rules::dice::RollMode;
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    app.world_mut().insert_resource(Session::new(5));
+    app.update();
+    let brom = entity_of(&mut app, "brom");
+    assert_eq!(app.world().get::<Inspiration>(brom), Some(&Inspiration::default()), "player characters can hold inspiration");
+    app.world_mut().write_message(DiceRequest::Inspiration { entity: brom, give: true });
+    app.update();
+    app.world_mut().write_message(DiceRequest::Inspiration { entity: brom, give: false });
+    app.update();
+    let roll = |app: &mut App, hidden: bool| {
+        app.world_mut().write_message(DiceRequest::Roll { roller: Some(brom), notation: "d20+3".into(), mode: RollMode::Normal, hidden });
+        app.update();
+        app.world().resource::<Session>().log.entries.last().cloned().expect("logged")
+    };
+    let first = roll(&mut app, false);
+    assert_eq!(first.roll.mode, RollMode::Advantage, "spent inspiration");
+    assert_eq!(first.who, "Brom");
+    let second = roll(&mut app, true);
+    assert_eq!(second.roll.mode, RollMode::Normal, "only the next roll");
+    assert_eq!(second.player_text(), "The DM rolled.");
+    app.world_mut().write_message(DiceRequest::RollTable { id: "urban-chase-complications".into(), hidden: false });
+    app.update();
+    let table = app.world().resource::<Session>().log.entries.last().cloned().expect("logged");
+    assert!(table.full_text().contains("Urban Chase Complications"));
+}

@@ -4,8 +4,8 @@ use battlemap::rules::creature::{Abilities, Side};
 use battlemap::rules::{Cell, Grid, Size};
 use battlemap::scenario::{RuleOptions, TokenKind};
 use battlemap::ui::{
-    MovementView, PanelRequest, RosterView, ShapeKind, StatusEdit, StatusView, TemplateSettings, TemplateView,
-    TokenDetails, TokenRow, roster_panel, status_bar, template_panel,
+    DiceEdit, DiceView, MovementView, PanelRequest, RosterView, ShapeKind, StatusEdit, StatusView, TemplateSettings,
+    TemplateView, TokenDetails, TokenRow, dice_panel, roster_panel, status_bar, template_panel,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -36,6 +36,7 @@ fn roster(selected: Option<&str>) -> RosterView {
             shield: None,
             player_character: true,
             movement: Some(MovementView { speed: 30, left: 20, allowance: 30, dashes: 0, moves: 1, active: true }),
+            inspiration: Some(false),
         }),
     }
 }
@@ -164,4 +165,52 @@ fn the_template_panel_changes_the_shape_and_lists_who_is_inside() {
     harness.run();
     let cone = TemplateSettings { kind: ShapeKind::Cone, ..TemplateSettings::default() };
     assert!(harness.state().contains(&PanelRequest::SetTemplate(cone)), "{:?}", harness.state());
+}
+
+/// Issue 5: rolling on a table from the panel.
+#[test]
+fn rolling_on_a_table_from_the_panel() {
+    let tables = battlemap::rules::tables::all().expect("tables load");
+    let view = DiceView { seed: 1, log: Vec::new(), roller: "the DM".into(), inspired: false };
+    let mut harness = Harness::builder().with_size(bevy_egui::egui::Vec2::new(420.0, 1000.0)).build_ui_state(
+        |ui, (edit, requests): &mut (DiceEdit, Vec<PanelRequest>)| {
+            requests.extend(dice_panel(ui, &view, &tables, edit))
+        },
+        (DiceEdit::default(), Vec::new()),
+    );
+    harness.run();
+    harness.state_mut().0.search = "madness".into();
+    harness.run();
+    assert!(harness.query_by_label("Poisons").is_none(), "the search narrows the list");
+    harness.get_by_label("Short-Term Madness").click();
+    harness.run();
+    harness.get_by_label("Roll d100").click();
+    harness.run();
+    assert!(
+        harness.state().1.contains(&PanelRequest::RollTable { id: "short-term-madness".into(), hidden: false }),
+        "{:?}",
+        harness.state().1
+    );
+    // The roller rolls the notation typed, as the DM, hidden when asked.
+    harness.state_mut().0.hidden = true;
+    harness.get_by_label("Roll as the DM").click();
+    harness.run();
+    assert!(harness.state().1.contains(&PanelRequest::Roll {
+        notation: "d20".into(),
+        mode: battlemap::rules::dice::RollMode::Normal,
+        hidden: true
+    }));
+}
+
+#[test]
+fn the_card_awards_inspiration() {
+    let mut harness = Harness::new_ui_state(
+        |ui, requests: &mut Vec<PanelRequest>| requests.extend(roster_panel(ui, &roster(Some("brom")))),
+        Vec::new(),
+    );
+    harness.run();
+    assert!(harness.query_by_label("Inspiration: no").is_some());
+    harness.get_by_label("Award").click();
+    harness.run();
+    assert!(harness.state().contains(&PanelRequest::Inspiration { id: "brom".into(), give: true }));
 }

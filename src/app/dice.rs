@@ -1,0 +1,148 @@
+//! Dice in the app: the session's one seeded generator, the roll log, the DM's tables, and
+//! inspiration (DMG "Inspiration": spending it gives advantage on the next roll).
+
+use bevy::prelude::*;
+
+use super::LaunchOptions;
+use super::components::{DisplayName, PlayerCharacter};
+use super::state::Notice;
+use crate::rules::dice::{LogEntry, RollLog, RollMode, SeededDice};
+use crate::rules::tables::{self, Table};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<DiceRequest>()
+        .add_systems(Startup, start_session)
+        .add_systems(Update, (give_inspiration_slots, apply_dice_requests).chain());
+}
+
+/// The session's dice, its log, and the tables.
+#[derive(Resource)]
+pub struct Session {
+    pub dice: SeededDice,
+    pub log: RollLog,
+    pub tables: Vec<Table>,
+}
+
+impl Session {
+    pub fn new(seed: u64) -> Self {
+        let tables = tables::all().unwrap_or_else(|e| {
+            error!("{e}");
+            Vec::new()
+        });
+        Self { dice: SeededDice::new(seed), log: RollLog { seed, entries: Vec::new() }, tables }
+    }
+}
+
+/// A player character's inspiration: whether it has it, and whether it was spent on the next roll.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Inspiration {
+    pub has: bool,
+    pub spent_on_next_roll: bool,
+}
+
+/// Rolls and inspiration asked for in the panels.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum DiceRequest {
+    Roll { roller: Option<Entity>, notation: String, mode: RollMode, hidden: bool },
+    RollTable { id: String, hidden: bool },
+    Inspiration { entity: Entity, give: bool },
+}
+
+fn start_session(mut commands: Commands, options: Option<Res<LaunchOptions>>) {
+    let seed = options.and_then(|o| o.seed).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+    });
+    commands.insert_resource(Session::new(seed));
+}
+
+fn give_inspiration_slots(mut commands: Commands, pcs: Query<Entity, (With<PlayerCharacter>, Without<Inspiration>)>) {
+    for pc in &pcs {
+        commands.entity(pc).insert(Inspiration::default());
+    }
+}
+
+/// Advantage and disadvantage together cancel (DMG "Advantage and Disadvantage").
+fn combine(mode: RollMode, advantage: bool) -> RollMode {
+    match (mode, advantage) {
+        (RollMode::Disadvantage, true) => RollMode::Normal,
+        (_, true) => RollMode::Advantage,
+        (mode, false) => mode,
+    }
+}
+
+fn apply_dice_requests(
+    mut requests: MessageReader<DiceRequest>,
+    session: Option<ResMut<Session>>,
+    mut inspiration: Query<&mut Inspiration>,
+    names: Query<&DisplayName>,
+    mut notice: ResMut<Notice>,
+) {
+    let Some(mut session) = session else { return };
+    for request in requests.read() {
+        match request {
+            DiceRequest::Roll { roller, notation, mode, hidden } => {
+                let inspired = roller.and_then(|e| inspiration.get(e).ok()).is_some_and(|i| i.spent_on_next_roll);
+                let mode = combine(*mode, inspired);
+                match session.dice.roll(notation, mode) {
+                    Ok(roll) => {
+                        if let Some(mut i) = roller.and_then(|e| inspiration.get_mut(e).ok()) {
+                            i.spent_on_next_roll = false;
+                        }
+                        let who =
+                            roller.and_then(|e| names.get(e).ok()).map_or_else(|| "The DM".to_owned(), |n| n.0.clone());
+                        let reason = if inspired { "inspiration".to_owned() } else { String::new() };
+                        session.log.entries.push(LogEntry { who, reason, roll, hidden: *hidden });
+                    }
+                    Err(error) => notice.0 = Some((error.to_string(), true)),
+                }
+            }
+            DiceRequest::RollTable { id, hidden } => {
+                let Some(table) = tables::find(&session.tables, id).cloned() else { continue };
+                match table.roll(&mut session.dice) {
+                    Ok(result) => {
+                        let roll = crate::rules::dice::DiceRoll {
+                            notation: format!("1d{}", result.die),
+                            mode: RollMode::Normal,
+                            evaluations: vec![crate::rules::dice::Evaluation {
+                                detail: format!("{}: {}", table.name, result.row.join(" | ")),
+                                total: result.result as i32,
+                            }],
+                            total: result.result as i32,
+                        };
+                        session.log.entries.push(LogEntry {
+                            who: "The DM".into(),
+                            reason: table.name.clone(),
+                            roll,
+                            hidden: *hidden,
+                        });
+                    }
+                    Err(error) => notice.0 = Some((error.to_string(), true)),
+                }
+            }
+            DiceRequest::Inspiration { entity, give } => {
+                let Ok(mut i) = inspiration.get_mut(*entity) else { continue };
+                let name = names.get(*entity).map_or_else(|_| "They".to_owned(), |n| n.0.clone());
+                if *give {
+                    i.has = true;
+                    notice.0 = Some((format!("{name} has inspiration"), false));
+                } else if i.has {
+                    i.has = false;
+                    i.spent_on_next_roll = true;
+                    notice.0 = Some((format!("{name} spends inspiration: advantage on the next roll"), false));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inspiration_and_disadvantage_cancel() {
+        assert_eq!(combine(RollMode::Disadvantage, true), RollMode::Normal);
+        assert_eq!(combine(RollMode::Normal, true), RollMode::Advantage);
+        assert_eq!(combine(RollMode::Disadvantage, false), RollMode::Disadvantage);
+    }
+}

@@ -1,0 +1,133 @@
+//! The dice and tables panel: a roller for any notation (public or hidden), the roll log, the
+//! DM's tables with a search and a Roll button on the rollable ones, and the mob calculator.
+
+use bevy_egui::egui::{self, RichText};
+
+use super::PanelRequest;
+use crate::rules::dice::RollMode;
+use crate::rules::tables::{Table, TableKind, find, mob_hits};
+
+/// What the dice panel shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DiceView {
+    pub seed: u64,
+    /// The log, newest last: the full line and whether it is hidden from players.
+    pub log: Vec<(String, String, bool)>,
+    /// Who rolls from the roller: the selected creature's name, or the DM.
+    pub roller: String,
+    /// The roller's creature spends inspiration on its next roll (advantage).
+    pub inspired: bool,
+}
+
+/// What the user is typing and choosing in the panel, kept between frames.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiceEdit {
+    pub notation: String,
+    pub mode: RollMode,
+    pub hidden: bool,
+    /// The DM's view: hidden rolls shown in full.
+    pub dm_view: bool,
+    pub search: String,
+    pub open_table: Option<String>,
+    pub mob: (i32, i32, u32),
+}
+
+impl Default for DiceEdit {
+    fn default() -> Self {
+        Self {
+            notation: "d20".into(),
+            mode: RollMode::Normal,
+            hidden: false,
+            dm_view: true,
+            search: String::new(),
+            open_table: None,
+            mob: (5, 19, 8),
+        }
+    }
+}
+
+/// Draws the dice panel and returns what the user asked for.
+pub fn dice_panel(ui: &mut egui::Ui, view: &DiceView, tables: &[Table], edit: &mut DiceEdit) -> Vec<PanelRequest> {
+    let mut requests = Vec::new();
+    ui.heading("Dice");
+    ui.horizontal(|ui| {
+        ui.add(egui::TextEdit::singleline(&mut edit.notation).desired_width(90.0).hint_text("2d6+3"));
+        ui.selectable_value(&mut edit.mode, RollMode::Normal, "Normal");
+        ui.selectable_value(&mut edit.mode, RollMode::Advantage, "Adv");
+        ui.selectable_value(&mut edit.mode, RollMode::Disadvantage, "Dis");
+    });
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut edit.hidden, "Hidden (DM)");
+        if ui.button(format!("Roll as {}", view.roller)).clicked() {
+            requests.push(PanelRequest::Roll { notation: edit.notation.clone(), mode: edit.mode, hidden: edit.hidden });
+        }
+    });
+    if view.inspired {
+        ui.label(RichText::new("Inspiration spent: the next roll has advantage.").italics());
+    }
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("Roll log").strong());
+        ui.checkbox(&mut edit.dm_view, "DM's view");
+        ui.label(RichText::new(format!("seed {}", view.seed)).weak().small());
+    });
+    egui::ScrollArea::vertical().id_salt("roll-log").max_height(160.0).stick_to_bottom(true).show(ui, |ui| {
+        for (full, player, hidden) in &view.log {
+            let text = if edit.dm_view { full } else { player };
+            let text = if *hidden && edit.dm_view { format!("(hidden) {text}") } else { text.clone() };
+            ui.label(text);
+        }
+    });
+    ui.separator();
+    ui.heading("Tables");
+    ui.add(egui::TextEdit::singleline(&mut edit.search).hint_text("search tables").desired_width(200.0));
+    let key = edit.search.to_lowercase();
+    egui::ScrollArea::vertical().id_salt("tables").max_height(120.0).show(ui, |ui| {
+        for table in tables.iter().filter(|t| key.is_empty() || t.name.to_lowercase().contains(&key)) {
+            let open = edit.open_table.as_deref() == Some(table.id.as_str());
+            if ui.selectable_label(open, &table.name).clicked() {
+                edit.open_table = if open { None } else { Some(table.id.clone()) };
+            }
+        }
+    });
+    if let Some(table) = edit.open_table.as_deref().and_then(|id| find(tables, id)) {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(&table.name).strong());
+            if table.kind == TableKind::Random && ui.button(format!("Roll d{}", table.die.unwrap_or(20))).clicked() {
+                requests.push(PanelRequest::RollTable { id: table.id.clone(), hidden: edit.hidden });
+            }
+        });
+        egui::ScrollArea::vertical().id_salt("table-rows").max_height(160.0).show(ui, |ui| {
+            egui::Grid::new("table-grid").striped(true).show(ui, |ui| {
+                for column in &table.columns {
+                    ui.label(RichText::new(column).strong());
+                }
+                ui.end_row();
+                for row in &table.rows {
+                    for cell in row {
+                        ui.add(egui::Label::new(cell).wrap());
+                    }
+                    ui.end_row();
+                }
+            });
+        });
+    }
+    ui.separator();
+    ui.label(RichText::new("Mob attacks").strong());
+    ui.horizontal(|ui| {
+        ui.label("Bonus");
+        ui.add(egui::DragValue::new(&mut edit.mob.0).range(-5..=20));
+        ui.label("AC");
+        ui.add(egui::DragValue::new(&mut edit.mob.1).range(0..=30));
+        ui.label("Attackers");
+        ui.add(egui::DragValue::new(&mut edit.mob.2).range(1..=100));
+    });
+    if let Some((needed, per_hit, hits)) = mob_hits(tables, edit.mob.0, edit.mob.1, edit.mob.2) {
+        ui.label(if per_hit == 0 {
+            format!("They need {needed}: none can hit; roll individually.")
+        } else {
+            format!("They need {needed}+: {hits} hits (one for every {per_hit}).")
+        });
+    }
+    requests
+}
