@@ -140,6 +140,7 @@ fn keyboard_shortcuts(
     mut ruler: ResMut<super::ruler::Ruler>,
     mut sight: ResMut<super::sight::SightOverlay>,
     mut template: ResMut<super::template::TemplateTool>,
+    mut dice_open: ResMut<super::panels::DicePanelOpen>,
 ) {
     if egui_input.is_some_and(|e| e.wants_any_keyboard_input()) {
         return;
@@ -156,6 +157,9 @@ fn keyboard_shortcuts(
     }
     if keys.just_pressed(KeyCode::KeyN) {
         turn.write(TurnRequest::NextTurn);
+    }
+    if keys.just_pressed(KeyCode::KeyD) {
+        dice_open.0 = !dice_open.0;
     }
     if keys.just_pressed(KeyCode::KeyV) {
         sight.toggle();

@@ -14,7 +14,7 @@ mod highlight;
 mod input;
 pub mod layout;
 pub mod movement;
-mod panels;
+pub mod panels;
 mod ruler;
 pub mod sight;
 pub mod state;

@@ -19,12 +19,15 @@ use crate::ui::{
 };
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<StatusEditState>().add_systems(EguiPrimaryContextPass, draw_panels).add_systems(
-        PreUpdate,
-        drop_repeated_modifier_events
-            .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
-            .before(bevy_egui::EguiPreUpdateSet::BeginPass),
-    );
+    app.init_resource::<StatusEditState>()
+        .init_resource::<DicePanelOpen>()
+        .add_systems(EguiPrimaryContextPass, draw_panels)
+        .add_systems(
+            PreUpdate,
+            drop_repeated_modifier_events
+                .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
+                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+        );
 }
 
 /// bevy_egui reports the keyboard modifiers to egui every frame, and egui answers any input
@@ -119,6 +122,10 @@ fn roster_view(tokens: &TokenQuery, selection: Selection, grid: crate::rules::Gr
     }
 }
 
+/// Whether the dice and tables panel is shown (off at start: the map comes first).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DicePanelOpen(pub bool);
+
 /// What the panels read.
 #[derive(bevy::ecs::system::SystemParam)]
 struct Seen<'w> {
@@ -133,6 +140,7 @@ struct Seen<'w> {
 /// The map tools the panels switch.
 #[derive(bevy::ecs::system::SystemParam)]
 struct Tools<'w> {
+    dice_open: ResMut<'w, DicePanelOpen>,
     template: ResMut<'w, TemplateTool>,
     sight_overlay: ResMut<'w, SightOverlay>,
     ruler: ResMut<'w, Ruler>,
@@ -162,7 +170,7 @@ fn draw_panels(
     out: Requests,
 ) -> Result {
     let Seen { selection, pointer, notice, turn, dragging, cover_preview } = seen;
-    let Tools { mut template, mut sight_overlay, mut ruler, mut grid_visible } = tools;
+    let Tools { mut dice_open, mut template, mut sight_overlay, mut ruler, mut grid_visible } = tools;
     let Requests { mut dice, mut turn_requests, mut select, mut open, mut fit } = out;
     let ctx = contexts.ctx_mut()?;
     let loaded = &*loaded_rules;
@@ -180,6 +188,7 @@ fn draw_panels(
         ruler_active: ruler.active,
         sight_overlay: sight_overlay.on,
         template_active: template.active,
+        dice_open: dice_open.0,
         turn: active_name.map(|name| (turn.round, name)),
     };
     let entity_of = |id: &str| tokens.iter().find(|t| t.1.0 == id).map(|t| t.0);
@@ -189,7 +198,7 @@ fn draw_panels(
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
     let mut requests = egui::Panel::bottom("status").show(&mut root, |ui| status_bar(ui, &status, &mut edit.0)).inner;
-    if let Some(session) = session.as_deref() {
+    if let Some(session) = session.as_deref().filter(|_| dice_open.0) {
         let roller = selection.0.filter(|e| tokens.get(*e).is_ok());
         let view = DiceView {
             seed: session.log.seed,
@@ -280,6 +289,7 @@ fn draw_panels(
                 rules.diagonals = rules.diagonals.toggled();
             }
             PanelRequest::ToggleSight => sight_overlay.toggle(),
+            PanelRequest::ToggleDice => dice_open.0 = !dice_open.0,
             PanelRequest::ToggleTemplate => {
                 template.toggle();
                 ruler.active = false;

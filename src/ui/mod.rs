@@ -59,6 +59,8 @@ pub enum PanelRequest {
         id: String,
         hidden: bool,
     },
+    /// Show or hide the dice and tables panel.
+    ToggleDice,
     /// Give or spend a player character's inspiration.
     Inspiration {
         id: String,

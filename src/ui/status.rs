@@ -23,6 +23,7 @@ pub struct StatusView {
     pub ruler_active: bool,
     pub sight_overlay: bool,
     pub template_active: bool,
+    pub dice_open: bool,
     /// The round and whose turn it is, once turns have started.
     pub turn: Option<(u32, String)>,
 }
@@ -68,6 +69,10 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
             .changed()
         {
             requests.push(PanelRequest::ToggleRuler);
+        }
+        let mut dice = view.dice_open;
+        if ui.toggle_value(&mut dice, "Dice (D)").on_hover_text("Dice, the roll log and the DM's tables").changed() {
+            requests.push(PanelRequest::ToggleDice);
         }
         let mut template = view.template_active;
         if ui.toggle_value(&mut template, "Template (T)").on_hover_text("Place an area of effect").changed() {

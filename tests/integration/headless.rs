@@ -161,13 +161,22 @@ fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
     app.world_mut().insert_resource(Session::new(5));
     app.update();
     let brom = entity_of(&mut app, "brom");
-    assert_eq!(app.world().get::<Inspiration>(brom), Some(&Inspiration::default()), "player characters can hold inspiration");
+    assert_eq!(
+        app.world().get::<Inspiration>(brom),
+        Some(&Inspiration::default()),
+        "player characters can hold inspiration"
+    );
     app.world_mut().write_message(DiceRequest::Inspiration { entity: brom, give: true });
     app.update();
     app.world_mut().write_message(DiceRequest::Inspiration { entity: brom, give: false });
     app.update();
     let roll = |app: &mut App, hidden: bool| {
-        app.world_mut().write_message(DiceRequest::Roll { roller: Some(brom), notation: "d20+3".into(), mode: RollMode::Normal, hidden });
+        app.world_mut().write_message(DiceRequest::Roll {
+            roller: Some(brom),
+            notation: "d20+3".into(),
+            mode: RollMode::Normal,
+            hidden,
+        });
         app.update();
         app.world().resource::<Session>().log.entries.last().cloned().expect("logged")
     };

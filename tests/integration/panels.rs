@@ -82,6 +82,7 @@ fn status() -> StatusView {
         ruler_active: false,
         sight_overlay: false,
         template_active: false,
+        dice_open: false,
         turn: Some((2, "Brom".into())),
     }
 }
