@@ -5,6 +5,7 @@
 //! `docs/rules.md` restates and extends.
 
 pub mod area;
+pub mod calculators;
 pub mod creature;
 pub mod dice;
 pub mod distance;

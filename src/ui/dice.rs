@@ -4,6 +4,9 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::PanelRequest;
+use super::template::{ShapeKind, TemplateSettings};
+use crate::rules::area::estimated_targets;
+use crate::rules::calculators::{Severity, automatic_success, improvised_damage, special_travel};
 use crate::rules::dice::RollMode;
 use crate::rules::tables::{Table, TableKind, find, mob_hits};
 
@@ -30,6 +33,14 @@ pub struct DiceEdit {
     pub search: String,
     pub open_table: Option<String>,
     pub mob: (i32, i32, u32),
+    /// Targets in an area: shape, size in feet.
+    pub area: (ShapeKind, u32),
+    /// Improvised damage: character level and severity.
+    pub damage: (u32, Severity),
+    /// Automatic success: DC, ability score, proficiency option.
+    pub automatic: (i32, i32, bool),
+    /// Special travel pace: speed in feet and hours a day.
+    pub travel: (u32, u32),
 }
 
 impl Default for DiceEdit {
@@ -42,6 +53,10 @@ impl Default for DiceEdit {
             search: String::new(),
             open_table: None,
             mob: (5, 19, 8),
+            area: (ShapeKind::Cone, 15),
+            damage: (1, Severity::Dangerous),
+            automatic: (15, 20, false),
+            travel: (100, 8),
         }
     }
 }
@@ -129,5 +144,68 @@ pub fn dice_panel(ui: &mut egui::Ui, view: &DiceView, tables: &[Table], edit: &m
             format!("They need {needed}+: {hits} hits (one for every {per_hit}).")
         });
     }
+    calculators(ui, tables, edit, &mut requests);
     requests
+}
+
+/// Targets in an area, improvised damage, automatic success and special travel pace.
+fn calculators(ui: &mut egui::Ui, tables: &[Table], edit: &mut DiceEdit, requests: &mut Vec<PanelRequest>) {
+    ui.separator();
+    ui.label(RichText::new("Targets in an area").strong());
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_id_salt("area-kind").selected_text(edit.area.0.name()).show_ui(ui, |ui| {
+            for kind in ShapeKind::ALL {
+                ui.selectable_value(&mut edit.area.0, kind, kind.name());
+            }
+        });
+        ui.add(egui::DragValue::new(&mut edit.area.1).range(5..=1000).speed(5.0).suffix(" ft"));
+    });
+    let settings = TemplateSettings { kind: edit.area.0, feet: edit.area.1, ..TemplateSettings::default() };
+    let estimate = estimated_targets(settings.shape().table_area(), edit.area.1);
+    ui.horizontal(|ui| {
+        ui.label(format!("About {estimate} targets; ±1d3 if bunched or spread."));
+        if ui.small_button("Roll 1d3").clicked() {
+            requests.push(PanelRequest::Roll { notation: "1d3".into(), mode: RollMode::Normal, hidden: edit.hidden });
+        }
+    });
+    ui.separator();
+    ui.label(RichText::new("Improvised damage").strong());
+    ui.horizontal(|ui| {
+        ui.label("Level");
+        ui.add(egui::DragValue::new(&mut edit.damage.0).range(1..=20));
+        for severity in Severity::ALL {
+            ui.selectable_value(&mut edit.damage.1, severity, severity.name());
+        }
+    });
+    if let Some(dice) = improvised_damage(tables, edit.damage.0, edit.damage.1) {
+        if ui.button(format!("Roll {dice}")).clicked() {
+            requests.push(PanelRequest::Roll { notation: dice, mode: RollMode::Normal, hidden: edit.hidden });
+        }
+    }
+    ui.separator();
+    ui.label(RichText::new("Automatic success (variant)").strong());
+    ui.horizontal(|ui| {
+        ui.label("DC");
+        ui.add(egui::DragValue::new(&mut edit.automatic.0).range(0..=40));
+        ui.label("Score");
+        ui.add(egui::DragValue::new(&mut edit.automatic.1).range(1..=30));
+        ui.checkbox(&mut edit.automatic.2, "Proficient option");
+    });
+    let (dc, score, proficient) = edit.automatic;
+    ui.label(if automatic_success(dc, score, proficient) { "Succeeds without a roll." } else { "Roll the check." });
+    ui.separator();
+    ui.label(RichText::new("Special travel pace").strong());
+    ui.horizontal(|ui| {
+        ui.label("Speed");
+        ui.add(egui::DragValue::new(&mut edit.travel.0).range(5..=1000).speed(5.0).suffix(" ft"));
+        ui.label("Hours");
+        ui.add(egui::DragValue::new(&mut edit.travel.1).range(1..=24));
+    });
+    let rates = special_travel(edit.travel.0, edit.travel.1);
+    let [slow, normal, fast] = rates.miles_per_hour;
+    let [slow_day, normal_day, fast_day] = rates.miles_per_day;
+    ui.label(format!(
+        "Slow / normal / fast: {} / {} / {} ft a minute; {slow} / {normal} / {fast} miles an hour; {slow_day} / {normal_day} / {fast_day} miles a day.",
+        rates.feet_per_minute[0], rates.feet_per_minute[1], rates.feet_per_minute[2]
+    ));
 }

@@ -215,3 +215,28 @@ fn the_card_awards_inspiration() {
     harness.run();
     assert!(harness.state().contains(&PanelRequest::Inspiration { id: "brom".into(), give: true }));
 }
+
+#[test]
+fn the_calculators_roll_improvised_damage_and_judge_automatic_success() {
+    let tables = battlemap::rules::tables::all().expect("tables load");
+    let view = DiceView { seed: 1, log: Vec::new(), roller: "the DM".into(), inspired: false };
+    let mut harness = Harness::builder().with_size(bevy_egui::egui::Vec2::new(520.0, 1800.0)).build_ui_state(
+        |ui, (edit, requests): &mut (DiceEdit, Vec<PanelRequest>)| {
+            requests.extend(dice_panel(ui, &view, &tables, edit))
+        },
+        (DiceEdit::default(), Vec::new()),
+    );
+    harness.run();
+    // Level 1, dangerous: 2d10 (DMG table Damage Severity and Level).
+    harness.get_by_label("Roll 2d10").click();
+    harness.run();
+    assert!(harness.state().1.contains(&PanelRequest::Roll {
+        notation: "2d10".into(),
+        mode: battlemap::rules::dice::RollMode::Normal,
+        hidden: false
+    }));
+    // DC 15 with Strength 20: the fighter kicks in the door.
+    assert!(harness.query_by_label("Succeeds without a roll.").is_some());
+    assert!(harness.query_by_label_contains("666 / 1000 / 1333 ft a minute").is_some());
+    assert!(harness.query_by_label("About 2 targets; ±1d3 if bunched or spread.").is_some());
+}
