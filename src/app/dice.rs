@@ -43,7 +43,7 @@ pub struct Inspiration {
 /// Rolls and inspiration asked for in the panels.
 #[derive(Message, Clone, Debug, PartialEq)]
 pub enum DiceRequest {
-    Roll { roller: Option<Entity>, notation: String, mode: RollMode, hidden: bool },
+    Roll { roller: Option<Entity>, notation: String, mode: RollMode, hidden: bool, reason: String },
     RollTable { id: String, hidden: bool },
     Inspiration { entity: Entity, give: bool },
 }
@@ -80,7 +80,7 @@ fn apply_dice_requests(
     let Some(mut session) = session else { return };
     for request in requests.read() {
         match request {
-            DiceRequest::Roll { roller, notation, mode, hidden } => {
+            DiceRequest::Roll { roller, notation, mode, hidden, reason } => {
                 let inspired = roller.and_then(|e| inspiration.get(e).ok()).is_some_and(|i| i.spent_on_next_roll);
                 let mode = combine(*mode, inspired);
                 match session.dice.roll(notation, mode) {
@@ -90,7 +90,11 @@ fn apply_dice_requests(
                         }
                         let who =
                             roller.and_then(|e| names.get(e).ok()).map_or_else(|| "The DM".to_owned(), |n| n.0.clone());
-                        let reason = if inspired { "inspiration".to_owned() } else { String::new() };
+                        let reason = match (inspired, reason.is_empty()) {
+                            (true, true) => "inspiration".to_owned(),
+                            (true, false) => format!("{reason}, with inspiration"),
+                            (false, _) => reason.clone(),
+                        };
                         session.log.entries.push(LogEntry { who, reason, roll, hidden: *hidden });
                     }
                     Err(error) => notice.0 = Some((error.to_string(), true)),

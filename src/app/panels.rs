@@ -295,8 +295,8 @@ fn draw_panels(
                 ruler.active = false;
             }
             PanelRequest::SetTemplate(settings) => template.settings = settings,
-            PanelRequest::Roll { notation, mode, hidden } => {
-                dice.write(DiceRequest::Roll { roller: selection.0, notation, mode, hidden });
+            PanelRequest::Roll { notation, mode, hidden, reason } => {
+                dice.write(DiceRequest::Roll { roller: selection.0, notation, mode, hidden, reason });
             }
             PanelRequest::RollTable { id, hidden } => {
                 dice.write(DiceRequest::RollTable { id, hidden });

@@ -26,6 +26,8 @@ pub struct DiceView {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DiceEdit {
     pub notation: String,
+    /// Why the roll is made ("attack on the ogre"), for the log.
+    pub reason: String,
     pub mode: RollMode,
     pub hidden: bool,
     /// The DM's view: hidden rolls shown in full.
@@ -47,6 +49,7 @@ impl Default for DiceEdit {
     fn default() -> Self {
         Self {
             notation: "d20".into(),
+            reason: String::new(),
             mode: RollMode::Normal,
             hidden: false,
             dm_view: true,
@@ -71,10 +74,16 @@ pub fn dice_panel(ui: &mut egui::Ui, view: &DiceView, tables: &[Table], edit: &m
         ui.selectable_value(&mut edit.mode, RollMode::Advantage, "Adv");
         ui.selectable_value(&mut edit.mode, RollMode::Disadvantage, "Dis");
     });
+    ui.add(egui::TextEdit::singleline(&mut edit.reason).hint_text("what for (optional)").desired_width(240.0));
     ui.horizontal(|ui| {
         ui.checkbox(&mut edit.hidden, "Hidden (DM)");
         if ui.button(format!("Roll as {}", view.roller)).clicked() {
-            requests.push(PanelRequest::Roll { notation: edit.notation.clone(), mode: edit.mode, hidden: edit.hidden });
+            requests.push(PanelRequest::Roll {
+                notation: edit.notation.clone(),
+                mode: edit.mode,
+                hidden: edit.hidden,
+                reason: edit.reason.trim().to_owned(),
+            });
         }
     });
     if view.inspired {
@@ -165,7 +174,13 @@ fn calculators(ui: &mut egui::Ui, tables: &[Table], edit: &mut DiceEdit, request
     ui.horizontal(|ui| {
         ui.label(format!("About {estimate} targets; ±1d3 if bunched or spread."));
         if ui.small_button("Roll 1d3").clicked() {
-            requests.push(PanelRequest::Roll { notation: "1d3".into(), mode: RollMode::Normal, hidden: edit.hidden });
+            let reason = format!("targets in a {} ft {} (±1d3)", edit.area.1, edit.area.0.name().to_lowercase());
+            requests.push(PanelRequest::Roll {
+                notation: "1d3".into(),
+                mode: RollMode::Normal,
+                hidden: edit.hidden,
+                reason,
+            });
         }
     });
     ui.separator();
@@ -179,7 +194,8 @@ fn calculators(ui: &mut egui::Ui, tables: &[Table], edit: &mut DiceEdit, request
     });
     if let Some(dice) = improvised_damage(tables, edit.damage.0, edit.damage.1) {
         if ui.button(format!("Roll {dice}")).clicked() {
-            requests.push(PanelRequest::Roll { notation: dice, mode: RollMode::Normal, hidden: edit.hidden });
+            let reason = format!("{} damage at level {}", edit.damage.1.name().to_lowercase(), edit.damage.0);
+            requests.push(PanelRequest::Roll { notation: dice, mode: RollMode::Normal, hidden: edit.hidden, reason });
         }
     }
     ui.separator();

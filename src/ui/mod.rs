@@ -53,6 +53,7 @@ pub enum PanelRequest {
         notation: String,
         mode: crate::rules::dice::RollMode,
         hidden: bool,
+        reason: String,
     },
     /// Roll on one of the DM's tables.
     RollTable {

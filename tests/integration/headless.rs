@@ -176,6 +176,7 @@ fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
             notation: "d20+3".into(),
             mode: RollMode::Normal,
             hidden,
+            reason: "attack on the thug".into(),
         });
         app.update();
         app.world().resource::<Session>().log.entries.last().cloned().expect("logged")
@@ -183,6 +184,7 @@ fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
     let first = roll(&mut app, false);
     assert_eq!(first.roll.mode, RollMode::Advantage, "spent inspiration");
     assert_eq!(first.who, "Brom");
+    assert_eq!(first.reason, "attack on the thug, with inspiration");
     let second = roll(&mut app, true);
     assert_eq!(second.roll.mode, RollMode::Normal, "only the next roll");
     assert_eq!(second.player_text(), "The DM rolled.");

@@ -199,7 +199,8 @@ fn rolling_on_a_table_from_the_panel() {
     assert!(harness.state().1.contains(&PanelRequest::Roll {
         notation: "d20".into(),
         mode: battlemap::rules::dice::RollMode::Normal,
-        hidden: true
+        hidden: true,
+        reason: String::new(),
     }));
 }
 
@@ -233,7 +234,8 @@ fn the_calculators_roll_improvised_damage_and_judge_automatic_success() {
     assert!(harness.state().1.contains(&PanelRequest::Roll {
         notation: "2d10".into(),
         mode: battlemap::rules::dice::RollMode::Normal,
-        hidden: false
+        hidden: false,
+        reason: "dangerous damage at level 1".into(),
     }));
     // DC 15 with Strength 20: the fighter kicks in the door.
     assert!(harness.query_by_label("Succeeds without a roll.").is_some());
