@@ -10,6 +10,7 @@ pub mod creature;
 pub mod dice;
 pub mod distance;
 pub mod grid;
+pub mod initiative;
 pub mod lattice;
 pub mod movement;
 pub mod sight;

@@ -1,0 +1,189 @@
+//! The initiative order: who acts when, round after round. The battle map's turns and the
+//! chase's rounds are to share it (issue: chases).
+//!
+//! PHB "Combat": each participant rolls a Dexterity check for initiative and acts in order from
+//! the highest; DMG "Tracking Initiative". Ties: the higher Dexterity modifier goes first, then a
+//! roll-off from the session's dice (a project call, recorded in docs/rules.md).
+
+use serde::Serialize;
+
+use super::dice::{DiceError, RollMode, SeededDice};
+
+/// One participant's place in the order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    pub id: String,
+    /// The initiative result (d20 + Dexterity modifier).
+    pub initiative: i32,
+    pub dex: i8,
+    /// The roll-off that settles a tie with the same modifier.
+    pub tiebreak: i32,
+}
+
+/// The order of a fight or a chase, and whose turn it is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct InitiativeOrder {
+    /// Highest first.
+    pub entries: Vec<Entry>,
+    /// The index of the participant whose turn it is; `None` before the first turn.
+    pub current: Option<usize>,
+    /// Starts at 1 with the first turn.
+    pub round: u32,
+}
+
+impl InitiativeOrder {
+    /// Rolls initiative (d20 + Dexterity modifier) for each participant, in the order given, and
+    /// sorts them.
+    pub fn roll(participants: &[(String, i8)], dice: &mut SeededDice) -> Result<Self, DiceError> {
+        let mut order = Self::default();
+        for (id, dex) in participants {
+            order.join(id, *dex, dice)?;
+        }
+        Ok(order)
+    }
+
+    fn sort(&mut self) {
+        let current_id = self.current.map(|i| self.entries[i].id.clone());
+        self.entries.sort_by(|a, b| {
+            b.initiative
+                .cmp(&a.initiative)
+                .then(b.dex.cmp(&a.dex))
+                .then(b.tiebreak.cmp(&a.tiebreak))
+                .then(a.id.cmp(&b.id))
+        });
+        self.current = current_id.and_then(|id| self.entries.iter().position(|e| e.id == id));
+    }
+
+    /// A new arrival rolls initiative and takes its place (DMG "Role Reversal": new participants
+    /// join with initiative). The current turn stays with whoever has it.
+    pub fn join(&mut self, id: &str, dex: i8, dice: &mut SeededDice) -> Result<&Entry, DiceError> {
+        let notation = format!("1d20{:+}", dex);
+        let initiative = dice.roll(&notation, RollMode::Normal)?.total;
+        let tiebreak = dice.roll("1d1000", RollMode::Normal).map_or(0, |r| r.total);
+        self.entries.retain(|e| e.id != id);
+        self.entries.push(Entry { id: id.to_owned(), initiative, dex, tiebreak });
+        self.sort();
+        Ok(self.entries.iter().find(|e| e.id == id).expect("just added"))
+    }
+
+    /// Sets a participant's initiative by hand (the DM's override).
+    pub fn set(&mut self, id: &str, initiative: i32) {
+        if let Some(e) = self.entries.iter_mut().find(|e| e.id == id) {
+            e.initiative = initiative;
+        }
+        self.sort();
+    }
+
+    /// Takes a participant out (dropped out, gave up); if it was its turn, the turn passes to
+    /// whoever comes next.
+    pub fn remove(&mut self, id: &str) {
+        let Some(index) = self.entries.iter().position(|e| e.id == id) else { return };
+        self.entries.remove(index);
+        self.current = match self.current {
+            _ if self.entries.is_empty() => None,
+            Some(c) if c > index => Some(c - 1),
+            // It was the leaver's turn: point at the one before, so `next` gives the one after.
+            // At the head of the order that is the last one, with the round wound back by one
+            // because `next` will count it again when it wraps.
+            Some(c) if c == index && index == 0 => {
+                self.round = self.round.saturating_sub(1);
+                Some(self.entries.len() - 1)
+            }
+            Some(c) if c == index => Some(index - 1),
+            other => other,
+        };
+    }
+
+    /// Passes the turn to the next participant, starting a new round after the last; returns who.
+    pub fn next(&mut self) -> Option<&Entry> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        let next = match self.current {
+            Some(c) if c + 1 < self.entries.len() => c + 1,
+            _ => {
+                self.round += 1;
+                0
+            }
+        };
+        self.current = Some(next);
+        self.entries.get(next)
+    }
+
+    /// Whose turn it is.
+    pub fn current(&self) -> Option<&Entry> {
+        self.current.and_then(|c| self.entries.get(c))
+    }
+
+    /// The participant after `id` in the order (wrapping round): who a chase complication affects.
+    pub fn after(&self, id: &str) -> Option<&Entry> {
+        let index = self.entries.iter().position(|e| e.id == id)?;
+        (self.entries.len() > 1).then(|| &self.entries[(index + 1) % self.entries.len()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn party() -> Vec<(String, i8)> {
+        [("brom", 0), ("lia", 4), ("sera", 0), ("thug", 0)].iter().map(|(id, dex)| ((*id).to_owned(), *dex)).collect()
+    }
+
+    #[test]
+    fn the_order_runs_from_the_highest_and_replays_by_seed() {
+        let order = InitiativeOrder::roll(&party(), &mut SeededDice::new(8)).expect("rolls");
+        assert_eq!(order, InitiativeOrder::roll(&party(), &mut SeededDice::new(8)).expect("rolls"));
+        assert!(order.entries.windows(2).all(|w| w[0].initiative >= w[1].initiative));
+        let lia = order.entries.iter().find(|e| e.id == "lia").expect("lia");
+        assert!((5..=24).contains(&lia.initiative), "d20 + 4");
+    }
+
+    #[test]
+    fn ties_go_to_the_higher_dexterity_then_the_roll_off() {
+        let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(1)).expect("rolls");
+        for id in ["brom", "lia", "sera", "thug"] {
+            order.set(id, 12);
+        }
+        assert_eq!(order.entries[0].id, "lia", "Dex +4 wins the tie");
+        let rest: Vec<i32> = order.entries[1..].iter().map(|e| e.tiebreak).collect();
+        assert!(rest.windows(2).all(|w| w[0] >= w[1]), "then the roll-off");
+    }
+
+    #[test]
+    fn turns_go_round_and_rounds_count() {
+        let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(2)).expect("rolls");
+        let first = order.next().map(|e| e.id.clone());
+        assert_eq!(order.round, 1);
+        for _ in 0..3 {
+            order.next();
+        }
+        assert_eq!(order.next().map(|e| e.id.clone()), first);
+        assert_eq!(order.round, 2);
+    }
+
+    #[test]
+    fn the_first_in_order_leaving_keeps_the_round() {
+        let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(4)).expect("rolls");
+        let first = order.next().map(|e| e.id.clone()).expect("first");
+        let second = order.after(&first).map(|e| e.id.clone()).expect("second");
+        order.remove(&first);
+        assert_eq!(order.next().map(|e| e.id.clone()), Some(second));
+        assert_eq!(order.round, 1);
+    }
+
+    #[test]
+    fn arrivals_join_and_leavers_hand_on_the_turn() {
+        let mut dice = SeededDice::new(3);
+        let mut order = InitiativeOrder::roll(&party(), &mut dice).expect("rolls");
+        order.next();
+        let acting = order.current().map(|e| e.id.clone()).expect("someone acts");
+        order.join("wolf", 2, &mut dice).expect("joins");
+        assert_eq!(order.entries.len(), 5);
+        assert_eq!(order.current().map(|e| e.id.clone()), Some(acting.clone()), "the turn stays");
+        let after = order.after(&acting).map(|e| e.id.clone()).expect("someone after");
+        order.remove(&acting);
+        assert_eq!(order.entries.len(), 4);
+        assert_eq!(order.next().map(|e| e.id.clone()), Some(after), "the next one still comes next");
+    }
+}
