@@ -7,6 +7,7 @@ use super::LaunchOptions;
 use super::components::{DisplayName, PlayerCharacter};
 use super::state::Notice;
 use crate::rules::dice::{LogEntry, RollLog, RollMode, SeededDice};
+use crate::rules::initiative::InitiativeOrder;
 use crate::rules::tables::{self, Table};
 
 pub(super) fn plugin(app: &mut App) {
@@ -21,6 +22,8 @@ pub struct Session {
     pub dice: SeededDice,
     pub log: RollLog,
     pub tables: Vec<Table>,
+    /// The initiative order of the fight (empty until the first turn).
+    pub initiative: InitiativeOrder,
 }
 
 impl Session {
@@ -29,7 +32,36 @@ impl Session {
             error!("{e}");
             Vec::new()
         });
-        Self { dice: SeededDice::new(seed), log: RollLog { seed, entries: Vec::new() }, tables }
+        Self {
+            dice: SeededDice::new(seed),
+            log: RollLog { seed, entries: Vec::new() },
+            tables,
+            initiative: InitiativeOrder::default(),
+        }
+    }
+
+    /// Rolls initiative for every participant (`(id, Dexterity modifier)`), logging each roll
+    /// under the name `name_of` gives.
+    pub fn roll_initiative(
+        &mut self,
+        participants: &[(String, i8)],
+        name_of: impl Fn(&str) -> Option<String>,
+    ) -> Result<(), crate::rules::dice::DiceError> {
+        self.initiative = InitiativeOrder::roll(participants, &mut self.dice)?;
+        for entry in &self.initiative.entries {
+            let who = name_of(&entry.id).unwrap_or_else(|| entry.id.clone());
+            let roll = crate::rules::dice::DiceRoll {
+                notation: format!("1d20{:+}", entry.dex),
+                mode: RollMode::Normal,
+                evaluations: vec![crate::rules::dice::Evaluation {
+                    detail: format!("initiative {}", entry.initiative),
+                    total: entry.initiative,
+                }],
+                total: entry.initiative,
+            };
+            self.log.entries.push(LogEntry { who, reason: "initiative".into(), roll, hidden: false });
+        }
+        Ok(())
     }
 }
 

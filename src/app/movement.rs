@@ -215,35 +215,49 @@ fn apply_moves(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn apply_turn_requests(
     mut requests: MessageReader<TurnRequest>,
     mut turn: ResMut<Turn>,
     mut moves: Query<(Entity, &mut TurnMoves, &mut Position, &DisplayName, &RosterOrder)>,
+    abilities: Query<&AbilityModifiers>,
     mut select: MessageWriter<SelectToken>,
     ids: Query<&TokenId>,
     mut notice: ResMut<Notice>,
+    mut session: Option<ResMut<super::dice::Session>>,
 ) {
     for request in requests.read() {
         match *request {
             TurnRequest::NextTurn => {
-                let mut order: Vec<(RosterOrder, Entity)> = moves.iter().map(|(e, .., o)| (*o, e)).collect();
-                order.sort();
-                let position = turn.active.and_then(|a| order.iter().position(|(_, e)| *e == a));
-                let next = match position {
-                    Some(i) if i + 1 < order.len() => order[i + 1].1,
-                    _ => {
-                        turn.round += 1;
-                        match order.first() {
-                            Some((_, e)) => *e,
-                            None => continue,
-                        }
+                let Some(session) = session.as_deref_mut() else { continue };
+                // The first turn rolls initiative for every creature, in the roster's order.
+                if session.initiative.entries.is_empty() {
+                    let mut roster: Vec<(RosterOrder, Entity)> = moves.iter().map(|(e, .., o)| (*o, e)).collect();
+                    roster.sort();
+                    let participants: Vec<(String, i8)> = roster
+                        .iter()
+                        .filter_map(|(_, e)| {
+                            Some((ids.get(*e).ok()?.0.clone(), abilities.get(*e).map_or(0, |a| a.0.dex)))
+                        })
+                        .collect();
+                    if let Err(error) = session.roll_initiative(&participants, |id| {
+                        roster
+                            .iter()
+                            .find_map(|(_, e)| (ids.get(*e).ok()?.0 == id).then_some(*e))
+                            .and_then(|e| moves.get(e).ok())
+                            .map(|m| m.3.0.clone())
+                    }) {
+                        notice.0 = Some((error.to_string(), true));
+                        continue;
                     }
-                };
-                if turn.round == 0 {
-                    turn.round = 1;
                 }
+                let Some(id) = session.initiative.next().map(|e| e.id.clone()) else { continue };
+                turn.round = session.initiative.round;
+                let Some(next) = moves.iter().find_map(|(e, ..)| (ids.get(e).ok()?.0 == id).then_some(e)) else {
+                    continue;
+                };
                 start_turn(&mut turn, next, &mut moves, &mut notice);
-                select.write(SelectToken(ids.get(next).ok().map(|id| id.0.clone())));
+                select.write(SelectToken(Some(id)));
             }
             TurnRequest::StartTurn(entity) => {
                 if turn.round == 0 {

@@ -80,7 +80,13 @@ type TokenQuery<'w, 's> = Query<
 >;
 
 /// The roster's view model: every token in scenario order, and the selected one in detail.
-fn roster_view(tokens: &TokenQuery, selection: Selection, grid: crate::rules::Grid, turn: &Turn) -> RosterView {
+fn roster_view(
+    tokens: &TokenQuery,
+    selection: Selection,
+    grid: crate::rules::Grid,
+    turn: &Turn,
+    session: Option<&Session>,
+) -> RosterView {
     let mut rows: Vec<_> = tokens.iter().collect();
     rows.sort_by_key(|row| *row.12);
     let selected = selection.0.and_then(|e| tokens.get(e).ok()).map(
@@ -116,6 +122,9 @@ fn roster_view(tokens: &TokenQuery, selection: Selection, grid: crate::rules::Gr
                 max_hp: vitals.max_hp,
                 ac: vitals.ac,
                 speed: vitals.speed,
+                initiative: session
+                    .and_then(|s| s.initiative.entries.iter().find(|e| e.id == id.0))
+                    .map(|e| e.initiative),
             })
             .collect(),
         selected,
@@ -175,7 +184,7 @@ fn draw_panels(
     let ctx = contexts.ctx_mut()?;
     let loaded = &*loaded_rules;
     let scenario = &loaded.scenario;
-    let roster = roster_view(&tokens, *selection, scenario.grid, &turn);
+    let roster = roster_view(&tokens, *selection, scenario.grid, &turn, session.as_deref());
     let active_name = turn.active.and_then(|e| tokens.get(e).ok()).map(|t| t.2.0.clone());
     let status = StatusView {
         scenario_name: scenario.name.clone(),

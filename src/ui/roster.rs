@@ -21,6 +21,8 @@ pub struct TokenRow {
     pub max_hp: i32,
     pub ac: i32,
     pub speed: u32,
+    /// Its initiative, once rolled.
+    pub initiative: Option<i32>,
 }
 
 /// More about the selected token.
@@ -67,8 +69,8 @@ pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView) -> Vec<PanelRequest> {
     ui.add_space(4.0);
     let selected_id = view.selected.as_ref().map(|d| d.id.as_str());
     egui::ScrollArea::vertical().max_height(ui.available_height() * 0.6).show(ui, |ui| {
-        egui::Grid::new("roster").striped(true).num_columns(6).spacing([10.0, 4.0]).show(ui, |ui| {
-            for header in ["Name", "Side", "HP", "AC", "Speed", "Size"] {
+        egui::Grid::new("roster").striped(true).num_columns(7).spacing([10.0, 4.0]).show(ui, |ui| {
+            for header in ["Name", "Side", "Init", "HP", "AC", "Speed", "Size"] {
                 ui.label(RichText::new(header).strong());
             }
             ui.end_row();
@@ -91,6 +93,7 @@ pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView) -> Vec<PanelRequest> {
                     });
                 }
                 ui.label(RichText::new(row.side.name()).color(color));
+                ui.label(row.initiative.map_or_else(|| "—".to_owned(), |i| i.to_string()));
                 ui.label(format!("{}/{}", row.hp, row.max_hp));
                 ui.label(row.ac.to_string());
                 ui.label(if row.kind == TokenKind::Object { "—".to_owned() } else { format!("{} ft", row.speed) });

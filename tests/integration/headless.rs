@@ -122,20 +122,27 @@ fn moving_spends_movement_and_undo_takes_it_back() {
 }
 
 #[test]
-fn next_turn_goes_down_the_roster_and_selects() {
+fn next_turn_rolls_initiative_then_follows_it() {
+    use battlemap::app::dice::Session;
     use battlemap::app::movement::{Turn, TurnRequest};
     let mut app = app_with("scenes/tavern_brawl.ron");
+    app.world_mut().insert_resource(Session::new(21));
     app.world_mut().write_message(TurnRequest::NextTurn);
     app.update();
     app.update();
-    let brom = entity_of(&mut app, "brom");
-    assert_eq!(app.world().resource::<Turn>().active, Some(brom));
+    let order: Vec<String> =
+        app.world().resource::<Session>().initiative.entries.iter().map(|e| e.id.clone()).collect();
+    assert_eq!(order.len(), 10, "every creature, not the keg");
+    let log = &app.world().resource::<Session>().log.entries;
+    assert_eq!(log.iter().filter(|e| e.reason == "initiative").count(), 10);
+    let first = entity_of(&mut app, &order[0]);
+    assert_eq!(app.world().resource::<Turn>().active, Some(first));
     assert_eq!(app.world().resource::<Turn>().round, 1);
-    assert_eq!(app.world().resource::<Selection>().0, Some(brom));
+    assert_eq!(app.world().resource::<Selection>().0, Some(first));
     app.world_mut().write_message(TurnRequest::NextTurn);
     app.update();
-    let lia = entity_of(&mut app, "lia");
-    assert_eq!(app.world().resource::<Turn>().active, Some(lia));
+    let second = entity_of(&mut app, &order[1]);
+    assert_eq!(app.world().resource::<Turn>().active, Some(second));
 }
 
 #[test]

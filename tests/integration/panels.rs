@@ -21,6 +21,7 @@ fn row(id: &str, name: &str, side: Side) -> TokenRow {
         max_hp: 12,
         ac: 15,
         speed: 30,
+        initiative: (side == Side::Party).then_some(17),
     }
 }
 
@@ -52,6 +53,7 @@ fn clicking_a_name_asks_to_select_it() {
     assert!(harness.state().contains(&PanelRequest::Select("thug".into())), "{:?}", harness.state());
     assert_eq!(harness.get_all_by_label("7/12").count(), 2, "both rows show their hit points");
     assert!(harness.query_by_label("Enemy").is_some() && harness.query_by_label("Party").is_some(), "the side column");
+    assert!(harness.query_by_label("17").is_some() && harness.query_by_label("—").is_some(), "initiative, once rolled");
 }
 
 #[test]
