@@ -332,8 +332,27 @@ fn place_tokens(
     }
 }
 
+/// An overlay shading `cells` over the map at height `z` (each cell in one of two colours, by its
+/// flag): the reach, the sight shade and the area template all use it.
+pub fn cell_shade(
+    meshes: &mut Assets<Mesh>,
+    materials: &mut Assets<ColorMaterial>,
+    layout: &BoardLayout,
+    cells: &[(Cell, bool)],
+    colors: (Color, Color),
+    z: f32,
+) -> impl Bundle {
+    (
+        Mesh2d(meshes.add(cells_mesh(layout, cells, colors.0, colors.1))),
+        MeshMaterial2d(
+            materials.add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() }),
+        ),
+        Transform::from_xyz(0.0, 0.0, z),
+    )
+}
+
 /// A mesh filling `cells`, each in one of two colours.
-pub fn cells_mesh(layout: &BoardLayout, cells: &[(Cell, bool)], first: Color, second: Color) -> Mesh {
+fn cells_mesh(layout: &BoardLayout, cells: &[(Cell, bool)], first: Color, second: Color) -> Mesh {
     let mut positions: Vec<[f32; 3]> = Vec::new();
     let mut colors: Vec<[f32; 4]> = Vec::new();
     let mut indices: Vec<u32> = Vec::new();
@@ -416,12 +435,7 @@ pub(super) fn drag_tokens(
                     reach.cells().iter().filter(|r| r.cell != start).map(|r| (r.cell, r.cost > turn.left())).collect();
                 commands.spawn((
                     ReachOverlay,
-                    Mesh2d(meshes.add(cells_mesh(&layout, &cells, MOVE_SHADE, DASH_SHADE))),
-                    MeshMaterial2d(
-                        materials
-                            .add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() }),
-                    ),
-                    Transform::from_xyz(0.0, 0.0, 5.0),
+                    cell_shade(meshes, materials, &layout, &cells, (MOVE_SHADE, DASH_SHADE), 5.0),
                 ));
             }
         }

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use super::board::Board;
 use super::components::TokenId;
 use super::input::{InputSet, PointerOnMap, token_under};
-use super::movement::{TokenSpaces, cells_mesh, occupants};
+use super::movement::{TokenSpaces, cell_shade, occupants};
 use super::state::{LoadedScenario, Selection};
 use super::tokens::TokenDisc;
 use crate::rules::Cell;
@@ -158,14 +158,7 @@ fn shade_unseen(
         .map(|c| (c, false))
         .collect();
     let shade = Color::srgba(0.02, 0.02, 0.06, 0.62);
-    commands.spawn((
-        UnseenShade,
-        Mesh2d(meshes.add(cells_mesh(&layout, &unseen, shade, shade))),
-        MeshMaterial2d(
-            materials.add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() }),
-        ),
-        Transform::from_xyz(0.0, 0.0, 4.0),
-    ));
+    commands.spawn((UnseenShade, cell_shade(&mut meshes, &mut materials, &layout, &unseen, (shade, shade), 4.0)));
 }
 
 /// The id of a token, for tests and the state file.

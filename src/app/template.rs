@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use super::board::Board;
 use super::input::{InputSet, PointerOnMap};
 use super::layout::BoardLayout;
-use super::movement::{TokenSpaces, cells_mesh, occupants};
+use super::movement::{TokenSpaces, cell_shade, occupants};
 use super::state::LoadedScenario;
 use crate::rules::Grid;
 use crate::rules::area::{covered_cells, degrees_toward, estimated_targets};
@@ -172,14 +172,7 @@ fn cover_template(
     let (Some(mut meshes), Some(mut materials)) = (meshes, materials) else { return };
     let shaded: Vec<(crate::rules::Cell, bool)> = cells.iter().map(|c| (c.cell, false)).collect();
     let color = Color::srgba(1.0, 0.45, 0.1, 0.38);
-    commands.spawn((
-        TemplateShade,
-        Mesh2d(meshes.add(cells_mesh(&layout, &shaded, color, color))),
-        MeshMaterial2d(
-            materials.add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() }),
-        ),
-        Transform::from_xyz(0.0, 0.0, 6.0),
-    ));
+    commands.spawn((TemplateShade, cell_shade(&mut meshes, &mut materials, &layout, &shaded, (color, color), 6.0)));
 }
 
 fn draw_template(mut gizmos: Gizmos, tool: Res<TemplateTool>, pointer: Res<PointerOnMap>, board: Option<Res<Board>>) {
