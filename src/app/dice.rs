@@ -47,18 +47,10 @@ impl Session {
         participants: &[(String, i8)],
         name_of: impl Fn(&str) -> Option<String>,
     ) -> Result<(), crate::rules::dice::DiceError> {
-        self.initiative = InitiativeOrder::roll(participants, &mut self.dice)?;
-        for entry in &self.initiative.entries {
-            let who = name_of(&entry.id).unwrap_or_else(|| entry.id.clone());
-            let roll = crate::rules::dice::DiceRoll {
-                notation: format!("1d20{:+}", entry.dex),
-                mode: RollMode::Normal,
-                evaluations: vec![crate::rules::dice::Evaluation {
-                    detail: format!("initiative {}", entry.initiative),
-                    total: entry.initiative,
-                }],
-                total: entry.initiative,
-            };
+        let (order, rolls) = InitiativeOrder::roll(participants, &mut self.dice)?;
+        self.initiative = order;
+        for ((id, _), roll) in participants.iter().zip(rolls) {
+            let who = name_of(id).unwrap_or_else(|| id.clone());
             self.log.entries.push(LogEntry { who, reason: "initiative".into(), roll, hidden: false });
         }
         Ok(())

@@ -1,5 +1,7 @@
 //! Plain data about creatures that several rules read: side, ability modifiers, facing and shield.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::grid::{Grid, HexOrientation};
@@ -41,6 +43,166 @@ pub struct Abilities {
     pub int: i8,
     pub wis: i8,
     pub cha: i8,
+}
+
+/// The six abilities, for checks and saving throws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Ability {
+    Str,
+    Dex,
+    Con,
+    Int,
+    Wis,
+    Cha,
+}
+
+impl Ability {
+    pub fn name(self) -> &'static str {
+        match self {
+            Ability::Str => "Strength",
+            Ability::Dex => "Dexterity",
+            Ability::Con => "Constitution",
+            Ability::Int => "Intelligence",
+            Ability::Wis => "Wisdom",
+            Ability::Cha => "Charisma",
+        }
+    }
+}
+
+impl Abilities {
+    /// The modifier of one ability.
+    pub fn modifier(&self, ability: Ability) -> i8 {
+        match ability {
+            Ability::Str => self.str,
+            Ability::Dex => self.dex,
+            Ability::Con => self.con,
+            Ability::Int => self.int,
+            Ability::Wis => self.wis,
+            Ability::Cha => self.cha,
+        }
+    }
+}
+
+/// The skills (PHB chapter 7), each under its ability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Skill {
+    Acrobatics,
+    AnimalHandling,
+    Arcana,
+    Athletics,
+    Deception,
+    History,
+    Insight,
+    Intimidation,
+    Investigation,
+    Medicine,
+    Nature,
+    Perception,
+    Performance,
+    Persuasion,
+    Religion,
+    SleightOfHand,
+    Stealth,
+    Survival,
+}
+
+impl Skill {
+    pub fn ability(self) -> Ability {
+        use Skill::*;
+        match self {
+            Athletics => Ability::Str,
+            Acrobatics | SleightOfHand | Stealth => Ability::Dex,
+            Arcana | History | Investigation | Nature | Religion => Ability::Int,
+            AnimalHandling | Insight | Medicine | Perception | Survival => Ability::Wis,
+            Deception | Intimidation | Performance | Persuasion => Ability::Cha,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        use Skill::*;
+        match self {
+            Acrobatics => "Acrobatics",
+            AnimalHandling => "Animal Handling",
+            Arcana => "Arcana",
+            Athletics => "Athletics",
+            Deception => "Deception",
+            History => "History",
+            Insight => "Insight",
+            Intimidation => "Intimidation",
+            Investigation => "Investigation",
+            Medicine => "Medicine",
+            Nature => "Nature",
+            Perception => "Perception",
+            Performance => "Performance",
+            Persuasion => "Persuasion",
+            Religion => "Religion",
+            SleightOfHand => "Sleight of Hand",
+            Stealth => "Stealth",
+            Survival => "Survival",
+        }
+    }
+}
+
+/// An attack or an attack-roll spell a creature can make at range: to hit, damage, and range
+/// in feet (normal, and long with disadvantage; PHB "Ranged Attacks").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Attack")]
+pub struct Attack {
+    pub name: String,
+    pub bonus: i32,
+    /// Dice notation, such as `1d6+2`.
+    pub damage: String,
+    #[serde(default = "piercing")]
+    pub damage_type: String,
+    /// Normal range in feet: 5 for a melee weapon.
+    #[serde(default = "five_feet")]
+    pub range: u32,
+    /// Long range in feet, beyond which it can't reach.
+    #[serde(default)]
+    pub long_range: Option<u32>,
+}
+
+fn piercing() -> String {
+    "piercing".to_owned()
+}
+
+fn five_feet() -> u32 {
+    5
+}
+
+/// What the rules beyond the map need of a creature: its numbers, skills and saves.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Sheet {
+    pub name: String,
+    pub speed: u32,
+    pub ac: i32,
+    pub hp: i32,
+    pub abilities: Abilities,
+    /// Skill bonuses where they differ from the ability modifier (proficiency included).
+    pub skills: BTreeMap<Skill, i8>,
+    /// Saving throw bonuses where they differ from the ability modifier.
+    pub saves: BTreeMap<Ability, i8>,
+    /// A ranger, or proficient in Survival (DMG "Escape Factors").
+    pub tracker: bool,
+    pub attacks: Vec<Attack>,
+    pub inspiration: bool,
+    /// Levels of exhaustion it starts with.
+    pub exhaustion: u8,
+}
+
+impl Sheet {
+    pub fn skill_bonus(&self, skill: Skill) -> i8 {
+        self.skills.get(&skill).copied().unwrap_or_else(|| self.abilities.modifier(skill.ability()))
+    }
+
+    pub fn save_bonus(&self, ability: Ability) -> i8 {
+        self.saves.get(&ability).copied().unwrap_or_else(|| self.abilities.modifier(ability))
+    }
+
+    /// Passive Wisdom (Perception): 10 + the Perception bonus (PHB "Passive Checks").
+    pub fn passive_perception(&self) -> i32 {
+        10 + i32::from(self.skill_bonus(Skill::Perception))
+    }
 }
 
 /// A compass direction, y south: facings and directions of areas.

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::dice::{DiceError, RollMode, SeededDice};
+use super::dice::{DiceError, DiceRoll, RollMode, SeededDice};
 
 /// One participant's place in the order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -33,13 +33,11 @@ pub struct InitiativeOrder {
 
 impl InitiativeOrder {
     /// Rolls initiative (d20 + Dexterity modifier) for each participant, in the order given, and
-    /// sorts them.
-    pub fn roll(participants: &[(String, i8)], dice: &mut SeededDice) -> Result<Self, DiceError> {
+    /// sorts them; also returns each participant's roll, for the log.
+    pub fn roll(participants: &[(String, i8)], dice: &mut SeededDice) -> Result<(Self, Vec<DiceRoll>), DiceError> {
         let mut order = Self::default();
-        for (id, dex) in participants {
-            order.join(id, *dex, dice)?;
-        }
-        Ok(order)
+        let rolls = participants.iter().map(|(id, dex)| order.join(id, *dex, dice)).collect::<Result<_, _>>()?;
+        Ok((order, rolls))
     }
 
     fn sort(&mut self) {
@@ -55,15 +53,29 @@ impl InitiativeOrder {
     }
 
     /// A new arrival rolls initiative and takes its place (DMG "Role Reversal": new participants
-    /// join with initiative). The current turn stays with whoever has it.
-    pub fn join(&mut self, id: &str, dex: i8, dice: &mut SeededDice) -> Result<&Entry, DiceError> {
+    /// join with initiative). The current turn stays with whoever has it. Returns the roll.
+    pub fn join(&mut self, id: &str, dex: i8, dice: &mut SeededDice) -> Result<DiceRoll, DiceError> {
         let notation = format!("1d20{:+}", dex);
-        let initiative = dice.roll(&notation, RollMode::Normal)?.total;
+        let roll = dice.roll(&notation, RollMode::Normal)?;
+        let initiative = roll.total;
         let tiebreak = dice.roll("1d1000", RollMode::Normal).map_or(0, |r| r.total);
         self.entries.retain(|e| e.id != id);
         self.entries.push(Entry { id: id.to_owned(), initiative, dex, tiebreak });
         self.sort();
-        Ok(self.entries.iter().find(|e| e.id == id).expect("just added"))
+        Ok(roll)
+    }
+
+    /// Takes in a participant with the initiative it already has, from another order (DMG
+    /// "Beginning a Chase": only participants not already in initiative order roll it).
+    pub fn insert(&mut self, entry: Entry) {
+        self.entries.retain(|e| e.id != entry.id);
+        self.entries.push(entry);
+        self.sort();
+    }
+
+    /// A participant's place, if it has one.
+    pub fn entry(&self, id: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.id == id)
     }
 
     /// Sets a participant's initiative by hand (the DM's override).
@@ -132,8 +144,8 @@ mod tests {
 
     #[test]
     fn the_order_runs_from_the_highest_and_replays_by_seed() {
-        let order = InitiativeOrder::roll(&party(), &mut SeededDice::new(8)).expect("rolls");
-        assert_eq!(order, InitiativeOrder::roll(&party(), &mut SeededDice::new(8)).expect("rolls"));
+        let order = InitiativeOrder::roll(&party(), &mut SeededDice::new(8)).expect("rolls").0;
+        assert_eq!(order, InitiativeOrder::roll(&party(), &mut SeededDice::new(8)).expect("rolls").0);
         assert!(order.entries.windows(2).all(|w| w[0].initiative >= w[1].initiative));
         let lia = order.entries.iter().find(|e| e.id == "lia").expect("lia");
         assert!((5..=24).contains(&lia.initiative), "d20 + 4");
@@ -141,7 +153,7 @@ mod tests {
 
     #[test]
     fn ties_go_to_the_higher_dexterity_then_the_roll_off() {
-        let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(1)).expect("rolls");
+        let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(1)).expect("rolls").0;
         for id in ["brom", "lia", "sera", "thug"] {
             order.set(id, 12);
         }
@@ -152,7 +164,7 @@ mod tests {
 
     #[test]
     fn turns_go_round_and_rounds_count() {
-        let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(2)).expect("rolls");
+        let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(2)).expect("rolls").0;
         let first = order.next().map(|e| e.id.clone());
         assert_eq!(order.round, 1);
         for _ in 0..3 {
@@ -164,7 +176,7 @@ mod tests {
 
     #[test]
     fn the_first_in_order_leaving_keeps_the_round() {
-        let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(4)).expect("rolls");
+        let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(4)).expect("rolls").0;
         let first = order.next().map(|e| e.id.clone()).expect("first");
         let second = order.after(&first).map(|e| e.id.clone()).expect("second");
         order.remove(&first);
@@ -175,7 +187,7 @@ mod tests {
     #[test]
     fn arrivals_join_and_leavers_hand_on_the_turn() {
         let mut dice = SeededDice::new(3);
-        let mut order = InitiativeOrder::roll(&party(), &mut dice).expect("rolls");
+        let mut order = InitiativeOrder::roll(&party(), &mut dice).expect("rolls").0;
         order.next();
         let acting = order.current().map(|e| e.id.clone()).expect("someone acts");
         order.join("wolf", 2, &mut dice).expect("joins");

@@ -6,6 +6,7 @@
 
 pub mod area;
 pub mod calculators;
+pub mod chase;
 pub mod creature;
 pub mod dice;
 pub mod distance;

@@ -1,0 +1,288 @@
+//! Chase complications as data: what each row of a d20 table asks (a check or a save, its DC,
+//! the choices it allows) and what it does, so that the Urban and Wilderness tables of the DMG
+//! and a scenario's own table are played by the same code.
+//!
+//! DMG "Chase Complications", "Urban Chase Complications", "Wilderness Chase Complications" and
+//! "Designing Your Own Chase Tables" (000_8c43542ae10d17a7.txt, 002_ce573f1e51986339.txt).
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::creature::{Ability, Skill};
+use crate::rules::tables::{self, parse_range};
+
+/// A check (any one of `options`, the participant's choice) or a saving throw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Test {
+    Check { dc: i32, options: Vec<CheckKind> },
+    Save { dc: i32, ability: Ability },
+}
+
+/// An ability check, with or without a skill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CheckKind {
+    Skill(Skill),
+    Ability(Ability),
+}
+
+impl CheckKind {
+    pub fn name(self) -> String {
+        match self {
+            CheckKind::Skill(skill) => format!("{} ({})", skill.ability().name(), skill.name()),
+            CheckKind::Ability(ability) => ability.name().to_owned(),
+        }
+    }
+}
+
+impl Test {
+    pub fn dc(&self) -> i32 {
+        match self {
+            Test::Check { dc, .. } | Test::Save { dc, .. } => *dc,
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Test::Check { dc, options } => {
+                let names: Vec<String> = options.iter().map(|o| o.name()).collect();
+                format!("DC {dc} {} check", names.join(" or "))
+            }
+            Test::Save { dc, ability } => format!("DC {dc} {} saving throw", ability.name()),
+        }
+    }
+}
+
+/// A way round the test that the row offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Alternative {
+    /// Toss a coin: the test succeeds automatically (urban 8, the beggar).
+    TossCoin,
+    /// Spend this much movement instead of making the test (wilderness 9, the razorvine).
+    SpendMovement { feet: u32 },
+}
+
+impl Alternative {
+    pub fn name(self) -> String {
+        match self {
+            Alternative::TossCoin => "Toss a coin".to_owned(),
+            Alternative::SpendMovement { feet } => format!("Use {feet} ft of movement"),
+        }
+    }
+}
+
+/// What a complication does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Effect {
+    /// "counts as N feet of difficult terrain": N extra feet of movement spent (PHB "Difficult
+    /// Terrain": every foot costs 1 extra foot).
+    DifficultTerrain {
+        feet: u32,
+    },
+    /// Falls prone: standing up costs half its speed (PHB "Being Prone").
+    Prone,
+    Damage {
+        dice: String,
+        kind: String,
+    },
+    /// Blinded until the end of its turn, with its speed halved (wilderness 5).
+    Blinded,
+    /// Caught in a net and restrained (wilderness 7; PHB "Net": an action and a DC 10 Strength
+    /// check free it).
+    Restrained,
+    /// Falls `distance` × 5 feet, takes 1d6 bludgeoning per 10 feet fallen, lands prone
+    /// (wilderness 6; PHB "Falling").
+    Fall {
+        distance: String,
+    },
+    /// Someone outside the chase attacks it: at once, or at the end of its turn if it moved at
+    /// least `min_move` feet (urban 9, the guard; wilderness 3, the swarm).
+    OpportunityAttack {
+        attacker: String,
+        bonus: i32,
+        dice: String,
+        kind: String,
+        min_move: u32,
+    },
+    /// A creature of the area chases after it (wilderness 10): the scene's local creature joins.
+    LocalCreature,
+}
+
+/// One row of a complication table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Complication")]
+pub struct Complication {
+    /// The d20 results of the row: `5` or `11-20`.
+    pub roll: String,
+    pub text: String,
+    #[serde(default)]
+    pub test: Option<Test>,
+    #[serde(default)]
+    pub alternative: Option<Alternative>,
+    /// Effects on a failed test.
+    #[serde(default)]
+    pub on_fail: Vec<Effect>,
+    /// Effects with no test to avoid them.
+    #[serde(default)]
+    pub always: Vec<Effect>,
+}
+
+impl Complication {
+    /// "No complication": nothing to test and nothing happens.
+    pub fn is_none(&self) -> bool {
+        self.test.is_none() && self.on_fail.is_empty() && self.always.is_empty()
+    }
+}
+
+/// A d20 table of complications.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "ComplicationTable")]
+pub struct ComplicationTable {
+    pub name: String,
+    pub rows: Vec<Complication>,
+}
+
+impl ComplicationTable {
+    /// The row for a d20 result.
+    pub fn row(&self, d20: u32) -> Option<&Complication> {
+        self.rows.iter().find(|row| parse_range(&row.roll, 20).is_some_and(|(low, high)| (low..=high).contains(&d20)))
+    }
+
+    /// Checks that the rows cover 1 to 20 once each, and that their dice and DCs make sense.
+    pub fn validate(&self) -> Result<(), String> {
+        let mut next = 1;
+        for row in &self.rows {
+            let Some((low, high)) = parse_range(&row.roll, 20) else {
+                return Err(format!("{:?} is not a d20 result or range such as 5 or 11-20", row.roll));
+            };
+            if low != next || high < low || high > 20 {
+                return Err(format!("the row {:?} should start at {next}: rows run from 1 to 20 in order", row.roll));
+            }
+            next = high + 1;
+            if let Some(Test::Check { options, .. }) = &row.test
+                && options.is_empty()
+            {
+                return Err(format!("the row {:?} has a check with no ability or skill to make it", row.roll));
+            }
+            if let Some(test) = &row.test
+                && !(1..=30).contains(&test.dc())
+            {
+                return Err(format!("the row {:?} has DC {}: DCs run from 1 to 30", row.roll, test.dc()));
+            }
+            for effect in row.on_fail.iter().chain(&row.always) {
+                let dice = match effect {
+                    Effect::Damage { dice, .. } | Effect::OpportunityAttack { dice, .. } => Some(dice),
+                    Effect::Fall { distance } => Some(distance),
+                    _ => None,
+                };
+                if let Some(dice) = dice
+                    && dice.parse::<tyche::Expr>().is_err()
+                {
+                    return Err(format!("the row {:?} has {dice:?}, which is not dice notation", row.roll));
+                }
+            }
+        }
+        if next != 21 {
+            return Err(format!("the rows stop at {}: they must reach 20", next - 1));
+        }
+        Ok(())
+    }
+
+    /// The DMG's Urban Chase Complications.
+    pub fn urban() -> Self {
+        use Effect::*;
+        let mut rows = effects_for("urban-chase-complications");
+        let mut set = |i: usize, test: Option<Test>, on_fail: Vec<Effect>| {
+            rows[i - 1].test = test;
+            rows[i - 1].on_fail = on_fail;
+        };
+        set(1, check(15, &[Skill::Acrobatics]), vec![DifficultTerrain { feet: 10 }]);
+        set(2, check(10, &[Skill::Athletics, Skill::Acrobatics]), vec![DifficultTerrain { feet: 10 }]);
+        set(3, save(10, Ability::Str), vec![Prone]);
+        let maze = vec![CheckKind::Skill(Skill::Acrobatics), CheckKind::Ability(Ability::Int)];
+        set(4, Some(Test::Check { dc: 10, options: maze }), vec![DifficultTerrain { feet: 10 }]);
+        set(5, save(10, Ability::Dex), vec![Prone]);
+        set(6, check(10, &[Skill::Acrobatics]), vec![damage("1d4", "piercing"), DifficultTerrain { feet: 5 }]);
+        let brawl = check(15, &[Skill::Athletics, Skill::Acrobatics, Skill::Intimidation]);
+        set(7, brawl, vec![damage("2d4", "bludgeoning"), DifficultTerrain { feet: 10 }]);
+        set(
+            8,
+            check(10, &[Skill::Athletics, Skill::Acrobatics, Skill::Intimidation]),
+            vec![DifficultTerrain { feet: 5 }],
+        );
+        set(10, save(10, Ability::Dex), vec![damage("1d4", "bludgeoning")]);
+        rows[7].alternative = Some(Alternative::TossCoin);
+        rows[8].always = vec![OpportunityAttack {
+            attacker: "an overzealous guard (spear)".to_owned(),
+            bonus: 3,
+            dice: "1d6+1".to_owned(),
+            kind: "piercing".to_owned(),
+            min_move: 20,
+        }];
+        Self { name: "Urban Chase Complications".to_owned(), rows }
+    }
+
+    /// The DMG's Wilderness Chase Complications.
+    pub fn wilderness() -> Self {
+        use Effect::*;
+        let mut rows = effects_for("wilderness-chase-complications");
+        let mut set = |i: usize, test: Option<Test>, on_fail: Vec<Effect>| {
+            rows[i - 1].test = test;
+            rows[i - 1].on_fail = on_fail;
+        };
+        set(1, check(10, &[Skill::Athletics, Skill::Acrobatics]), vec![DifficultTerrain { feet: 5 }]);
+        set(2, check(10, &[Skill::Acrobatics]), vec![DifficultTerrain { feet: 10 }]);
+        set(4, check(10, &[Skill::Athletics, Skill::Acrobatics]), vec![DifficultTerrain { feet: 10 }]);
+        set(5, save(10, Ability::Con), vec![Blinded]);
+        set(6, save(10, Ability::Dex), vec![Fall { distance: "1d4".to_owned() }]);
+        set(7, save(15, Ability::Dex), vec![Restrained]);
+        set(8, save(10, Ability::Dex), vec![damage("1d4", "bludgeoning"), damage("1d4", "piercing")]);
+        set(9, save(15, Ability::Dex), vec![damage("1d10", "slashing")]);
+        rows[8].alternative = Some(Alternative::SpendMovement { feet: 10 });
+        rows[2].always = vec![OpportunityAttack {
+            attacker: "a swarm of insects".to_owned(),
+            bonus: 3,
+            dice: "4d4".to_owned(),
+            kind: "piercing".to_owned(),
+            min_move: 0,
+        }];
+        rows[9].always = vec![LocalCreature];
+        Self { name: "Wilderness Chase Complications".to_owned(), rows }
+    }
+}
+
+fn check(dc: i32, skills: &[Skill]) -> Option<Test> {
+    Some(Test::Check { dc, options: skills.iter().map(|&s| CheckKind::Skill(s)).collect() })
+}
+
+fn save(dc: i32, ability: Ability) -> Option<Test> {
+    Some(Test::Save { dc, ability })
+}
+
+fn damage(dice: &str, kind: &str) -> Effect {
+    Effect::Damage { dice: dice.to_owned(), kind: kind.to_owned() }
+}
+
+/// The eleven rows of a DMG chase table (1 to 10, then 11-20), with their text from the tables
+/// module (written from the rules) and no effects yet: the caller writes each row's effects.
+fn effects_for(table_id: &str) -> Vec<Complication> {
+    let all = tables::all().unwrap_or_default();
+    let text = |roll: &str| -> String {
+        tables::find(&all, table_id)
+            .and_then(|t| t.rows.iter().find(|r| r[0] == roll))
+            .and_then(|r| r.get(1).cloned())
+            .unwrap_or_default()
+    };
+    let rolls = (1..=10).map(|n| n.to_string()).chain(["11-20".to_owned()]);
+    rolls
+        .map(|roll| Complication {
+            text: text(&roll),
+            roll,
+            test: None,
+            alternative: None,
+            on_fail: Vec::new(),
+            always: Vec::new(),
+        })
+        .collect()
+}

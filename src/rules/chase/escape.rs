@@ -1,0 +1,86 @@
+//! The Escape Factors table: what gives the quarry's escape check advantage or disadvantage.
+//!
+//! DMG "Ending a Chase" and "Escape Factors" (000_8c43542ae10d17a7.txt): "If one or more
+//! factors give the quarry both advantage and disadvantage on its check, the quarry has neither."
+
+use serde::{Deserialize, Serialize};
+
+use super::Chase;
+use crate::rules::dice::RollMode;
+
+/// A factor of the scene, chosen by the DM.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EscapeFactor {
+    /// Quarry has many things to hide behind: advantage.
+    ManyThingsToHideBehind,
+    /// Quarry is in a very crowded or noisy area: advantage.
+    CrowdedOrNoisy,
+    /// Quarry has few things to hide behind: disadvantage.
+    FewThingsToHideBehind,
+    /// Quarry is in an uncrowded or quiet area: disadvantage.
+    UncrowdedOrQuiet,
+    /// Another factor at the DM's discretion (a *faerie fire* on the quarry: disadvantage).
+    Other { name: String, advantage: bool },
+}
+
+impl EscapeFactor {
+    /// The factors of the table, for a picker.
+    pub fn table() -> [EscapeFactor; 4] {
+        [
+            EscapeFactor::ManyThingsToHideBehind,
+            EscapeFactor::CrowdedOrNoisy,
+            EscapeFactor::FewThingsToHideBehind,
+            EscapeFactor::UncrowdedOrQuiet,
+        ]
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            EscapeFactor::ManyThingsToHideBehind => "many things to hide behind".to_owned(),
+            EscapeFactor::CrowdedOrNoisy => "a very crowded or noisy area".to_owned(),
+            EscapeFactor::FewThingsToHideBehind => "few things to hide behind".to_owned(),
+            EscapeFactor::UncrowdedOrQuiet => "an uncrowded or quiet area".to_owned(),
+            EscapeFactor::Other { name, .. } => name.clone(),
+        }
+    }
+
+    pub fn gives_advantage(&self) -> bool {
+        match self {
+            EscapeFactor::ManyThingsToHideBehind | EscapeFactor::CrowdedOrNoisy => true,
+            EscapeFactor::FewThingsToHideBehind | EscapeFactor::UncrowdedOrQuiet => false,
+            EscapeFactor::Other { advantage, .. } => *advantage,
+        }
+    }
+}
+
+/// Advantage and disadvantage cancel, however many of each (DMG "Advantage and Disadvantage").
+pub fn combine(advantages: usize, disadvantages: usize) -> RollMode {
+    match (advantages > 0, disadvantages > 0) {
+        (true, false) => RollMode::Advantage,
+        (false, true) => RollMode::Disadvantage,
+        _ => RollMode::Normal,
+    }
+}
+
+impl Chase {
+    /// The mode of `quarry`'s escape check with `lead` as the lead pursuer, and its sources: the
+    /// scene's factors, a ranger or Survival-proficient lead pursuer, and exhaustion (disadvantage
+    /// on ability checks from level 1).
+    pub fn escape_mode(&self, quarry: &str, lead: &str) -> (RollMode, Vec<String>) {
+        let mut sources: Vec<(String, bool)> =
+            self.rules.escape_factors.iter().map(|f| (f.name(), f.gives_advantage())).collect();
+        if self.participant(lead).is_some_and(|p| p.sheet.tracker) {
+            sources.push(("the lead pursuer is a ranger or proficient in Survival".to_owned(), false));
+        }
+        if self.participant(quarry).is_some_and(|p| p.exhaustion >= 1) {
+            sources.push(("exhaustion".to_owned(), false));
+        }
+        let advantages = sources.iter().filter(|(_, adv)| *adv).count();
+        let mode = combine(advantages, sources.len() - advantages);
+        let text = sources
+            .into_iter()
+            .map(|(name, adv)| format!("{}: {name}", if adv { "advantage" } else { "disadvantage" }))
+            .collect();
+        (mode, text)
+    }
+}

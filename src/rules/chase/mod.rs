@@ -1,0 +1,865 @@
+//! Chases: quarry and pursuers on a route measured in feet, taking turns in their own initiative
+//! order, dashing, meeting complications and trying to escape.
+//!
+//! DMG "Chases" through "Role Reversal" (000_8c43542ae10d17a7.txt, 002_ce573f1e51986339.txt)
+//! and PHB "Dash" (004_ebe0798b5689cc3b.txt). Everything here is plain data and deterministic
+//! under the session's [`SeededDice`]; every roll is an [`Event`] carrying its [`LogEntry`].
+//!
+//! The route is one line: everyone runs the same way ("they are all assumed to be moving in the
+//! same direction at the same time"), so a position is feet along it and the quarry is ahead.
+//! One [`Chase`] has one initiative order and one or more [`Pursuit`]s run at the same time (a
+//! role reversal adds one); a split quarry makes separate chases, held by [`Chases`].
+
+pub mod complication;
+pub mod escape;
+pub mod policy;
+mod turn;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeSet, VecDeque};
+
+use serde::Serialize;
+
+pub use complication::{Alternative, CheckKind, Complication, ComplicationTable, Effect, Test};
+pub use escape::EscapeFactor;
+pub use turn::{Resolution, Turn};
+
+use super::creature::{Ability, Sheet};
+use super::dice::{DiceError, DiceRoll, Evaluation, LogEntry, RollMode, SeededDice};
+use super::initiative::InitiativeOrder;
+
+/// Feet within which a pursuer catches its quarry unless the scene says otherwise: next to it,
+/// where it can grab it (a project call, docs/rules.md).
+pub const DEFAULT_CATCH_FEET: u32 = 5;
+
+/// How far behind the creature it chases the local creature of wilderness row 10 starts (a
+/// project call, docs/rules.md).
+pub const LOCAL_CREATURE_BEHIND_FEET: i32 = 30;
+
+/// Which way a participant runs in a pursuit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub enum Role {
+    Quarry,
+    Pursuer,
+}
+
+/// Whether a participant is still running, and if not, why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Status {
+    Running,
+    /// A pursuer came close enough to catch it.
+    Caught,
+    /// It beat the pursuers' passive Perception while out of the lead pursuer's sight.
+    Escaped,
+    /// Exhaustion level 5: speed 0 (DMG "Dashing").
+    DroppedOut,
+    /// It stopped, or the DM stopped it.
+    GaveUp,
+    /// Dropped to 0 hit points.
+    Down,
+    /// Its pursuits are over: nobody left to chase or to flee.
+    Finished,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Caught => "caught",
+            Status::Escaped => "escaped",
+            Status::DroppedOut => "dropped out (exhaustion 5)",
+            Status::GaveUp => "gave up",
+            Status::Down => "down (0 hit points)",
+            Status::Finished => "finished",
+        }
+    }
+}
+
+/// One creature in a chase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Participant {
+    pub id: String,
+    pub sheet: Sheet,
+    pub hp: i32,
+    pub inspiration: bool,
+    pub exhaustion: u8,
+    /// Feet along the route.
+    pub position: i32,
+    /// Dash actions taken during the chase.
+    pub dashes: u32,
+    pub restrained: bool,
+    pub status: Status,
+}
+
+impl Participant {
+    pub fn name(&self) -> &str {
+        if self.sheet.name.is_empty() { &self.id } else { &self.sheet.name }
+    }
+
+    /// Dashes it can take without a Constitution check: 3 + its Constitution modifier (DMG
+    /// "Dashing"), never fewer than none.
+    pub fn free_dashes(&self) -> u32 {
+        (3 + i32::from(self.sheet.abilities.con)).max(0) as u32
+    }
+
+    pub fn free_dashes_left(&self) -> u32 {
+        self.free_dashes().saturating_sub(self.dashes)
+    }
+
+    /// Its speed now: halved at exhaustion 2, 0 at exhaustion 5 or when restrained (PHB
+    /// appendix A, "Exhaustion" and "Restrained").
+    pub fn speed(&self) -> u32 {
+        match () {
+            _ if self.exhaustion >= 5 || self.restrained => 0,
+            _ if self.exhaustion >= 2 => self.sheet.speed / 2,
+            _ => self.sheet.speed,
+        }
+    }
+
+    /// Passive Wisdom (Perception), 5 lower at exhaustion 1 and more: disadvantage on ability
+    /// checks counts as -5 on a passive score (PHB "Passive Checks").
+    pub fn passive_perception(&self) -> i32 {
+        self.sheet.passive_perception() - if self.exhaustion >= 1 { 5 } else { 0 }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.status == Status::Running
+    }
+}
+
+/// A quarry and the pursuers after it, with the distances between them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Pursuit {
+    pub quarry: Vec<String>,
+    pub pursuers: Vec<String>,
+}
+
+/// A creature entering a chase: its sheet, its side and where it starts on the route.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entrant {
+    pub id: String,
+    pub sheet: Sheet,
+    pub role: Role,
+    pub position: i32,
+}
+
+/// The scene's settings for a chase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChaseRules {
+    pub table: ComplicationTable,
+    /// How far along the route the lead pursuer can see: a quarry farther ahead is out of its
+    /// sight. `None`: in sight unless the DM says otherwise or the lead pursuer is blinded.
+    pub sight_feet: Option<u32>,
+    pub catch_feet: u32,
+    pub escape_factors: Vec<EscapeFactor>,
+    /// The creature that wilderness row 10 sends after someone (the DM's choice, from the scene).
+    pub local_creature: Option<(String, Sheet)>,
+}
+
+impl Default for ChaseRules {
+    fn default() -> Self {
+        Self {
+            table: ComplicationTable::urban(),
+            sight_feet: None,
+            catch_feet: DEFAULT_CATCH_FEET,
+            escape_factors: Vec::new(),
+            local_creature: None,
+        }
+    }
+}
+
+/// One line of the chase's story, with the roll behind it if there was one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Event {
+    pub round: u32,
+    pub text: String,
+    pub roll: Option<LogEntry>,
+}
+
+/// A complication rolled at the end of someone's turn, waiting for the next participant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Pending {
+    pub roller: String,
+    pub affected: String,
+    pub d20: u32,
+    pub complication: Complication,
+}
+
+/// Why a chase request can't be done, in a sentence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum ChaseError {
+    Setup(String),
+    UnknownParticipant(String),
+    NoTurn,
+    TurnInProgress,
+    ComplicationFirst,
+    ActionUsed,
+    Refused(String),
+    Over,
+    Dice(DiceError),
+}
+
+impl std::fmt::Display for ChaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ChaseError::Setup(why) | ChaseError::Refused(why) => f.write_str(why),
+            ChaseError::UnknownParticipant(id) => write!(f, "{id:?} is not in this chase"),
+            ChaseError::NoTurn => f.write_str("nobody's turn has begun"),
+            ChaseError::TurnInProgress => f.write_str("finish the current turn first"),
+            ChaseError::ComplicationFirst => f.write_str("resolve the complication first"),
+            ChaseError::ActionUsed => f.write_str("the action of this turn is used"),
+            ChaseError::Over => f.write_str("the chase is over"),
+            ChaseError::Dice(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<DiceError> for ChaseError {
+    fn from(e: DiceError) -> Self {
+        ChaseError::Dice(e)
+    }
+}
+
+/// One chase: participants on one route, one initiative order, pursuits run at the same time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Chase {
+    pub name: String,
+    pub rules: ChaseRules,
+    pub participants: Vec<Participant>,
+    pub pursuits: Vec<Pursuit>,
+    /// The chase's own order: the mechanism the battle map uses too.
+    pub order: InitiativeOrder,
+    pub turn: Option<Turn>,
+    pub pending: Vec<Pending>,
+    /// Quarry creatures that have been out of their lead pursuer's sight this round.
+    pub out_of_sight: BTreeSet<String>,
+    pub events: Vec<Event>,
+    /// Results the DM set for the next rolls, used in order instead of dice.
+    pub forced_rolls: VecDeque<i32>,
+}
+
+impl Chase {
+    /// Starts a chase (DMG "Beginning a Chase"): at least one quarry and one pursuer;
+    /// participants already in `existing` keep their initiative, the others roll it.
+    pub fn start(
+        name: &str,
+        rules: ChaseRules,
+        entrants: Vec<Entrant>,
+        existing: Option<&InitiativeOrder>,
+        dice: &mut SeededDice,
+    ) -> Result<Self, ChaseError> {
+        rules.table.validate().map_err(|e| ChaseError::Setup(format!("{}: {e}", rules.table.name)))?;
+        let ids: BTreeSet<&str> = entrants.iter().map(|e| e.id.as_str()).collect();
+        if ids.len() != entrants.len() {
+            return Err(ChaseError::Setup("a creature is entered twice".to_owned()));
+        }
+        let of_role = |role| -> Vec<String> {
+            entrants.iter().filter(|e| e.role == role).map(|e| e.id.clone()).collect::<Vec<_>>()
+        };
+        let (quarry, pursuers) = (of_role(Role::Quarry), of_role(Role::Pursuer));
+        if quarry.is_empty() || pursuers.is_empty() {
+            return Err(ChaseError::Setup("a chase needs a quarry and at least one pursuer".to_owned()));
+        }
+        let mut chase = Chase {
+            name: name.to_owned(),
+            rules,
+            participants: Vec::new(),
+            pursuits: vec![Pursuit { quarry, pursuers }],
+            order: InitiativeOrder::default(),
+            turn: None,
+            pending: Vec::new(),
+            out_of_sight: BTreeSet::new(),
+            events: Vec::new(),
+            forced_rolls: VecDeque::new(),
+        };
+        chase.say(format!("The chase begins: {name}."));
+        for entrant in entrants {
+            chase.enter(entrant, existing, dice)?;
+        }
+        chase.update_sight();
+        Ok(chase)
+    }
+
+    /// Adds a participant, with its initiative from `existing` or rolled.
+    fn enter(
+        &mut self,
+        entrant: Entrant,
+        existing: Option<&InitiativeOrder>,
+        dice: &mut SeededDice,
+    ) -> Result<(), ChaseError> {
+        let Entrant { id, sheet, position, .. } = entrant;
+        let participant = Participant {
+            id: id.clone(),
+            hp: sheet.hp,
+            inspiration: sheet.inspiration,
+            exhaustion: sheet.exhaustion.min(5),
+            position,
+            dashes: 0,
+            restrained: false,
+            status: Status::Running,
+            sheet,
+        };
+        let name = participant.name().to_owned();
+        let dex = participant.sheet.abilities.dex;
+        self.participants.push(participant);
+        match existing.and_then(|order| order.entry(&id)) {
+            Some(entry) => {
+                self.order.insert(entry.clone());
+                self.say(format!("{name} keeps its initiative, {}.", entry.initiative));
+            }
+            None => {
+                let roll = self.order.join(&id, dex, dice)?;
+                let text = format!("{name} rolls initiative: {}.", roll.total);
+                self.record(text, &name, "initiative", roll);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn participant(&self, id: &str) -> Option<&Participant> {
+        self.participants.iter().find(|p| p.id == id)
+    }
+
+    fn participant_mut(&mut self, id: &str) -> Result<&mut Participant, ChaseError> {
+        self.participants.iter_mut().find(|p| p.id == id).ok_or_else(|| ChaseError::UnknownParticipant(id.to_owned()))
+    }
+
+    fn name_of(&self, id: &str) -> String {
+        self.participant(id).map_or_else(|| id.to_owned(), |p| p.name().to_owned())
+    }
+
+    fn running(&self, id: &str) -> bool {
+        self.participant(id).is_some_and(Participant::is_running)
+    }
+
+    /// The roles `id` plays: quarry in some pursuits, pursuer in others.
+    pub fn roles(&self, id: &str) -> Vec<Role> {
+        let mut roles = Vec::new();
+        if self.pursuits.iter().any(|p| p.quarry.iter().any(|q| q == id)) {
+            roles.push(Role::Quarry);
+        }
+        if self.pursuits.iter().any(|p| p.pursuers.iter().any(|q| q == id)) {
+            roles.push(Role::Pursuer);
+        }
+        roles
+    }
+
+    /// Whether a pursuit still runs: a running quarry and a running pursuer.
+    pub fn pursuit_live(&self, pursuit: &Pursuit) -> bool {
+        pursuit.quarry.iter().any(|q| self.running(q)) && pursuit.pursuers.iter().any(|p| self.running(p))
+    }
+
+    pub fn is_over(&self) -> bool {
+        !self.pursuits.iter().any(|p| self.pursuit_live(p))
+    }
+
+    /// Feet between two participants along the route.
+    pub fn distance(&self, a: &str, b: &str) -> Option<u32> {
+        Some(self.participant(a)?.position.abs_diff(self.participant(b)?.position))
+    }
+
+    /// For each running pursuer of a pursuit: the nearest running quarry creature and its
+    /// distance in feet.
+    pub fn distances(&self, pursuit: &Pursuit) -> Vec<(String, String, u32)> {
+        pursuit
+            .pursuers
+            .iter()
+            .filter(|p| self.running(p))
+            .filter_map(|p| {
+                let nearest = pursuit
+                    .quarry
+                    .iter()
+                    .filter(|q| self.running(q))
+                    .filter_map(|q| Some((self.distance(p, q)?, q)))
+                    .min()?;
+                Some((p.clone(), nearest.1.clone(), nearest.0))
+            })
+            .collect()
+    }
+
+    /// The lead pursuer: the running pursuer closest to the quarry; a tie goes to the one first
+    /// in initiative (DMG "Beginning a Chase": "designate the pursuer closest to the quarry as the
+    /// lead").
+    pub fn lead(&self, pursuit: &Pursuit) -> Option<String> {
+        let place = |id: &str| self.order.entries.iter().position(|e| e.id == id).unwrap_or(usize::MAX);
+        self.distances(pursuit).into_iter().min_by_key(|(p, _, feet)| (*feet, place(p))).map(|(p, _, _)| p)
+    }
+
+    /// Chase participants can't make opportunity attacks against each other; creatures outside
+    /// the chase can (DMG "Spells and Attacks").
+    pub fn may_opportunity_attack(&self, attacker: &str, target: &str) -> Result<(), String> {
+        let inside = |id: &str| self.participant(id).is_some_and(Participant::is_running);
+        if inside(attacker) && inside(target) {
+            return Err(format!(
+                "{} and {} are both in the chase, moving the same way at the same time: no opportunity attacks",
+                self.name_of(attacker),
+                self.name_of(target)
+            ));
+        }
+        Ok(())
+    }
+
+    fn say(&mut self, text: String) {
+        self.events.push(Event { round: self.order.round, text, roll: None });
+    }
+
+    fn record(&mut self, text: String, who: &str, reason: &str, roll: DiceRoll) {
+        let entry = LogEntry { who: who.to_owned(), reason: reason.to_owned(), roll, hidden: false };
+        self.events.push(Event { round: self.order.round, text, roll: Some(entry) });
+    }
+
+    /// Rolls for `who` (or takes the DM's result), without recording it.
+    fn roll(&mut self, notation: &str, mode: RollMode, dice: &mut SeededDice) -> Result<DiceRoll, ChaseError> {
+        match self.forced_rolls.pop_front() {
+            Some(total) => Ok(DiceRoll {
+                notation: notation.to_owned(),
+                mode,
+                evaluations: vec![Evaluation { detail: "set by the DM".to_owned(), total }],
+                total,
+            }),
+            None => Ok(dice.roll(notation, mode)?),
+        }
+    }
+
+    /// A d20 test for `id`: an ability check (with a skill or not) or a saving throw, with the
+    /// disadvantage exhaustion gives (checks from level 1, saves from level 3) and the restrained
+    /// condition (Dexterity saves). Returns whether it met the DC.
+    fn test(
+        &mut self,
+        id: &str,
+        test: &Test,
+        option: usize,
+        reason: &str,
+        dice: &mut SeededDice,
+    ) -> Result<bool, ChaseError> {
+        let p = self.participant(id).ok_or_else(|| ChaseError::UnknownParticipant(id.to_owned()))?;
+        let (bonus, label, is_save, ability) = match test {
+            Test::Check { options, .. } => {
+                let kind = *options
+                    .get(option)
+                    .or(options.first())
+                    .ok_or_else(|| ChaseError::Refused("the check names no ability or skill".to_owned()))?;
+                let (bonus, ability) = match kind {
+                    CheckKind::Skill(skill) => (p.sheet.skill_bonus(skill), skill.ability()),
+                    CheckKind::Ability(ability) => (p.sheet.abilities.modifier(ability), ability),
+                };
+                (bonus, format!("{} check", kind.name()), false, ability)
+            }
+            Test::Save { ability, .. } => {
+                (p.sheet.save_bonus(*ability), format!("{} saving throw", ability.name()), true, *ability)
+            }
+        };
+        let mut disadvantages = Vec::new();
+        if !is_save && p.exhaustion >= 1 {
+            disadvantages.push("exhaustion");
+        }
+        if is_save && p.exhaustion >= 3 {
+            disadvantages.push("exhaustion 3");
+        }
+        if is_save && ability == Ability::Dex && p.restrained {
+            disadvantages.push("restrained");
+        }
+        let mode = if disadvantages.is_empty() { RollMode::Normal } else { RollMode::Disadvantage };
+        let name = p.name().to_owned();
+        let dc = test.dc();
+        let roll = self.roll(&format!("1d20{bonus:+}"), mode, dice)?;
+        let passed = roll.total >= dc;
+        let why = if disadvantages.is_empty() {
+            String::new()
+        } else {
+            format!(" (disadvantage: {})", disadvantages.join(", "))
+        };
+        let text = format!(
+            "{name} makes a DC {dc} {label}{why}: {} — {}.",
+            roll.total,
+            if passed { "success" } else { "failure" }
+        );
+        self.record(text, &name, &format!("{reason}: DC {dc} {label}"), roll);
+        Ok(passed)
+    }
+
+    /// Takes a participant out of the chase. The one whose turn it is leaves the order when its
+    /// turn ends; the others at once, and a complication waiting for them lapses.
+    fn leave(&mut self, id: &str, status: Status) {
+        let Ok(p) = self.participant_mut(id) else { return };
+        if !p.is_running() {
+            return;
+        }
+        p.status = status;
+        let name = p.name().to_owned();
+        self.say(format!("{name} is out of the chase: {}.", status.name()));
+        if self.turn.as_ref().is_none_or(|t| t.id != id) {
+            self.order.remove(id);
+        }
+        self.pending.retain(|pending| pending.affected != id);
+    }
+
+    /// Quarry within catching distance of a running pursuer of theirs are caught (DMG "Ending a
+    /// Chase": the pursuers are close enough to catch it).
+    fn check_catches(&mut self) {
+        let mut caught = Vec::new();
+        for pursuit in &self.pursuits {
+            for (pursuer, quarry, feet) in self.distances(pursuit) {
+                if feet <= self.rules.catch_feet && !caught.iter().any(|(q, _)| *q == quarry) {
+                    caught.push((quarry, pursuer));
+                }
+            }
+        }
+        for (quarry, pursuer) in caught {
+            if self.running(&quarry) {
+                let text = format!("{} catches {}.", self.name_of(&pursuer), self.name_of(&quarry));
+                self.say(text);
+                self.leave(&quarry, Status::Caught);
+            }
+        }
+        self.finish_idle();
+    }
+
+    /// Participants left with no live pursuit stop running.
+    fn finish_idle(&mut self) {
+        let idle: Vec<String> = self
+            .participants
+            .iter()
+            .filter(|p| p.is_running())
+            .filter(|p| {
+                !self.pursuits.iter().any(|pursuit| {
+                    self.pursuit_live(pursuit) && (pursuit.quarry.contains(&p.id) || pursuit.pursuers.contains(&p.id))
+                })
+            })
+            .map(|p| p.id.clone())
+            .collect();
+        for id in idle {
+            self.leave(&id, Status::Finished);
+        }
+    }
+
+    /// Notes each quarry creature now out of its lead pursuer's sight: farther than the scene's
+    /// sight, or the lead pursuer blinded.
+    fn update_sight(&mut self) {
+        let mut out = Vec::new();
+        for pursuit in &self.pursuits {
+            let Some(lead) = self.lead(pursuit) else { continue };
+            let blinded = self.turn.as_ref().is_some_and(|t| t.id == lead && t.blinded);
+            for quarry in pursuit.quarry.iter().filter(|q| self.running(q)) {
+                let far = self.rules.sight_feet.zip(self.distance(&lead, quarry)).is_some_and(|(sight, d)| d > sight);
+                if (far || blinded) && !self.out_of_sight.contains(quarry) {
+                    let why = if blinded { "blinded" } else { "too far to see" };
+                    out.push((
+                        quarry.clone(),
+                        format!("{} loses sight of {} ({why}).", self.name_of(&lead), self.name_of(quarry)),
+                    ));
+                }
+            }
+        }
+        for (quarry, text) in out {
+            self.out_of_sight.insert(quarry);
+            self.say(text);
+        }
+    }
+
+    /// The DM marks a quarry creature out of the lead pursuer's sight this round (around a corner,
+    /// into a crowd).
+    pub fn mark_out_of_sight(&mut self, quarry: &str) -> Result<(), ChaseError> {
+        self.participant_mut(quarry)?;
+        if self.out_of_sight.insert(quarry.to_owned()) {
+            let text = format!("The DM rules {} out of the lead pursuer's sight.", self.name_of(quarry));
+            self.say(text);
+        }
+        Ok(())
+    }
+
+    /// The DM sets a participant's place on the route.
+    pub fn set_position(&mut self, id: &str, feet: i32) -> Result<(), ChaseError> {
+        let p = self.participant_mut(id)?;
+        p.position = feet;
+        let text = format!("The DM puts {} at {feet} ft.", self.name_of(id));
+        self.say(text);
+        self.check_catches();
+        self.update_sight();
+        Ok(())
+    }
+
+    /// The DM sets a participant's exhaustion (level 5 drops it out).
+    pub fn set_exhaustion(&mut self, id: &str, level: u8) -> Result<(), ChaseError> {
+        let p = self.participant_mut(id)?;
+        p.exhaustion = level.min(6);
+        let text = format!("The DM sets {}'s exhaustion to {}.", self.name_of(id), level.min(6));
+        self.say(text);
+        if level >= 5 {
+            self.leave(id, Status::DroppedOut);
+            self.finish_idle();
+        }
+        Ok(())
+    }
+
+    /// The DM sets the result of the next roll the chase makes.
+    pub fn force_next_roll(&mut self, total: i32) {
+        self.forced_rolls.push_back(total);
+        self.say(format!("The DM sets the next roll to {total}."));
+    }
+
+    /// A participant stops chasing or fleeing (DMG "Ending a Chase": one side stops).
+    pub fn give_up(&mut self, id: &str) -> Result<(), ChaseError> {
+        if !self.running(id) {
+            return Err(ChaseError::UnknownParticipant(id.to_owned()));
+        }
+        self.leave(id, Status::GaveUp);
+        self.finish_idle();
+        Ok(())
+    }
+
+    /// A new arrival joins, rolling initiative, as a pursuer of `quarry` (DMG "Role Reversal":
+    /// run both chases at the same time). Anyone can be its quarry, a pursuer included.
+    pub fn join_pursuing(
+        &mut self,
+        entrant: Entrant,
+        quarry: &[String],
+        dice: &mut SeededDice,
+    ) -> Result<(), ChaseError> {
+        if self.participant(&entrant.id).is_some() {
+            return Err(ChaseError::Setup(format!("{} is already in the chase", entrant.id)));
+        }
+        if quarry.is_empty() || quarry.iter().any(|q| !self.running(q)) {
+            return Err(ChaseError::Setup("the newcomer must chase someone running in this chase".to_owned()));
+        }
+        let id = entrant.id.clone();
+        self.enter(entrant, None, dice)?;
+        let names: Vec<String> = quarry.iter().map(|q| self.name_of(q)).collect();
+        let text = format!("{} joins the chase after {}.", self.name_of(&id), names.join(" and "));
+        self.say(text);
+        match self.pursuits.iter_mut().find(|p| p.quarry == quarry) {
+            Some(pursuit) => pursuit.pursuers.push(id),
+            None => self.pursuits.push(Pursuit { quarry: quarry.to_vec(), pursuers: vec![id] }),
+        }
+        self.update_sight();
+        Ok(())
+    }
+
+    /// The quarry turns on its pursuers (DMG "Role Reversal": "the outnumbered characters might
+    /// decide to flee with the thieves in pursuit"): the sides swap and the route turns round.
+    /// With several pursuits on the route, split them first.
+    pub fn reverse(&mut self) -> Result<(), ChaseError> {
+        if self.pursuits.len() != 1 {
+            return Err(ChaseError::Refused(
+                "the roles can swap only in a chase with one quarry group and its pursuers".to_owned(),
+            ));
+        }
+        let pursuit = &mut self.pursuits[0];
+        std::mem::swap(&mut pursuit.quarry, &mut pursuit.pursuers);
+        for p in &mut self.participants {
+            p.position = -p.position;
+        }
+        self.out_of_sight.clear();
+        let names: Vec<String> = self.pursuits[0].quarry.iter().map(|q| self.name_of(q)).collect();
+        self.say(format!("The roles reverse: {} now flee.", names.join(" and ")));
+        self.check_catches();
+        self.update_sight();
+        Ok(())
+    }
+
+    /// End of a round (DMG "Ending a Chase"): each running quarry creature that has been out of
+    /// its lead pursuer's sight makes a Dexterity (Stealth) check against the highest passive
+    /// Wisdom (Perception) of its pursuers, and escapes on a higher result; one never out of
+    /// sight fails automatically.
+    fn end_round(&mut self, dice: &mut SeededDice) -> Result<(), ChaseError> {
+        let pursuits = self.pursuits.clone();
+        for pursuit in &pursuits {
+            if !self.pursuit_live(pursuit) {
+                continue;
+            }
+            let Some(lead) = self.lead(pursuit) else { continue };
+            let Some((watcher, passive)) = pursuit
+                .pursuers
+                .iter()
+                .filter_map(|id| self.participant(id).filter(|p| p.is_running()))
+                .map(|p| (p.name().to_owned(), p.passive_perception()))
+                .max_by_key(|(_, passive)| *passive)
+            else {
+                continue;
+            };
+            for quarry in &pursuit.quarry {
+                if !self.running(quarry) {
+                    continue;
+                }
+                let name = self.name_of(quarry);
+                if !self.out_of_sight.contains(quarry) {
+                    let text = format!(
+                        "{name} was never out of {}'s sight this round: the escape check fails automatically.",
+                        self.name_of(&lead)
+                    );
+                    self.say(text);
+                    continue;
+                }
+                let (mode, sources) = self.escape_mode(quarry, &lead);
+                let bonus =
+                    self.participant(quarry).map_or(0, |p| p.sheet.skill_bonus(super::creature::Skill::Stealth));
+                let roll = self.roll(&format!("1d20{bonus:+}"), mode, dice)?;
+                let escaped = roll.total > passive;
+                let how = if sources.is_empty() { String::new() } else { format!(" ({})", sources.join("; ")) };
+                let text = format!(
+                    "{name} tries to escape: Dexterity (Stealth) {}{how} against {watcher}'s passive Perception {passive} — {}.",
+                    roll.total,
+                    if escaped { "escapes" } else { "still pursued" }
+                );
+                self.record(text, &name, "escape: Dexterity (Stealth)", roll);
+                if escaped {
+                    self.leave(quarry, Status::Escaped);
+                }
+            }
+        }
+        self.out_of_sight.clear();
+        self.finish_idle();
+        self.update_sight();
+        Ok(())
+    }
+
+    /// The chase's result once it is over, in a sentence.
+    pub fn outcome(&self) -> Option<String> {
+        if !self.is_over() {
+            return None;
+        }
+        let list = |status: Status| -> Vec<String> {
+            self.participants.iter().filter(|p| p.status == status).map(|p| p.name().to_owned()).collect()
+        };
+        let mut parts = Vec::new();
+        for (status, verb) in [
+            (Status::Caught, "caught"),
+            (Status::Escaped, "escaped"),
+            (Status::GaveUp, "gave up"),
+            (Status::DroppedOut, "dropped out"),
+            (Status::Down, "went down"),
+        ] {
+            let names = list(status);
+            if !names.is_empty() {
+                parts.push(format!("{} {verb}", names.join(", ")));
+            }
+        }
+        Some(if parts.is_empty() {
+            "The chase is over.".to_owned()
+        } else {
+            format!("The chase is over: {}.", parts.join("; "))
+        })
+    }
+}
+
+/// Several chases, after the quarry split up: a round of one, then a round of the next (DMG
+/// "Splitting Up").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Chases {
+    pub chases: Vec<Chase>,
+    /// The chase whose round is being played.
+    pub active: usize,
+}
+
+impl Chases {
+    pub fn new(chase: Chase) -> Self {
+        Self { chases: vec![chase], active: 0 }
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.chases.iter().all(Chase::is_over)
+    }
+
+    pub fn active(&self) -> &Chase {
+        &self.chases[self.active.min(self.chases.len() - 1)]
+    }
+
+    pub fn active_mut(&mut self) -> &mut Chase {
+        let index = self.active.min(self.chases.len() - 1);
+        &mut self.chases[index]
+    }
+
+    /// Part of the quarry breaks away with the pursuers that follow it, making a separate chase
+    /// with its own distances and the same initiative (DMG "Splitting Up"). Only between turns.
+    pub fn split(&mut self, from: usize, quarry: &[String], pursuers: &[String]) -> Result<usize, ChaseError> {
+        let chase = self.chases.get(from).ok_or_else(|| ChaseError::Refused(format!("there is no chase {from}")))?;
+        if chase.turn.is_some() {
+            return Err(ChaseError::TurnInProgress);
+        }
+        if chase.pursuits.len() != 1 {
+            return Err(ChaseError::Refused("split a chase with one quarry group and its pursuers".to_owned()));
+        }
+        let pursuit = &chase.pursuits[0];
+        if quarry.is_empty() || quarry.iter().any(|q| !pursuit.quarry.contains(q) || !chase.running(q)) {
+            return Err(ChaseError::Refused("only running quarry creatures of this chase can split off".to_owned()));
+        }
+        if pursuers.iter().any(|p| !pursuit.pursuers.contains(p) || !chase.running(p)) {
+            return Err(ChaseError::Refused("only running pursuers of this chase can follow them".to_owned()));
+        }
+        let staying = pursuit.quarry.iter().filter(|q| chase.running(q) && !quarry.contains(q)).count();
+        if staying == 0 {
+            return Err(ChaseError::Refused("at least one quarry creature must stay in the first chase".to_owned()));
+        }
+        let moving: Vec<String> = quarry.iter().chain(pursuers).cloned().collect();
+        let chase = &mut self.chases[from];
+        let mut order = InitiativeOrder { round: chase.order.round, ..InitiativeOrder::default() };
+        for id in &moving {
+            if let Some(entry) = chase.order.entry(id) {
+                order.insert(entry.clone());
+            }
+            chase.order.remove(id);
+        }
+        let participants: Vec<Participant> =
+            chase.participants.iter().filter(|p| moving.contains(&p.id)).cloned().collect();
+        chase.participants.retain(|p| !moving.contains(&p.id));
+        chase.pursuits[0].quarry.retain(|q| !quarry.contains(q));
+        chase.pursuits[0].pursuers.retain(|p| !pursuers.contains(p));
+        chase.pending.retain(|p| !moving.contains(&p.affected));
+        let names: Vec<String> =
+            participants.iter().filter(|p| quarry.contains(&p.id)).map(|p| p.name().to_owned()).collect();
+        let followers: Vec<String> =
+            participants.iter().filter(|p| pursuers.contains(&p.id)).map(|p| p.name().to_owned()).collect();
+        let name = format!("{} (after {})", chase.name, names.join(" and "));
+        chase.say(format!(
+            "{} split off{}.",
+            names.join(" and "),
+            if followers.is_empty() {
+                ": nobody follows".to_owned()
+            } else {
+                format!(", followed by {}", followers.join(" and "))
+            }
+        ));
+        let mut new = Chase {
+            name,
+            rules: chase.rules.clone(),
+            participants,
+            pursuits: vec![Pursuit { quarry: quarry.to_vec(), pursuers: pursuers.to_vec() }],
+            order,
+            turn: None,
+            pending: Vec::new(),
+            out_of_sight: BTreeSet::new(),
+            events: Vec::new(),
+            forced_rolls: VecDeque::new(),
+        };
+        new.rules.local_creature = None;
+        new.say("A separate chase begins.".to_owned());
+        if pursuers.is_empty() {
+            for q in quarry {
+                new.leave(q, Status::Escaped);
+            }
+        }
+        new.finish_idle();
+        new.update_sight();
+        chase.finish_idle();
+        self.chases.push(new);
+        Ok(self.chases.len() - 1)
+    }
+
+    /// Begins the next turn: the next participant of the active chase, or, when its round is
+    /// done, the first of the next chase still running.
+    pub fn begin_turn(&mut self, dice: &mut SeededDice) -> Result<(), ChaseError> {
+        if self.is_over() {
+            return Err(ChaseError::Over);
+        }
+        let active = self.active();
+        let round_done = active.is_over() || (active.order.current.is_some() && active.round_done());
+        if round_done && self.chases.len() > 1 {
+            let count = self.chases.len();
+            let next = (1..=count).map(|step| (self.active + step) % count).find(|&i| !self.chases[i].is_over());
+            self.active = next.ok_or(ChaseError::Over)?;
+        }
+        self.active_mut().begin_turn(dice)
+    }
+}

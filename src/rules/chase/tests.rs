@@ -1,0 +1,600 @@
+//! Tests of the chase rules, each citing the DMG text it checks. Rolls the test needs to control
+//! are set with `force_next_roll`, the DM's override.
+
+use super::*;
+use crate::rules::creature::{Abilities, Attack, Skill};
+use crate::rules::initiative::Entry;
+use crate::rules::sight::CoverDegree;
+
+fn sheet(name: &str, speed: u32, con: i8) -> Sheet {
+    Sheet {
+        name: name.to_owned(),
+        speed,
+        ac: 12,
+        hp: 20,
+        abilities: Abilities { con, ..Abilities::default() },
+        ..Sheet::default()
+    }
+}
+
+fn entrant(id: &str, role: Role, position: i32) -> Entrant {
+    Entrant { id: id.to_owned(), sheet: sheet(id, 30, 0), role, position }
+}
+
+/// Starts a chase whose initiative is the order the entrants are given in.
+fn start(entrants: Vec<Entrant>, rules: ChaseRules) -> (Chase, SeededDice) {
+    let mut existing = InitiativeOrder::default();
+    for (i, e) in entrants.iter().enumerate() {
+        existing.insert(Entry { id: e.id.clone(), initiative: 20 - i as i32, dex: 0, tiebreak: 0 });
+    }
+    let mut dice = SeededDice::new(11);
+    let chase = Chase::start("test", rules, entrants, Some(&existing), &mut dice).expect("a valid chase");
+    (chase, dice)
+}
+
+/// A thief 40 ft ahead of a guard, thief first in initiative.
+fn thief_and_guard(rules: ChaseRules) -> (Chase, SeededDice) {
+    start(vec![entrant("thief", Role::Quarry, 40), entrant("guard", Role::Pursuer, 0)], rules)
+}
+
+/// Begins the thief's turn facing row `d20` of `table`, rolled by the guard.
+fn facing(table: ComplicationTable, d20: u32) -> (Chase, SeededDice) {
+    let complication = table.row(d20).expect("a row").clone();
+    let (mut chase, mut dice) = thief_and_guard(ChaseRules { table, ..ChaseRules::default() });
+    chase.pending.push(Pending { roller: "guard".into(), affected: "thief".into(), d20, complication });
+    chase.begin_turn(&mut dice).expect("the thief's turn");
+    (chase, dice)
+}
+
+/// Meets the complication with a forced test result, and returns the turn.
+fn attempt(chase: &mut Chase, dice: &mut SeededDice, test_total: i32, option: usize) -> Turn {
+    chase.force_next_roll(test_total);
+    chase.resolve_complication(Resolution::Attempt { option }, dice).expect("resolves");
+    chase.turn.clone().expect("still its turn")
+}
+
+fn thief(chase: &Chase) -> &Participant {
+    chase.participant("thief").expect("thief")
+}
+
+#[test]
+fn both_dmg_tables_validate_with_twenty_results() {
+    for table in [ComplicationTable::urban(), ComplicationTable::wilderness()] {
+        table.validate().unwrap_or_else(|e| panic!("{}: {e}", table.name));
+        assert!((1..=10).all(|d| !table.row(d).expect("row").is_none()), "{}", table.name);
+        assert!((11..=20).all(|d| table.row(d).expect("row").is_none()), "{}", table.name);
+        assert!(table.rows.iter().all(|r| !r.text.is_empty()), "the text comes from the rules");
+    }
+}
+
+/// Urban 1, 2 and 4: "On a failed check, the obstacle counts as 10 feet of difficult terrain";
+/// the check meets its DC exactly or fails one short.
+#[test]
+fn urban_obstacles_cost_ten_feet_on_a_failure_only() {
+    for (row, dc) in [(1, 15), (2, 10), (4, 10)] {
+        let (mut chase, mut dice) = facing(ComplicationTable::urban(), row);
+        assert_eq!(attempt(&mut chase, &mut dice, dc, 0).lost, 0, "row {row}: meets DC {dc}");
+        let (mut chase, mut dice) = facing(ComplicationTable::urban(), row);
+        assert_eq!(attempt(&mut chase, &mut dice, dc - 1, 0).lost, 10, "row {row}: fails");
+        assert_eq!(chase.movement_left(), 20);
+    }
+    // Row 4's second choice is an Intelligence check.
+    let (mut chase, mut dice) = facing(ComplicationTable::urban(), 4);
+    attempt(&mut chase, &mut dice, 3, 1);
+    assert!(chase.events.iter().any(|e| e.text.contains("DC 10 Intelligence check")));
+}
+
+/// Urban 3 and 5: "you fall prone"; standing up costs half the speed (PHB "Being Prone").
+#[test]
+fn urban_barrier_and_slippery_ground_knock_prone() {
+    for row in [3, 5] {
+        let (mut chase, mut dice) = facing(ComplicationTable::urban(), row);
+        assert_eq!(attempt(&mut chase, &mut dice, 9, 0).lost, 15, "row {row}");
+        let (mut chase, mut dice) = facing(ComplicationTable::urban(), row);
+        assert_eq!(attempt(&mut chase, &mut dice, 10, 0).lost, 0, "row {row}");
+    }
+    let (chase, _) = facing(ComplicationTable::urban(), 3);
+    assert_eq!(
+        chase.turn.and_then(|t| t.complication).and_then(|c| c.complication.test).map(|t| t.name()),
+        Some("DC 10 Strength saving throw".to_owned())
+    );
+}
+
+/// Urban 6 and 7: bitten or beaten, and slowed.
+#[test]
+fn urban_dogs_and_brawl_deal_damage_and_slow() {
+    let (mut chase, mut dice) = facing(ComplicationTable::urban(), 6);
+    chase.force_next_roll(9);
+    chase.force_next_roll(3);
+    chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
+    assert_eq!((thief(&chase).hp, chase.turn.as_ref().map(|t| t.lost)), (17, Some(5)));
+    let (mut chase, mut dice) = facing(ComplicationTable::urban(), 7);
+    chase.force_next_roll(14);
+    chase.force_next_roll(6);
+    chase.resolve_complication(Resolution::Attempt { option: 2 }, &mut dice).expect("resolves");
+    assert_eq!((thief(&chase).hp, chase.turn.as_ref().map(|t| t.lost)), (14, Some(10)));
+    assert!(chase.events.iter().any(|e| e.text.contains("Charisma (Intimidation)")), "the third choice");
+}
+
+/// Urban 8: "You succeed automatically if you toss the beggar a coin."
+#[test]
+fn urban_beggar_takes_a_coin_or_five_feet() {
+    let (mut chase, mut dice) = facing(ComplicationTable::urban(), 8);
+    chase.resolve_complication(Resolution::Alternative, &mut dice).expect("a coin");
+    assert_eq!(chase.turn.as_ref().map(|t| t.lost), Some(0));
+    assert!(chase.events.iter().all(|e| e.roll.is_none() || e.text.contains("initiative")), "no roll");
+    let (mut chase, mut dice) = facing(ComplicationTable::urban(), 8);
+    assert_eq!(attempt(&mut chase, &mut dice, 9, 0).lost, 5);
+}
+
+/// Urban 9: "If you move 20 feet or more on your turn, the guard makes an opportunity attack
+/// against you with a spear (+3 to hit; 1d6 + 1 piercing damage on a hit)."
+#[test]
+fn urban_guard_attacks_only_after_twenty_feet() {
+    let (mut chase, mut dice) = facing(ComplicationTable::urban(), 9);
+    chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
+    chase.move_by(15).expect("moves");
+    chase.end_turn(&mut dice).expect("ends");
+    assert_eq!(thief(&chase).hp, 20);
+    assert!(chase.events.iter().any(|e| e.text.contains("moved only 15 ft")));
+
+    let (mut chase, mut dice) = facing(ComplicationTable::urban(), 9);
+    chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
+    chase.move_by(20).expect("moves");
+    chase.force_next_roll(12); // meets AC 12
+    chase.force_next_roll(5);
+    chase.end_turn(&mut dice).expect("ends");
+    assert_eq!(thief(&chase).hp, 15);
+}
+
+/// Urban 10: "On a failed save, you collide with something hard and take 1d4 bludgeoning damage."
+#[test]
+fn urban_sharp_turn_hurts_on_a_failed_save() {
+    let (mut chase, mut dice) = facing(ComplicationTable::urban(), 10);
+    chase.force_next_roll(2);
+    chase.force_next_roll(4);
+    chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
+    assert_eq!(thief(&chase).hp, 16);
+    assert_eq!(chase.movement_left(), 30, "no movement lost");
+}
+
+/// Wilderness 1, 2 and 4: brush (5 ft), uneven ground and a stream (10 ft).
+#[test]
+fn wilderness_ground_costs_its_feet() {
+    for (row, feet) in [(1, 5), (2, 10), (4, 10)] {
+        let (mut chase, mut dice) = facing(ComplicationTable::wilderness(), row);
+        assert_eq!(attempt(&mut chase, &mut dice, 9, 0).lost, feet, "row {row}");
+        let (mut chase, mut dice) = facing(ComplicationTable::wilderness(), row);
+        assert_eq!(attempt(&mut chase, &mut dice, 10, 0).lost, 0, "row {row}");
+    }
+}
+
+/// Wilderness 3: "The swarm makes an opportunity attack against you (+3 to hit; 4d4 piercing
+/// damage on a hit)": no test, at once.
+#[test]
+fn wilderness_swarm_attacks_at_once() {
+    let (mut chase, mut dice) = facing(ComplicationTable::wilderness(), 3);
+    chase.force_next_roll(11); // misses AC 12
+    chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
+    assert_eq!(thief(&chase).hp, 20);
+    let (mut chase, mut dice) = facing(ComplicationTable::wilderness(), 3);
+    chase.force_next_roll(15);
+    chase.force_next_roll(10);
+    chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
+    assert_eq!(thief(&chase).hp, 10);
+    assert!(chase.events.iter().any(|e| e.roll.as_ref().is_some_and(|r| r.who == "a swarm of insects")));
+}
+
+/// Wilderness 5: blinded until the end of the turn, speed halved; a blinded lead pursuer loses
+/// sight of the quarry.
+#[test]
+fn wilderness_blowing_sand_blinds_and_halves_speed() {
+    let (mut chase, mut dice) = facing(ComplicationTable::wilderness(), 5);
+    attempt(&mut chase, &mut dice, 9, 0);
+    assert_eq!(chase.movement_left(), 15);
+    chase.dash().expect("dash");
+    assert_eq!(chase.movement_left(), 30, "Dash adds the halved speed");
+
+    let complication = ComplicationTable::wilderness().row(5).expect("row").clone();
+    let (mut chase, mut dice) =
+        thief_and_guard(ChaseRules { table: ComplicationTable::wilderness(), ..ChaseRules::default() });
+    chase.pending.push(Pending { roller: "thief".into(), affected: "guard".into(), d20: 5, complication });
+    chase.begin_turn(&mut dice).expect("thief");
+    chase.force_next_roll(20); // no complication of its own over the one set up
+    chase.end_turn(&mut dice).expect("thief ends");
+    chase.begin_turn(&mut dice).expect("guard");
+    assert!(!chase.out_of_sight.contains("thief"));
+    attempt(&mut chase, &mut dice, 2, 0);
+    assert!(chase.out_of_sight.contains("thief"), "the blinded lead pursuer loses sight");
+}
+
+/// Wilderness 6: "you fall 1d4 × 5 feet, taking 1d6 bludgeoning damage per 10 feet fallen as
+/// normal, and land prone."
+#[test]
+fn wilderness_sudden_drop_falls_and_lands_prone() {
+    let (mut chase, mut dice) = facing(ComplicationTable::wilderness(), 6);
+    for total in [3, 3, 4] {
+        chase.force_next_roll(total); // the save, 1d4 = 3 (15 ft), 1d6 = 4
+    }
+    chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
+    assert_eq!(thief(&chase).hp, 16);
+    assert_eq!(chase.turn.as_ref().map(|t| t.lost), Some(15), "prone: half speed to stand");
+    assert!(chase.events.iter().any(|e| e.text.contains("falls 15 ft")));
+}
+
+/// Wilderness 7: restrained in a net; speed 0; the action and a DC 10 Strength check free it.
+#[test]
+fn wilderness_snare_restrains_until_broken() {
+    let (mut chase, mut dice) = facing(ComplicationTable::wilderness(), 7);
+    attempt(&mut chase, &mut dice, 14, 0);
+    assert!(thief(&chase).restrained);
+    assert_eq!(chase.movement_left(), 0);
+    assert!(chase.dash().is_err());
+    chase.force_next_roll(10);
+    assert_eq!(chase.break_free(&mut dice), Ok(true));
+    assert_eq!(chase.movement_left(), 30, "free, it moves; the action is spent");
+    assert_eq!(chase.dash(), Err(ChaseError::ActionUsed));
+}
+
+/// Wilderness 8: 1d4 bludgeoning and 1d4 piercing.
+#[test]
+fn wilderness_stampede_deals_two_kinds_of_damage() {
+    let (mut chase, mut dice) = facing(ComplicationTable::wilderness(), 8);
+    for total in [5, 2, 3] {
+        chase.force_next_roll(total);
+    }
+    chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
+    assert_eq!(thief(&chase).hp, 15);
+    let kinds: Vec<&str> =
+        ["bludgeoning", "piercing"].into_iter().filter(|k| chase.events.iter().any(|e| e.text.contains(k))).collect();
+    assert_eq!(kinds.len(), 2);
+}
+
+/// Wilderness 9: "Make a DC 15 Dexterity saving throw or use 10 feet of movement (your choice)".
+#[test]
+fn wilderness_razorvine_costs_ten_feet_or_a_save() {
+    let (mut chase, mut dice) = facing(ComplicationTable::wilderness(), 9);
+    chase.resolve_complication(Resolution::Alternative, &mut dice).expect("goes round");
+    assert_eq!((chase.movement_left(), thief(&chase).hp), (20, 20));
+    let (mut chase, mut dice) = facing(ComplicationTable::wilderness(), 9);
+    chase.force_next_roll(14);
+    chase.force_next_roll(7);
+    chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("saves");
+    assert_eq!((chase.movement_left(), thief(&chase).hp), (30, 13));
+}
+
+/// Wilderness 10: a creature of the area chases the affected participant: a pursuer becomes a
+/// quarry (DMG "Role Reversal"), with the newcomer rolling initiative.
+#[test]
+fn wilderness_local_creature_joins_and_reverses_a_role() {
+    let complication = ComplicationTable::wilderness().row(10).expect("row").clone();
+    let wolf = sheet("Wolf", 40, 1);
+    let rules = ChaseRules {
+        table: ComplicationTable::wilderness(),
+        local_creature: Some(("wolf".into(), wolf)),
+        ..ChaseRules::default()
+    };
+    let (mut chase, mut dice) = thief_and_guard(rules);
+    chase.pending.push(Pending { roller: "thief".into(), affected: "guard".into(), d20: 10, complication });
+    chase.begin_turn(&mut dice).expect("thief");
+    chase.force_next_roll(20); // no complication of its own over the one set up
+    chase.end_turn(&mut dice).expect("thief ends");
+    chase.begin_turn(&mut dice).expect("guard");
+    chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
+    assert_eq!(chase.roles("guard"), vec![Role::Quarry, Role::Pursuer]);
+    assert_eq!(chase.pursuits[1], Pursuit { quarry: vec!["guard".into()], pursuers: vec!["wolf".into()] });
+    assert!(chase.order.entry("wolf").is_some(), "the wolf rolled initiative");
+    assert_eq!(chase.participant("wolf").map(|w| w.position), Some(-LOCAL_CREATURE_BEHIND_FEET));
+}
+
+/// "The participant who rolled the die or the participant affected by the complication can spend
+/// inspiration to negate the complication."
+#[test]
+fn inspiration_of_either_participant_negates() {
+    let (mut chase, mut dice) = facing(ComplicationTable::urban(), 7);
+    assert!(chase.resolve_complication(Resolution::Negate { by: "thief".into() }, &mut dice).is_err(), "none to spend");
+    chase.participants.iter_mut().for_each(|p| p.inspiration = p.id == "guard");
+    chase.resolve_complication(Resolution::Negate { by: "guard".into() }, &mut dice).expect("the roller spends it");
+    assert!(chase.turn.as_ref().is_some_and(|t| t.complication.is_none() && t.lost == 0));
+    assert!(!chase.participant("guard").expect("guard").inspiration);
+    assert_eq!(thief(&chase).hp, 20);
+}
+
+/// "It affects the next chase participant in the initiative order, not the participant who
+/// rolled the die", wrapping from the last to the first.
+#[test]
+fn a_complication_falls_on_the_next_in_initiative() {
+    let (mut chase, mut dice) = start(
+        vec![entrant("a", Role::Quarry, 60), entrant("b", Role::Pursuer, 0), entrant("c", Role::Pursuer, 10)],
+        ChaseRules::default(),
+    );
+    for (roller, affected) in [("a", "b"), ("b", "c"), ("c", "a")] {
+        chase.begin_turn(&mut dice).expect("turn");
+        assert_eq!(chase.turn.as_ref().map(|t| t.id.as_str()), Some(roller));
+        if let Some(t) = chase.turn.as_mut() {
+            t.complication = None;
+        }
+        chase.force_next_roll(1);
+        chase.end_turn(&mut dice).expect("ends");
+        let pending = chase.pending.iter().find(|p| p.roller == roller).expect("a complication");
+        assert_eq!(pending.affected, affected);
+        assert_eq!(pending.complication.roll, "1");
+    }
+    chase.begin_turn(&mut dice).expect("a again");
+    assert_eq!(chase.turn.as_ref().and_then(|t| t.complication.as_ref()).map(|p| p.roller.as_str()), Some("c"));
+}
+
+/// "a participant can freely use the Dash action a number of times equal to 3 + its
+/// Constitution modifier. Each additional Dash action ... requires ... a DC 10 Constitution
+/// check at the end of its turn or gain one level of exhaustion."
+#[test]
+fn dashes_are_free_up_to_three_plus_con_then_need_a_check() {
+    let mut runner = entrant("thief", Role::Quarry, 400);
+    runner.sheet.abilities.con = 1;
+    let (mut chase, mut dice) = start(vec![runner, entrant("guard", Role::Pursuer, 0)], ChaseRules::default());
+    assert_eq!(thief(&chase).free_dashes(), 4);
+    for dash in 1..=5 {
+        chase.begin_turn(&mut dice).expect("thief");
+        chase.dash().expect("dash");
+        assert_eq!(chase.turn.as_ref().map(|t| t.extra_dash), Some(dash == 5), "dash {dash}");
+        if dash == 5 {
+            chase.force_next_roll(10); // meets DC 10
+        }
+        chase.force_next_roll(20); // no complication
+        chase.end_turn(&mut dice).expect("ends");
+        assert_eq!(thief(&chase).exhaustion, 0, "dash {dash}");
+        chase.begin_turn(&mut dice).expect("guard");
+        chase.force_next_roll(20);
+        chase.end_turn(&mut dice).expect("ends");
+    }
+    chase.begin_turn(&mut dice).expect("thief");
+    chase.dash().expect("a sixth dash");
+    chase.force_next_roll(9); // one short
+    chase.force_next_roll(20);
+    chase.end_turn(&mut dice).expect("ends");
+    assert_eq!(thief(&chase).exhaustion, 1);
+    assert!(chase.events.iter().any(|e| e.text.contains("gains a level of exhaustion: now 1")));
+
+    let mut frail = entrant("frail", Role::Quarry, 400);
+    frail.sheet.abilities.con = -4;
+    let (chase, _) = start(vec![frail, entrant("guard", Role::Pursuer, 0)], ChaseRules::default());
+    assert_eq!(chase.participant("frail").map(Participant::free_dashes), Some(0));
+}
+
+/// "A participant drops out of the chase if its exhaustion reaches level 5, since its speed
+/// becomes 0"; exhaustion 2 halves speed.
+#[test]
+fn exhaustion_five_drops_a_participant_out() {
+    let mut tired = entrant("guard", Role::Pursuer, 0);
+    tired.sheet.abilities.con = -3;
+    tired.sheet.exhaustion = 4;
+    let (mut chase, mut dice) = start(
+        vec![entrant("thief", Role::Quarry, 400), tired, entrant("hound", Role::Pursuer, 0)],
+        ChaseRules::default(),
+    );
+    assert_eq!(chase.participant("guard").map(Participant::speed), Some(15), "halved from level 2");
+    chase.begin_turn(&mut dice).expect("thief");
+    chase.force_next_roll(20);
+    chase.end_turn(&mut dice).expect("ends");
+    chase.begin_turn(&mut dice).expect("guard");
+    chase.dash().expect("a dash beyond none free");
+    chase.force_next_roll(5);
+    chase.end_turn(&mut dice).expect("ends");
+    let guard = chase.participant("guard").expect("guard");
+    assert_eq!((guard.exhaustion, guard.status, guard.speed()), (5, Status::DroppedOut, 0));
+    assert!(chase.order.entry("guard").is_none(), "out of the initiative order");
+    assert!(!chase.is_over(), "the hound still runs");
+    chase.begin_turn(&mut dice).expect("the hound is next");
+    assert_eq!(chase.turn.as_ref().map(|t| t.id.as_str()), Some("hound"));
+}
+
+/// "If the quarry is never out of the lead pursuer's sight, the check fails automatically.
+/// Otherwise, if the result of the quarry's check is greater than the highest passive score,
+/// that quarry escapes."
+#[test]
+fn escape_needs_being_out_of_sight_and_beating_the_highest_passive() {
+    let play_round = |chase: &mut Chase, dice: &mut SeededDice, escape_roll: Option<i32>| {
+        for _ in 0..2 {
+            chase.begin_turn(dice).expect("turn");
+            chase.force_next_roll(20);
+            if chase.last_turn_of_round() {
+                if let Some(total) = escape_roll {
+                    chase.force_next_roll(total);
+                }
+            }
+            chase.end_turn(dice).expect("ends");
+        }
+    };
+    // Always in sight: no roll, however lucky.
+    let (mut chase, mut dice) = thief_and_guard(ChaseRules::default());
+    play_round(&mut chase, &mut dice, None);
+    assert_eq!(thief(&chase).status, Status::Running);
+    assert!(chase.events.iter().any(|e| e.text.contains("fails automatically")));
+    assert!(chase.forced_rolls.is_empty());
+
+    // Out of sight (60 ft of sight, 70 ft ahead): passive 12 is the highest.
+    let sighted = |passive: i8| {
+        let mut watcher = entrant("watcher", Role::Pursuer, 0);
+        watcher.sheet.skills.insert(Skill::Perception, passive - 10);
+        let rules = ChaseRules { sight_feet: Some(60), ..ChaseRules::default() };
+        start(vec![entrant("thief", Role::Quarry, 70), watcher, entrant("guard", Role::Pursuer, 0)], rules)
+    };
+    let (mut chase, mut dice) = sighted(12);
+    assert!(chase.out_of_sight.contains("thief"));
+    for _ in 0..3 {
+        chase.begin_turn(&mut dice).expect("turn");
+        chase.force_next_roll(20);
+        if chase.last_turn_of_round() {
+            chase.force_next_roll(12);
+        }
+        chase.end_turn(&mut dice).expect("ends");
+    }
+    assert_eq!(thief(&chase).status, Status::Running, "12 is not greater than 12");
+    let (mut chase, mut dice) = sighted(12);
+    for _ in 0..3 {
+        chase.begin_turn(&mut dice).expect("turn");
+        chase.force_next_roll(20);
+        if chase.last_turn_of_round() {
+            chase.force_next_roll(13);
+        }
+        chase.end_turn(&mut dice).expect("ends");
+    }
+    assert_eq!(thief(&chase).status, Status::Escaped);
+    assert!(chase.is_over());
+}
+
+/// Escape Factors: "If one or more factors give the quarry both advantage and disadvantage on
+/// its check, the quarry has neither"; a ranger or Survival-proficient lead pursuer gives
+/// disadvantage.
+#[test]
+fn escape_factors_cancel() {
+    use EscapeFactor::*;
+    let mode = |factors: Vec<EscapeFactor>, tracker: bool| {
+        let mut guard = entrant("guard", Role::Pursuer, 0);
+        guard.sheet.tracker = tracker;
+        let rules = ChaseRules { escape_factors: factors, ..ChaseRules::default() };
+        let (chase, _) = start(vec![entrant("thief", Role::Quarry, 40), guard], rules);
+        chase.escape_mode("thief", "guard").0
+    };
+    assert_eq!(mode(vec![ManyThingsToHideBehind], false), RollMode::Advantage);
+    assert_eq!(mode(vec![ManyThingsToHideBehind, CrowdedOrNoisy], false), RollMode::Advantage);
+    assert_eq!(mode(vec![UncrowdedOrQuiet], false), RollMode::Disadvantage);
+    assert_eq!(mode(vec![ManyThingsToHideBehind, UncrowdedOrQuiet], false), RollMode::Normal);
+    assert_eq!(mode(vec![ManyThingsToHideBehind, CrowdedOrNoisy, FewThingsToHideBehind], false), RollMode::Normal);
+    assert_eq!(mode(vec![], true), RollMode::Disadvantage, "a ranger leads");
+    assert_eq!(mode(vec![CrowdedOrNoisy], true), RollMode::Normal);
+}
+
+/// The lead pursuer is the closest, and can change; a pursuer reaching its quarry catches it.
+#[test]
+fn the_lead_changes_and_a_close_pursuer_catches() {
+    let (mut chase, mut dice) = start(
+        vec![entrant("near", Role::Pursuer, 10), entrant("far", Role::Pursuer, 0), entrant("thief", Role::Quarry, 60)],
+        ChaseRules::default(),
+    );
+    let pursuit = chase.pursuits[0].clone();
+    assert_eq!(chase.lead(&pursuit).as_deref(), Some("near"));
+    chase.begin_turn(&mut dice).expect("near");
+    chase.force_next_roll(20);
+    chase.end_turn(&mut dice).expect("near waits");
+    chase.begin_turn(&mut dice).expect("far");
+    chase.dash().expect("dash");
+    assert_eq!(chase.move_by(60), Ok(55), "stops next to the thief");
+    assert_eq!(chase.lead(&pursuit).as_deref(), None, "the thief is caught");
+    assert_eq!(thief(&chase).status, Status::Caught);
+    assert!(chase.is_over());
+    assert!(chase.outcome().is_some_and(|o| o.contains("thief caught")));
+}
+
+/// "Chase participants can't normally make opportunity attacks against each other ... However,
+/// participants can still be the targets of opportunity attacks from creatures not participating."
+#[test]
+fn no_opportunity_attacks_between_participants() {
+    let (chase, _) = thief_and_guard(ChaseRules::default());
+    assert!(chase.may_opportunity_attack("guard", "thief").is_err());
+    assert!(chase.may_opportunity_attack("thug", "thief").is_ok());
+}
+
+/// "A chase participant can make attacks and cast spells against other creatures within range.
+/// Apply the normal rules for cover": long range gives disadvantage, cover adds to AC.
+#[test]
+fn attacks_need_range_and_count_cover() {
+    let mut archer = entrant("guard", Role::Pursuer, 0);
+    archer.sheet.attacks.push(Attack {
+        name: "Shortbow".into(),
+        bonus: 4,
+        damage: "1d6+2".into(),
+        damage_type: "piercing".into(),
+        range: 30,
+        long_range: Some(50),
+    });
+    let (mut chase, mut dice) = start(vec![archer, entrant("thief", Role::Quarry, 40)], ChaseRules::default());
+    chase.begin_turn(&mut dice).expect("guard");
+    assert_eq!(chase.targets_in_range(&chase.participant("guard").expect("g").sheet.attacks[0]), vec!["thief"]);
+    chase.force_next_roll(13); // AC 12 + half cover 2 = 14: a miss
+    assert_eq!(chase.attack("thief", 0, CoverDegree::Half, &mut dice), Ok(false));
+    let attack = chase.events.iter().rev().find(|e| e.roll.is_some()).expect("the attack");
+    assert!(attack.text.contains("long range") && attack.text.contains("AC 14"), "{}", attack.text);
+    assert_eq!(chase.attack("thief", 0, CoverDegree::None, &mut dice), Err(ChaseError::ActionUsed));
+    chase.set_position("thief", 80).expect("DM moves the thief");
+    if let Some(turn) = chase.turn.as_mut() {
+        turn.action_used = false;
+    }
+    assert!(matches!(chase.attack("thief", 0, CoverDegree::None, &mut dice), Err(ChaseError::Refused(_))));
+}
+
+/// "If a pursuit splits into several smaller chases, resolve each chase separately. Run a round
+/// of one chase, then a round of the next, and so on, tracking the distances for each."
+#[test]
+fn a_split_quarry_makes_chases_that_take_rounds_in_turn() {
+    let (chase, mut dice) = start(
+        vec![
+            entrant("thief", Role::Quarry, 50),
+            entrant("lookout", Role::Quarry, 40),
+            entrant("guard", Role::Pursuer, 0),
+            entrant("hound", Role::Pursuer, 10),
+        ],
+        ChaseRules::default(),
+    );
+    let mut chases = Chases::new(chase);
+    assert!(chases.split(0, &["thief".into(), "lookout".into()], &[]).is_err(), "someone must stay");
+    let second = chases.split(0, &["lookout".into()], &["hound".into()]).expect("splits");
+    assert_eq!(chases.chases.len(), 2);
+    assert_eq!(chases.chases[0].participants.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(), ["thief", "guard"]);
+    assert_eq!(
+        chases.chases[second].distances(&chases.chases[second].pursuits[0]),
+        [("hound".into(), "lookout".into(), 30)]
+    );
+    assert_eq!(chases.chases[second].order.entry("lookout").map(|e| e.initiative), Some(19), "keeps its initiative");
+    let mut acted = Vec::new();
+    for _ in 0..8 {
+        chases.begin_turn(&mut dice).expect("turn");
+        let chase = chases.active_mut();
+        acted.push(chase.turn.as_ref().map(|t| t.id.clone()).unwrap_or_default());
+        if let Some(t) = chase.turn.as_mut() {
+            t.complication = None;
+        }
+        chase.force_next_roll(20);
+        chase.end_turn(&mut dice).expect("ends");
+    }
+    assert_eq!(acted, ["thief", "guard", "lookout", "hound", "thief", "guard", "lookout", "hound"]);
+}
+
+/// Role reversal: "The outnumbered characters might decide to flee with the thieves in pursuit."
+#[test]
+fn roles_reverse_and_the_route_turns_round() {
+    let (mut chase, _) = thief_and_guard(ChaseRules::default());
+    chase.reverse().expect("reverses");
+    assert_eq!(chase.pursuits[0], Pursuit { quarry: vec!["guard".into()], pursuers: vec!["thief".into()] });
+    let guard = chase.participant("guard").expect("guard").position;
+    assert!(guard > thief(&chase).position, "the new quarry is ahead");
+    assert_eq!(chase.distance("guard", "thief"), Some(40));
+}
+
+/// A seeded chase played by the policy replays exactly, and ends or reaches its round limit.
+#[test]
+fn the_policy_replays_by_seed() {
+    let play = |seed| {
+        let (chase, _) = start(
+            vec![
+                entrant("thief", Role::Quarry, 60),
+                entrant("guard", Role::Pursuer, 0),
+                entrant("hound", Role::Pursuer, 10),
+            ],
+            ChaseRules { sight_feet: Some(50), ..ChaseRules::default() },
+        );
+        let mut chases = Chases::new(chase);
+        policy::play(&mut chases, 10, &mut SeededDice::new(seed)).expect("plays");
+        chases
+    };
+    assert_eq!(play(3), play(3));
+    let chases = play(3);
+    assert!(chases.is_over() || chases.chases[0].order.round == 10);
+}
+
+#[test]
+fn critical_hits_double_the_dice() {
+    assert_eq!(turn::critical("1d6+2"), "2d6+2");
+    assert_eq!(turn::critical("d20"), "2d20");
+    assert_eq!(turn::critical("2d4+1d6"), "4d4+2d6");
+}

@@ -1,0 +1,571 @@
+//! One participant's turn in a chase: the complication waiting for it, Dash and movement, an
+//! attack or a spell at someone in range, and the end of the turn (the Constitution check for a
+//! Dash beyond the free ones, the complication roll for the next participant, the round's end).
+//!
+//! DMG "Running the Chase", "Dashing", "Spells and Attacks", "Chase Complications"
+//! (000_8c43542ae10d17a7.txt); PHB "Dash" (004_ebe0798b5689cc3b.txt).
+
+use serde::Serialize;
+
+use super::complication::{Alternative, Effect};
+use super::{Chase, ChaseError, Entrant, Pending, Role, Status};
+use crate::rules::creature::{Ability, Attack};
+use crate::rules::dice::{RollMode, SeededDice};
+use crate::rules::sight::CoverDegree;
+
+/// The turn in progress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Turn {
+    pub id: String,
+    /// The complication this participant must face before it acts.
+    pub complication: Option<Pending>,
+    pub action_used: bool,
+    pub dashed: bool,
+    /// This Dash was beyond the free ones: a DC 10 Constitution check at the end of the turn.
+    pub extra_dash: bool,
+    pub moved: u32,
+    /// Movement spent on complications: difficult terrain, standing up, razorvine.
+    pub lost: u32,
+    pub blinded: bool,
+    /// Attacks from outside the chase that wait for the end of the turn (the guard).
+    pub deferred: Vec<Effect>,
+}
+
+/// How the affected participant meets its complication.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Resolution {
+    /// The participant who rolled or the one affected spends inspiration: nothing happens.
+    Negate { by: String },
+    /// Makes the test, with the check of its choice (an index into the options).
+    Attempt { option: usize },
+    /// Takes the row's way round the test (a coin for the beggar, 10 feet for the razorvine).
+    Alternative,
+}
+
+impl Chase {
+    /// Whether the round is done: no turn in progress and the last in order has had its turn.
+    pub fn round_done(&self) -> bool {
+        self.turn.is_none() && self.order.current.is_none_or(|c| c + 1 >= self.order.entries.len())
+    }
+
+    /// Whether the turn in progress is the last of the round (the escape checks follow it).
+    pub fn last_turn_of_round(&self) -> bool {
+        self.turn.is_some() && self.order.current.is_some_and(|c| c + 1 >= self.order.entries.len())
+    }
+
+    /// Begins the next participant's turn; a complication waiting for it must be resolved first.
+    pub fn begin_turn(&mut self, _dice: &mut SeededDice) -> Result<(), ChaseError> {
+        if self.turn.is_some() {
+            return Err(ChaseError::TurnInProgress);
+        }
+        if self.is_over() {
+            return Err(ChaseError::Over);
+        }
+        let id = self.order.next().map(|e| e.id.clone()).ok_or(ChaseError::Over)?;
+        let complication = self.pending.iter().position(|p| p.affected == id).map(|i| self.pending.remove(i));
+        let p = self.participant(&id).ok_or_else(|| ChaseError::UnknownParticipant(id.clone()))?;
+        let mut text = format!("Round {}: {}'s turn, at {} ft.", self.order.round, p.name(), p.position);
+        if p.restrained {
+            text.push_str(" It is restrained by a net: its action and a DC 10 Strength check free it.");
+        }
+        self.say(text);
+        if let Some(pending) = &complication {
+            let text = format!(
+                "Complication for {} ({} rolled {} on the {}): {}",
+                self.name_of(&id),
+                self.name_of(&pending.roller),
+                pending.d20,
+                self.rules.table.name,
+                pending.complication.text
+            );
+            self.say(text);
+        }
+        self.turn = Some(Turn {
+            id,
+            complication,
+            action_used: false,
+            dashed: false,
+            extra_dash: false,
+            moved: 0,
+            lost: 0,
+            blinded: false,
+            deferred: Vec::new(),
+        });
+        Ok(())
+    }
+
+    fn turn_ref(&self) -> Result<&Turn, ChaseError> {
+        self.turn.as_ref().ok_or(ChaseError::NoTurn)
+    }
+
+    fn turn_mut(&mut self) -> Result<&mut Turn, ChaseError> {
+        self.turn.as_mut().ok_or(ChaseError::NoTurn)
+    }
+
+    /// The acting participant's id, once its complication is dealt with.
+    fn ready_to_act(&self) -> Result<String, ChaseError> {
+        let turn = self.turn_ref()?;
+        if turn.complication.is_some() {
+            return Err(ChaseError::ComplicationFirst);
+        }
+        Ok(turn.id.clone())
+    }
+
+    /// The speed of the acting participant this turn: its speed, halved while blinded.
+    pub fn turn_speed(&self) -> u32 {
+        let Some(turn) = &self.turn else { return 0 };
+        let speed = self.participant(&turn.id).map_or(0, |p| p.speed());
+        if turn.blinded { speed / 2 } else { speed }
+    }
+
+    /// Feet the acting participant can still move: its speed, twice with Dash (PHB "Dash": the
+    /// increase equals its speed after modifiers), less what it moved and what complications cost.
+    pub fn movement_left(&self) -> u32 {
+        let Some(turn) = &self.turn else { return 0 };
+        let allowance = self.turn_speed() * if turn.dashed { 2 } else { 1 };
+        allowance.saturating_sub(turn.moved + turn.lost)
+    }
+
+    /// Meets the complication waiting for the acting participant.
+    pub fn resolve_complication(&mut self, resolution: Resolution, dice: &mut SeededDice) -> Result<(), ChaseError> {
+        let turn = self.turn_ref()?;
+        let pending =
+            turn.complication.clone().ok_or_else(|| ChaseError::Refused("no complication waits".to_owned()))?;
+        let id = turn.id.clone();
+        let complication = &pending.complication;
+        let failed = match resolution {
+            Resolution::Negate { by } => {
+                if by != pending.roller && by != pending.affected {
+                    return Err(ChaseError::Refused(
+                        "only the participant who rolled the complication or the one it affects can negate it"
+                            .to_owned(),
+                    ));
+                }
+                let p = self.participant_mut(&by)?;
+                if !p.inspiration {
+                    return Err(ChaseError::Refused(format!("{} has no inspiration to spend", p.name())));
+                }
+                p.inspiration = false;
+                let text = format!("{} spends inspiration: the complication is negated.", self.name_of(&by));
+                self.say(text);
+                self.turn_mut()?.complication = None;
+                return Ok(());
+            }
+            Resolution::Alternative => match complication.alternative {
+                Some(Alternative::TossCoin) => {
+                    let text = format!("{} tosses the beggar a coin and slips past.", self.name_of(&id));
+                    self.say(text);
+                    false
+                }
+                Some(Alternative::SpendMovement { feet }) => {
+                    self.turn_mut()?.lost += feet;
+                    let text = format!("{} spends {feet} ft of movement to go round.", self.name_of(&id));
+                    self.say(text);
+                    false
+                }
+                None => return Err(ChaseError::Refused("this complication offers no way round".to_owned())),
+            },
+            Resolution::Attempt { option } => match &complication.test {
+                Some(test) => !self.test(&id, test, option, "complication", dice)?,
+                None => false,
+            },
+        };
+        self.turn_mut()?.complication = None;
+        let effects: Vec<Effect> = complication
+            .always
+            .iter()
+            .chain(if failed { complication.on_fail.iter() } else { [].iter() })
+            .cloned()
+            .collect();
+        if !failed && complication.test.is_some() && complication.always.is_empty() {
+            let text = format!("{} gets past unimpeded.", self.name_of(&id));
+            self.say(text);
+        }
+        for effect in effects {
+            self.apply(&id, &effect, dice)?;
+        }
+        self.update_sight();
+        Ok(())
+    }
+
+    /// Does what one complication effect says to `id`, whose turn it is.
+    fn apply(&mut self, id: &str, effect: &Effect, dice: &mut SeededDice) -> Result<(), ChaseError> {
+        let name = self.name_of(id);
+        match effect {
+            Effect::DifficultTerrain { feet } => {
+                self.turn_mut()?.lost += feet;
+                self.say(format!(
+                    "{name} struggles through {feet} ft of difficult terrain: {feet} ft of movement lost."
+                ));
+            }
+            Effect::Prone => self.fall_prone(id),
+            Effect::Damage { dice: notation, kind } => {
+                let roll = self.roll(notation, RollMode::Normal, dice)?;
+                let total = roll.total.max(0);
+                self.record(format!("{name} takes {total} {kind} damage."), &name, &format!("{kind} damage"), roll);
+                self.hurt(id, total);
+            }
+            Effect::Blinded => {
+                self.turn_mut()?.blinded = true;
+                self.say(format!("{name} is blinded until the end of its turn; its speed is halved."));
+            }
+            Effect::Restrained => {
+                self.participant_mut(id)?.restrained = true;
+                self.say(format!("{name} is caught in a net and restrained: speed 0 until freed."));
+            }
+            Effect::Fall { distance } => {
+                let roll = self.roll(distance, RollMode::Normal, dice)?;
+                let feet = roll.total.max(0) * 5;
+                self.record(format!("{name} falls {feet} ft."), &name, "fall distance (×5 ft)", roll);
+                let d6 = feet / 10;
+                if d6 > 0 {
+                    let roll = self.roll(&format!("{d6}d6"), RollMode::Normal, dice)?;
+                    let total = roll.total.max(0);
+                    self.record(
+                        format!("{name} takes {total} bludgeoning damage from the fall."),
+                        &name,
+                        "falling damage",
+                        roll,
+                    );
+                    self.hurt(id, total);
+                }
+                self.fall_prone(id);
+            }
+            Effect::OpportunityAttack { min_move: 0, .. } => self.outside_attack(id, effect, dice)?,
+            Effect::OpportunityAttack { attacker, min_move, .. } => {
+                self.say(format!("{attacker} watches {name}: moving {min_move} ft or more this turn draws an attack."));
+                self.turn_mut()?.deferred.push(effect.clone());
+            }
+            Effect::LocalCreature => match self.rules.local_creature.take() {
+                Some((local, sheet)) => {
+                    let position = self.participant(id).map_or(0, |p| p.position) - super::LOCAL_CREATURE_BEHIND_FEET;
+                    let entrant = Entrant { id: local, sheet, role: Role::Pursuer, position };
+                    self.join_pursuing(entrant, &[id.to_owned()], dice)?;
+                }
+                None => self.say(format!("A creature of the area chases after {name}: the DM chooses it.")),
+            },
+        }
+        Ok(())
+    }
+
+    fn fall_prone(&mut self, id: &str) {
+        let stand = self.turn_speed() / 2;
+        if let Some(turn) = &mut self.turn {
+            turn.lost += stand;
+        }
+        let text = format!("{} falls prone; standing up costs {stand} ft, half its speed.", self.name_of(id));
+        self.say(text);
+    }
+
+    fn hurt(&mut self, id: &str, damage: i32) {
+        let Ok(p) = self.participant_mut(id) else { return };
+        p.hp = (p.hp - damage).max(0);
+        if p.hp == 0 {
+            self.leave(id, Status::Down);
+            self.finish_idle();
+        }
+    }
+
+    /// An attack from a creature outside the chase (allowed: DMG "Spells and Attacks").
+    fn outside_attack(&mut self, id: &str, effect: &Effect, dice: &mut SeededDice) -> Result<(), ChaseError> {
+        let Effect::OpportunityAttack { attacker, bonus, dice: damage, kind, .. } = effect else { return Ok(()) };
+        let (name, ac) = self.participant(id).map(|p| (p.name().to_owned(), p.sheet.ac)).unwrap_or_default();
+        let restrained = self.participant(id).is_some_and(|p| p.restrained);
+        let mode = if restrained { RollMode::Advantage } else { RollMode::Normal };
+        let roll = self.roll(&format!("1d20{bonus:+}"), mode, dice)?;
+        let natural = roll.total - bonus;
+        let hit = natural == 20 || (natural != 1 && roll.total >= ac);
+        let text = format!(
+            "{attacker} makes an opportunity attack on {name}: {} against AC {ac} — {}.",
+            roll.total,
+            if hit { "hit" } else { "miss" }
+        );
+        self.record(text, attacker, &format!("opportunity attack on {name}"), roll);
+        if hit {
+            let notation = if natural == 20 { critical(damage) } else { damage.clone() };
+            let roll = self.roll(&notation, RollMode::Normal, dice)?;
+            let total = roll.total.max(0);
+            self.record(format!("{name} takes {total} {kind} damage."), attacker, &format!("{kind} damage"), roll);
+            self.hurt(id, total);
+        }
+        Ok(())
+    }
+
+    /// The Dash action: free while dashes remain, otherwise a DC 10 Constitution check at the end
+    /// of the turn (DMG "Dashing").
+    pub fn dash(&mut self) -> Result<(), ChaseError> {
+        let id = self.ready_to_act()?;
+        if self.turn_ref()?.action_used {
+            return Err(ChaseError::ActionUsed);
+        }
+        let p = self.participant_mut(&id)?;
+        if p.restrained {
+            return Err(ChaseError::Refused(format!("{} is restrained: its speed is 0", p.name())));
+        }
+        p.dashes += 1;
+        let extra = p.dashes > p.free_dashes();
+        let text = if extra {
+            format!(
+                "{} dashes beyond its {} free dashes: a DC 10 Constitution check at the end of its turn, or a level of exhaustion.",
+                p.name(),
+                p.free_dashes()
+            )
+        } else {
+            format!("{} dashes (free dash {} of {}).", p.name(), p.dashes, p.free_dashes())
+        };
+        let turn = self.turn_mut()?;
+        turn.action_used = true;
+        turn.dashed = true;
+        turn.extra_dash = extra;
+        self.say(text);
+        Ok(())
+    }
+
+    /// Moves the acting participant up to `feet` forward along the route; a pursuer stops next to
+    /// its quarry (a space is not shared). Returns the feet moved.
+    pub fn move_by(&mut self, feet: u32) -> Result<u32, ChaseError> {
+        let id = self.ready_to_act()?;
+        let left = self.movement_left();
+        let from = self.participant(&id).map_or(0, |p| p.position);
+        let mut to = from + feet.min(left) as i32;
+        for pursuit in self.pursuits.iter().filter(|p| p.pursuers.contains(&id)) {
+            for quarry in pursuit.quarry.iter().filter_map(|q| self.participant(q)).filter(|q| q.is_running()) {
+                if quarry.position > from {
+                    to = to.min(quarry.position - 5);
+                }
+            }
+        }
+        let to = to.max(from);
+        let moved = (to - from) as u32;
+        self.participant_mut(&id)?.position = to;
+        self.turn_mut()?.moved += moved;
+        let text = format!("{} moves {moved} ft, to {to} ft.", self.name_of(&id));
+        self.say(text);
+        self.check_catches();
+        self.update_sight();
+        Ok(moved)
+    }
+
+    /// The participants the acting one could attack with `attack`: running, within its long range.
+    pub fn targets_in_range(&self, attack: &Attack) -> Vec<String> {
+        let Some(turn) = &self.turn else { return Vec::new() };
+        let reach = attack.long_range.unwrap_or(attack.range).max(attack.range);
+        self.participants
+            .iter()
+            .filter(|p| p.is_running() && p.id != turn.id)
+            .filter(|p| self.distance(&turn.id, &p.id).is_some_and(|d| d <= reach))
+            .map(|p| p.id.clone())
+            .collect()
+    }
+
+    /// An attack or attack-roll spell at another participant within range, with the normal rules:
+    /// disadvantage at long range, the target's cover added to its AC, total cover refused (DMG
+    /// "Spells and Attacks"; PHB "Ranged Attacks", "Cover"). Uses the action.
+    pub fn attack(
+        &mut self,
+        target: &str,
+        attack_index: usize,
+        cover: CoverDegree,
+        dice: &mut SeededDice,
+    ) -> Result<bool, ChaseError> {
+        let id = self.ready_to_act()?;
+        if self.turn_ref()?.action_used {
+            return Err(ChaseError::ActionUsed);
+        }
+        let attacker = self.participant(&id).ok_or_else(|| ChaseError::UnknownParticipant(id.clone()))?;
+        let attack = attacker
+            .sheet
+            .attacks
+            .get(attack_index)
+            .cloned()
+            .ok_or_else(|| ChaseError::Refused(format!("{} has no such attack", attacker.name())))?;
+        let exhausted = attacker.exhaustion >= 3;
+        let (target_name, ac, target_restrained) = self
+            .participant(target)
+            .filter(|p| p.is_running())
+            .map(|p| (p.name().to_owned(), p.sheet.ac, p.restrained))
+            .ok_or_else(|| ChaseError::UnknownParticipant(target.to_owned()))?;
+        let Some(cover_bonus) = cover.bonus() else {
+            return Err(ChaseError::Refused(format!("{target_name} has total cover: it can't be targeted")));
+        };
+        let distance = self.distance(&id, target).unwrap_or(u32::MAX);
+        let long = attack.long_range.unwrap_or(attack.range).max(attack.range);
+        if distance > long {
+            return Err(ChaseError::Refused(format!(
+                "{target_name} is {distance} ft away, beyond {}'s range of {long} ft",
+                attack.name
+            )));
+        }
+        let mut disadvantages = Vec::new();
+        let mut advantages = Vec::new();
+        if distance > attack.range {
+            disadvantages.push("long range");
+        }
+        if exhausted {
+            disadvantages.push("exhaustion 3");
+        }
+        if self.turn_ref()?.blinded {
+            disadvantages.push("blinded");
+        }
+        if target_restrained {
+            advantages.push("target restrained");
+        }
+        let mode = match (advantages.is_empty(), disadvantages.is_empty()) {
+            (false, true) => RollMode::Advantage,
+            (true, false) => RollMode::Disadvantage,
+            _ => RollMode::Normal,
+        };
+        let name = self.name_of(&id);
+        let roll = self.roll(&format!("1d20{:+}", attack.bonus), mode, dice)?;
+        let natural = roll.total - attack.bonus;
+        let target_ac = ac + cover_bonus;
+        let hit = natural == 20 || (natural != 1 && roll.total >= target_ac);
+        let sources: Vec<&str> = advantages.iter().chain(&disadvantages).copied().collect();
+        let how = if sources.is_empty() { String::new() } else { format!(" ({})", sources.join(", ")) };
+        let cover_text = if cover_bonus > 0 { format!(" with cover +{cover_bonus}") } else { String::new() };
+        let text = format!(
+            "{name} attacks {target_name} with {} at {distance} ft{how}: {} against AC {target_ac}{cover_text} — {}.",
+            attack.name,
+            roll.total,
+            if natural == 20 {
+                "critical hit"
+            } else if hit {
+                "hit"
+            } else {
+                "miss"
+            }
+        );
+        self.record(text, &name, &format!("{} at {target_name}", attack.name), roll);
+        self.turn_mut()?.action_used = true;
+        if hit {
+            let notation = if natural == 20 { critical(&attack.damage) } else { attack.damage.clone() };
+            let roll = self.roll(&notation, RollMode::Normal, dice)?;
+            let total = roll.total.max(0);
+            let text = format!("{target_name} takes {total} {} damage.", attack.damage_type);
+            self.record(text, &name, &format!("{} damage", attack.name), roll);
+            self.hurt(target, total);
+        }
+        Ok(hit)
+    }
+
+    /// Uses the action to break out of a net: a DC 10 Strength check (PHB "Net").
+    pub fn break_free(&mut self, dice: &mut SeededDice) -> Result<bool, ChaseError> {
+        let id = self.ready_to_act()?;
+        if self.turn_ref()?.action_used {
+            return Err(ChaseError::ActionUsed);
+        }
+        if !self.participant(&id).is_some_and(|p| p.restrained) {
+            return Err(ChaseError::Refused(format!("{} is not restrained", self.name_of(&id))));
+        }
+        let test = super::Test::Check { dc: 10, options: vec![super::CheckKind::Ability(Ability::Str)] };
+        let free = self.test(&id, &test, 0, "breaking free of the net", dice)?;
+        self.turn_mut()?.action_used = true;
+        if free {
+            self.participant_mut(&id)?.restrained = false;
+            let text = format!("{} tears free of the net.", self.name_of(&id));
+            self.say(text);
+        }
+        Ok(free)
+    }
+
+    /// Ends the acting participant's turn: the guard's attack if it moved far enough, the
+    /// Constitution check for a Dash beyond the free ones, catches, the complication d20 for the
+    /// next in initiative order, and at the end of the round the escape checks.
+    pub fn end_turn(&mut self, dice: &mut SeededDice) -> Result<(), ChaseError> {
+        let turn = self.turn_ref()?.clone();
+        if turn.complication.is_some() {
+            return Err(ChaseError::ComplicationFirst);
+        }
+        let id = turn.id.clone();
+        let last_in_round = self.last_turn_of_round();
+        let name = self.name_of(&id);
+        for effect in &turn.deferred {
+            if let Effect::OpportunityAttack { attacker, min_move, .. } = effect {
+                if self.running(&id) && turn.moved >= *min_move {
+                    self.outside_attack(&id, effect, dice)?;
+                } else if self.running(&id) {
+                    self.say(format!("{name} moved only {} ft: {attacker} lets it go.", turn.moved));
+                }
+            }
+        }
+        if turn.extra_dash && self.running(&id) {
+            let test = super::Test::Check { dc: 10, options: vec![super::CheckKind::Ability(Ability::Con)] };
+            if !self.test(&id, &test, 0, "Dash beyond the free ones", dice)? {
+                let p = self.participant_mut(&id)?;
+                p.exhaustion += 1;
+                let level = p.exhaustion;
+                self.say(format!("{name} gains a level of exhaustion: now {level}."));
+                if level >= 5 {
+                    self.leave(&id, Status::DroppedOut);
+                }
+            }
+        }
+        self.check_catches();
+        self.update_sight();
+        if self.running(&id) && !self.is_over() {
+            self.roll_complication(&id, dice)?;
+        }
+        self.turn = None;
+        if !self.running(&id) {
+            self.order.remove(&id);
+        }
+        self.finish_idle();
+        if last_in_round && !self.is_over() {
+            self.end_round(dice)?;
+        }
+        if let Some(outcome) = self.outcome() {
+            self.say(outcome);
+        }
+        Ok(())
+    }
+
+    /// The d20 at the end of `id`'s turn; a complication falls on the next participant in
+    /// initiative order (DMG "Chase Complications").
+    fn roll_complication(&mut self, id: &str, dice: &mut SeededDice) -> Result<(), ChaseError> {
+        let name = self.name_of(id);
+        let roll = self.roll("1d20", RollMode::Normal, dice)?;
+        let d20 = roll.total.clamp(1, 20) as u32;
+        let row = self.rules.table.row(d20).cloned();
+        let next = self.order.after(id).map(|e| e.id.clone()).filter(|next| next != id);
+        match (row, next) {
+            (Some(row), Some(next)) if !row.is_none() => {
+                let text = format!(
+                    "{name} rolls {d20} on the {}: a complication for {}, next in initiative.",
+                    self.rules.table.name,
+                    self.name_of(&next)
+                );
+                self.record(text, &name, &self.rules.table.name.clone(), roll);
+                self.pending.retain(|p| p.affected != next);
+                self.pending.push(Pending { roller: id.to_owned(), affected: next, d20, complication: row });
+            }
+            _ => {
+                let text = format!("{name} rolls {d20} on the {}: no complication.", self.rules.table.name);
+                self.record(text, &name, &self.rules.table.name.clone(), roll);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Damage dice for a critical hit: every die twice (PHB "Critical Hits"), as `2d6+3` → `4d6+3`.
+/// Notation it can't read stays as it is.
+pub fn critical(notation: &str) -> String {
+    let mut out = String::new();
+    let mut digits = String::new();
+    for c in notation.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if c == 'd' || c == 'D' {
+            let count: u32 = if digits.is_empty() { 1 } else { digits.parse().unwrap_or(1) };
+            out.push_str(&(count * 2).to_string());
+        } else {
+            out.push_str(&digits);
+        }
+        digits.clear();
+        out.push(c);
+    }
+    out.push_str(&digits);
+    out
+}
