@@ -15,7 +15,8 @@ OUT = Path("assets/tables")
 
 def clean(text):
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    return text.replace("Ã·", "÷").replace("â€™", "'").strip()
+    # "Ã" alone is a "×" whose second byte was lost (the fall of wilderness complication 6).
+    return text.replace("Ã·", "÷").replace("â€™", "'").replace(" Ã ", " × ").strip()
 
 
 def ron_string(text):

@@ -157,6 +157,6 @@ pub fn mob(args: &[String]) -> u8 {
 }
 
 /// A seed from the clock, for rolls asked for without one (it is printed with the roll).
-fn clock_seed() -> u64 {
+pub(super) fn clock_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }

@@ -1,6 +1,7 @@
 //! The command line: `battlemap [FILE] [window options]`, `battlemap check`, `battlemap query`.
 //! Documented in `docs/cli.md`; every answer is also available on the map.
 
+mod chase;
 mod dice;
 mod query;
 
@@ -52,6 +53,8 @@ Usage:
       List the DMG's tables, print one, or roll on it.
   battlemap mob --bonus B --ac AC --attackers N [--json]
       How many of a mob's attacks hit (DMG \"Handling Mobs\").
+  battlemap chase FILE [--seed N] [--rounds M] [--json]
+      Play the scene's chase (DMG \"Chases\") with a simple policy and print its log.
   battlemap query FILE QUERY
       Answer a rules question in JSON. Queries:
         tokens                     every token's id, size, side and the cells of its space
@@ -104,6 +107,10 @@ pub fn parse(args: &[String]) -> Command {
             let args = args[1..].to_vec();
             Command::Run(Box::new(move || dice::mob(&args)))
         }
+        Some("chase") => match chase::ChaseCommand::parse(&args[1..]) {
+            Ok(command) => Command::Run(Box::new(move || command.run())),
+            Err(message) => usage_error(message),
+        },
         Some("query") => match query::Query::parse(&args[1..]) {
             Ok(query) => Command::Run(Box::new(move || query.run())),
             Err(message) => usage_error(message),
@@ -167,6 +174,15 @@ pub fn check(files: &[PathBuf]) -> u8 {
                     scenario.map.height(),
                     scenario.tokens.len()
                 );
+                if let Some(chase) = &scenario.chase {
+                    println!(
+                        "  chase {:?}: {} quarry, {} pursuers, {}",
+                        chase.name,
+                        chase.quarry.len(),
+                        chase.pursuers.len(),
+                        chase.rules.table.name
+                    );
+                }
             }
             Err(errors) => {
                 all_valid = false;

@@ -8,12 +8,15 @@ mod locate;
 mod raw;
 mod validate;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 pub use error::{ScenarioError, ScenarioErrors};
 pub use raw::{DiagonalRule, RuleOptions};
 
-use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
+use crate::rules::chase::{ChaseRules, Entrant, Role};
+use crate::rules::creature::{Abilities, Ability, Attack, Direction, Sheet, ShieldSide, Side, Skill};
+use crate::rules::distance::range_feet;
 use crate::rules::movement::{Mover, Occupant};
 use crate::rules::{Cell, Footprint, Grid, Size, TerrainMap};
 
@@ -35,6 +38,18 @@ pub struct Scenario {
     pub rules: RuleOptions,
     pub map: TerrainMap,
     pub tokens: Vec<Token>,
+    pub chase: Option<ChaseSetup>,
+}
+
+/// The chase a scene can start: its rules, who flees and who pursues, and set starting places.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChaseSetup {
+    pub name: String,
+    pub rules: ChaseRules,
+    pub quarry: Vec<String>,
+    pub pursuers: Vec<String>,
+    /// Feet along the route, for the participants the scene places itself.
+    pub start: BTreeMap<String, i32>,
 }
 
 /// Whether a token is a creature or an object (a barrel, a siege engine).
@@ -65,11 +80,34 @@ pub struct Token {
     pub facing: Option<Direction>,
     pub shield: Option<ShieldSide>,
     pub player_character: bool,
+    pub skills: BTreeMap<Skill, i8>,
+    pub saves: BTreeMap<Ability, i8>,
+    pub tracker: bool,
+    pub attacks: Vec<Attack>,
+    pub inspiration: bool,
+    pub exhaustion: u8,
 }
 
 impl Token {
     pub fn footprint(&self, grid: Grid) -> Footprint {
         Footprint::of(grid, self.size, self.square_side)
+    }
+
+    /// What the rules beyond the map read of it.
+    pub fn sheet(&self) -> Sheet {
+        Sheet {
+            name: self.name.clone(),
+            speed: self.speed,
+            ac: self.ac,
+            hp: self.hp,
+            abilities: self.abilities,
+            skills: self.skills.clone(),
+            saves: self.saves.clone(),
+            tracker: self.tracker,
+            attacks: self.attacks.clone(),
+            inspiration: self.inspiration,
+            exhaustion: self.exhaustion,
+        }
     }
 
     /// The cells of the token's space.
@@ -105,6 +143,36 @@ impl Scenario {
 
     pub fn token(&self, id: &str) -> Option<&Token> {
         self.tokens.iter().find(|t| t.id == id)
+    }
+
+    /// The entrants of a chase between these creatures. Participants without a place in `start`
+    /// are placed from the map: each quarry creature at 0 ft and each pursuer behind it by its
+    /// range to the nearest quarry creature (DMG "Beginning a Chase": "determine the starting
+    /// distance between the quarry and the pursuers").
+    pub fn chase_entrants(
+        &self,
+        quarry: &[String],
+        pursuers: &[String],
+        start: &BTreeMap<String, i32>,
+    ) -> Vec<Entrant> {
+        let quarry_cells: Vec<Vec<Cell>> =
+            quarry.iter().filter_map(|id| self.token(id)).map(|t| t.cells(self.grid)).collect();
+        let nearest = |token: &Token| -> i32 {
+            let cells = token.cells(self.grid);
+            let feet = quarry_cells.iter().filter_map(|q| range_feet(self.grid, self.rules.diagonals, &cells, q)).min();
+            feet.map_or(0, |f| f as i32)
+        };
+        let roles = quarry.iter().map(|id| (id, Role::Quarry)).chain(pursuers.iter().map(|id| (id, Role::Pursuer)));
+        roles
+            .filter_map(|(id, role)| {
+                let token = self.token(id)?;
+                let position = start.get(id).copied().unwrap_or(match role {
+                    Role::Quarry => 0,
+                    Role::Pursuer => -nearest(token),
+                });
+                Some(Entrant { id: id.clone(), sheet: token.sheet(), role, position })
+            })
+            .collect()
     }
 
     /// Every token but `id`, as movement sees them.

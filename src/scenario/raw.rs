@@ -6,7 +6,8 @@ use ron::extensions::Extensions;
 use serde::{Deserialize, Serialize};
 
 use super::error::{ScenarioError, ScenarioErrors};
-use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
+use crate::rules::chase::{ComplicationTable, EscapeFactor};
+use crate::rules::creature::{Abilities, Ability, Attack, Direction, ShieldSide, Side, Skill};
 pub use crate::rules::distance::DiagonalRule;
 use crate::rules::{Grid, Size};
 
@@ -24,6 +25,39 @@ pub(super) struct RawScenario {
     pub creatures: Vec<RawCreature>,
     #[serde(default)]
     pub objects: Vec<RawObject>,
+    #[serde(default)]
+    pub chase: Option<RawChase>,
+}
+
+/// A chase the scene can start (DMG "Chases"): who flees, who pursues, on which table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Chase")]
+pub(super) struct RawChase {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub table: RawChaseTable,
+    pub quarry: Vec<String>,
+    pub pursuers: Vec<String>,
+    /// Feet along the route for some participants; the others are placed from the map.
+    #[serde(default)]
+    pub start: BTreeMap<String, i32>,
+    #[serde(default)]
+    pub sight: Option<u32>,
+    #[serde(default)]
+    pub catch_within: Option<u32>,
+    #[serde(default)]
+    pub escape_factors: Vec<EscapeFactor>,
+    #[serde(default)]
+    pub local_creature: Option<String>,
+}
+
+/// The complication table: one of the DMG's, or the scene's own.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) enum RawChaseTable {
+    Urban,
+    Wilderness,
+    Custom(ComplicationTable),
 }
 
 /// The optional rules a scene switches on (DMG "Using Miniatures").
@@ -85,6 +119,18 @@ pub(super) struct RawCreature {
     pub shield: Option<ShieldSide>,
     #[serde(default)]
     pub pc: bool,
+    #[serde(default)]
+    pub skills: BTreeMap<Skill, i8>,
+    #[serde(default)]
+    pub saves: BTreeMap<Ability, i8>,
+    #[serde(default)]
+    pub tracker: bool,
+    #[serde(default)]
+    pub attacks: Vec<Attack>,
+    #[serde(default)]
+    pub inspiration: bool,
+    #[serde(default)]
+    pub exhaustion: u8,
 }
 
 #[derive(Debug, Deserialize)]

@@ -4,8 +4,9 @@ use std::collections::{HashMap, HashSet};
 
 use super::error::{ScenarioError, ScenarioErrors};
 use super::locate::Locations;
-use super::raw::{RawCreature, RawObject, RawScenario, RawTerrain};
-use super::{MAX_MAP_SIDE, Scenario, Token, TokenKind};
+use super::raw::{RawChase, RawChaseTable, RawCreature, RawObject, RawScenario, RawTerrain};
+use super::{ChaseSetup, MAX_MAP_SIDE, Scenario, Token, TokenKind};
+use crate::rules::chase::{ChaseRules, ComplicationTable, DEFAULT_CATCH_FEET};
 use crate::rules::creature::{Abilities, Direction};
 use crate::rules::size::{MAX_SQUARE_SIDE, TINY_PER_CELL};
 use crate::rules::terrain::{DEFAULT_LEGEND, Terrain, TerrainKind};
@@ -46,6 +47,7 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
     if let Some(map) = &map {
         check_placement(raw.grid, map, &tokens, &mut problems);
     }
+    let chase = raw.chase.as_ref().and_then(|c| chase(c, &raw.name, &tokens, &mut problems));
     match (map, problems.list.is_empty()) {
         (Some(map), true) => Ok(Scenario {
             name: raw.name.trim().to_owned(),
@@ -53,6 +55,7 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
             rules: raw.rules,
             map,
             tokens: tokens.into_iter().map(|(_, token)| token).collect(),
+            chase,
         }),
         _ => Err(ScenarioErrors(problems.list)),
     }
@@ -211,6 +214,12 @@ fn creature(c: &RawCreature) -> Token {
         facing: c.facing,
         shield: c.shield,
         player_character: c.pc,
+        skills: c.skills.clone(),
+        saves: c.saves.clone(),
+        tracker: c.tracker,
+        attacks: c.attacks.clone(),
+        inspiration: c.inspiration,
+        exhaustion: c.exhaustion,
     }
 }
 
@@ -231,6 +240,12 @@ fn object(o: &RawObject) -> Token {
         facing: o.facing,
         shield: None,
         player_character: false,
+        skills: Default::default(),
+        saves: Default::default(),
+        tracker: false,
+        attacks: Vec::new(),
+        inspiration: false,
+        exhaustion: 0,
     }
 }
 
@@ -273,6 +288,28 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
             &format!("{path}.max_hp"),
             format!("{who}: max_hp must be at least hp ({}) and at most 100000", token.hp),
         );
+    }
+    if token.exhaustion > 5 {
+        problems.add(
+            &format!("{path}.exhaustion"),
+            format!("{who}: exhaustion runs from 0 to 5, not {}", token.exhaustion),
+        );
+    }
+    if token.skills.values().chain(token.saves.values()).any(|b| !(-5..=20).contains(b)) {
+        problems.add(&format!("{path}.skills"), format!("{who}: skill and save bonuses run from -5 to +20"));
+    }
+    for (i, attack) in token.attacks.iter().enumerate() {
+        if let Err(e) =
+            crate::rules::dice::SeededDice::new(0).roll(&attack.damage, crate::rules::dice::RollMode::Normal)
+        {
+            problems.add(&format!("{path}.attacks[{i}].damage"), format!("{who}'s {}: {e}", attack.name));
+        }
+        if attack.long_range.is_some_and(|long| long < attack.range) {
+            problems.add(
+                &format!("{path}.attacks[{i}].long_range"),
+                format!("{who}'s {}: the long range must be at least the normal range", attack.name),
+            );
+        }
     }
     let a = token.abilities;
     if [a.str, a.dex, a.con, a.int, a.wis, a.cha].iter().any(|m| !(-5..=10).contains(m)) {
@@ -366,4 +403,77 @@ mod tests {
         assert_eq!(parse_color("#gg0000"), None);
         assert_eq!(parse_color("#ééé"), None);
     }
+}
+
+/// Checks the scene's chase: its participants are creatures of the scene, each on one side, its
+/// table covers the d20, and the local creature waits outside the chase.
+fn chase(raw: &RawChase, scene: &str, tokens: &[(String, Token)], problems: &mut Problems) -> Option<ChaseSetup> {
+    let before = problems.list.len();
+    let creature = |id: &str| tokens.iter().any(|(_, t)| t.id == id && t.kind == TokenKind::Creature);
+    for (field, ids) in [("quarry", &raw.quarry), ("pursuers", &raw.pursuers)] {
+        if ids.is_empty() {
+            problems.add(&format!("chase.{field}"), format!("a chase needs at least one creature in `{field}`"));
+        }
+        for (i, id) in ids.iter().enumerate() {
+            if !creature(id) {
+                problems
+                    .add(&format!("chase.{field}[{i}]"), format!("{id:?} is not the id of a creature in this scene"));
+            }
+        }
+    }
+    if let Some(both) = raw.quarry.iter().find(|id| raw.pursuers.contains(id)) {
+        problems.add("chase.pursuers", format!("{both:?} can't be both quarry and pursuer"));
+    }
+    let in_chase = |id: &String| raw.quarry.contains(id) || raw.pursuers.contains(id);
+    for id in raw.start.keys() {
+        if !in_chase(id) {
+            problems.add("chase.start", format!("{id:?} has a start but is not in the chase"));
+        }
+    }
+    let table = match &raw.table {
+        RawChaseTable::Urban => ComplicationTable::urban(),
+        RawChaseTable::Wilderness => ComplicationTable::wilderness(),
+        RawChaseTable::Custom(table) => {
+            if let Err(e) = table.validate() {
+                problems.add("chase.table", format!("the table {:?}: {e}", table.name));
+            }
+            table.clone()
+        }
+    };
+    if raw.sight == Some(0) {
+        problems.add(
+            "chase.sight",
+            "sight is in feet and must be more than 0 (leave it out for always in sight)".to_owned(),
+        );
+    }
+    let local_creature = raw.local_creature.as_ref().and_then(|id| {
+        let token = tokens.iter().map(|(_, t)| t).find(|t| t.id == *id && t.kind == TokenKind::Creature);
+        match token {
+            Some(_) if in_chase(id) => {
+                problems.add(
+                    "chase.local_creature",
+                    format!("{id:?} is already in the chase; the local creature joins later"),
+                );
+                None
+            }
+            Some(token) => Some((token.id.clone(), token.sheet())),
+            None => {
+                problems.add("chase.local_creature", format!("{id:?} is not the id of a creature in this scene"));
+                None
+            }
+        }
+    });
+    (problems.list.len() == before).then(|| ChaseSetup {
+        name: raw.name.clone().unwrap_or_else(|| format!("Chase: {}", scene.trim())),
+        rules: ChaseRules {
+            table,
+            sight_feet: raw.sight,
+            catch_feet: raw.catch_within.unwrap_or(DEFAULT_CATCH_FEET),
+            escape_factors: raw.escape_factors.clone(),
+            local_creature,
+        },
+        quarry: raw.quarry.clone(),
+        pursuers: raw.pursuers.clone(),
+        start: raw.start.clone(),
+    })
 }

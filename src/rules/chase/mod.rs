@@ -72,7 +72,7 @@ impl Status {
             Status::DroppedOut => "dropped out (exhaustion 5)",
             Status::GaveUp => "gave up",
             Status::Down => "down (0 hit points)",
-            Status::Finished => "finished",
+            Status::Finished => "nobody left to chase or to flee",
         }
     }
 }
