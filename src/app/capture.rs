@@ -59,6 +59,7 @@ fn write_state_file(
     tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize, Option<&TurnMoves>)>,
     notice: Res<Notice>,
     tools: (Res<Dragging>, Res<CoverPreview>, Res<TemplateTool>),
+    chase: Res<super::chase::ChaseMode>,
     mut last_written: Local<String>,
 ) {
     let Some(path) = &options.state_file else { return };
@@ -116,6 +117,7 @@ fn write_state_file(
         "ready": view.0.is_some() && (fit.1.0 == view.0 || !fit.0.0),
         "cell_centers": cell_centers,
         "notice": notice.0.as_ref().map(|n| n.0.clone()),
+        "chase": chase.state_json(),
         "cover_preview": cover_preview.0.as_ref().map(|p| json!({ "target": p.target_name, "degree": p.ruling.degree, "label": p.label() })),
         "template": template.active.then(|| json!({ "cells": template.view.cells, "inside": template.view.inside, "placed": template.origin.is_some() })),
         "drag": dragging.0.as_ref().and_then(|d| {

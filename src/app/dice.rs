@@ -79,9 +79,15 @@ fn start_session(mut commands: Commands, options: Option<Res<LaunchOptions>>) {
     commands.insert_resource(Session::new(seed));
 }
 
-fn give_inspiration_slots(mut commands: Commands, pcs: Query<Entity, (With<PlayerCharacter>, Without<Inspiration>)>) {
-    for pc in &pcs {
-        commands.entity(pc).insert(Inspiration::default());
+/// Player characters get inspiration slots, filled where the scenario says they have it.
+fn give_inspiration_slots(
+    mut commands: Commands,
+    pcs: Query<(Entity, &super::components::TokenId), (With<PlayerCharacter>, Without<Inspiration>)>,
+    loaded: Option<Res<super::state::LoadedScenario>>,
+) {
+    for (pc, id) in &pcs {
+        let has = loaded.as_ref().and_then(|l| l.scenario.token(&id.0)).is_some_and(|t| t.inspiration);
+        commands.entity(pc).insert(Inspiration { has, ..Inspiration::default() });
     }
 }
 

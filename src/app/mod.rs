@@ -8,6 +8,7 @@
 pub mod board;
 mod camera;
 mod capture;
+pub mod chase;
 pub mod components;
 pub mod dice;
 mod highlight;
@@ -88,6 +89,7 @@ pub fn plugin(app: &mut App) {
         template::plugin,
         highlight::plugin,
         panels::plugin,
+        chase::plugin,
         capture::plugin,
     ));
 }

@@ -5,6 +5,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::camera::{FitMap, MapViewRect};
+use super::chase::{ChaseMessage, ChaseMode};
 use super::components::*;
 use super::dice::{DiceRequest, Inspiration, Session};
 use super::input::PointerOnMap;
@@ -13,6 +14,7 @@ use super::ruler::Ruler;
 use super::sight::{CoverPreview, SightOverlay};
 use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection};
 use super::template::TemplateTool;
+use crate::ui::chase::ChaseRequest;
 use crate::ui::{
     DiceEdit, DiceView, MovementView, PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow,
     cursor_label, dice_panel, roster_panel, status_bar, template_panel,
@@ -21,7 +23,7 @@ use crate::ui::{
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<StatusEditState>()
         .init_resource::<DicePanelOpen>()
-        .add_systems(EguiPrimaryContextPass, draw_panels)
+        .add_systems(EguiPrimaryContextPass, draw_panels.in_set(MapPanels))
         .add_systems(
             PreUpdate,
             drop_repeated_modifier_events
@@ -29,6 +31,10 @@ pub(super) fn plugin(app: &mut App) {
                 .before(bevy_egui::EguiPreUpdateSet::BeginPass),
         );
 }
+
+/// The map's panels in the egui pass: screens drawn over them come after.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MapPanels;
 
 /// bevy_egui reports the keyboard modifiers to egui every frame, and egui answers any input
 /// event by asking for another frame at once: the app would redraw forever. egui keeps the
@@ -144,6 +150,7 @@ struct Seen<'w> {
     turn: Res<'w, Turn>,
     dragging: Res<'w, Dragging>,
     cover_preview: Res<'w, CoverPreview>,
+    chase: Res<'w, ChaseMode>,
 }
 
 /// The map tools the panels switch.
@@ -164,6 +171,7 @@ struct Requests<'w> {
     select: MessageWriter<'w, SelectToken>,
     open: MessageWriter<'w, OpenScenario>,
     fit: MessageWriter<'w, FitMap>,
+    chase: MessageWriter<'w, ChaseMessage>,
 }
 
 fn draw_panels(
@@ -178,9 +186,9 @@ fn draw_panels(
     mut view_rect: ResMut<MapViewRect>,
     out: Requests,
 ) -> Result {
-    let Seen { selection, pointer, notice, turn, dragging, cover_preview } = seen;
+    let Seen { selection, pointer, notice, turn, dragging, cover_preview, chase: chase_mode } = seen;
     let Tools { mut dice_open, mut template, mut sight_overlay, mut ruler, mut grid_visible } = tools;
-    let Requests { mut dice, mut turn_requests, mut select, mut open, mut fit } = out;
+    let Requests { mut dice, mut turn_requests, mut select, mut open, mut fit, mut chase } = out;
     let ctx = contexts.ctx_mut()?;
     let loaded = &*loaded_rules;
     let scenario = &loaded.scenario;
@@ -198,6 +206,7 @@ fn draw_panels(
         sight_overlay: sight_overlay.on,
         template_active: template.active,
         dice_open: dice_open.0,
+        chase_open: chase_mode.setup_open,
         turn: active_name.map(|name| (turn.round, name)),
     };
     let entity_of = |id: &str| tokens.iter().find(|t| t.1.0 == id).map(|t| t.0);
@@ -299,6 +308,9 @@ fn draw_panels(
             }
             PanelRequest::ToggleSight => sight_overlay.toggle(),
             PanelRequest::ToggleDice => dice_open.0 = !dice_open.0,
+            PanelRequest::ToggleChase => {
+                chase.write(ChaseMessage(ChaseRequest::ToggleSetup));
+            }
             PanelRequest::ToggleTemplate => {
                 template.toggle();
                 ruler.active = false;

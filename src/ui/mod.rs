@@ -4,6 +4,7 @@
 //! functions inside its egui pass and turns the returned [`PanelRequest`]s into messages. Tests
 //! drive the same functions with egui_kittest, without a window.
 
+pub mod chase;
 mod cursor;
 mod dice;
 mod roster;
@@ -62,6 +63,8 @@ pub enum PanelRequest {
     },
     /// Show or hide the dice and tables panel.
     ToggleDice,
+    /// Show or hide the chase setup window.
+    ToggleChase,
     /// Give or spend a player character's inspiration.
     Inspiration {
         id: String,

@@ -24,6 +24,7 @@ pub struct StatusView {
     pub sight_overlay: bool,
     pub template_active: bool,
     pub dice_open: bool,
+    pub chase_open: bool,
     /// The round and whose turn it is, once turns have started.
     pub turn: Option<(u32, String)>,
 }
@@ -73,6 +74,14 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
         let mut dice = view.dice_open;
         if ui.toggle_value(&mut dice, "Dice (D)").on_hover_text("Dice, the roll log and the DM's tables").changed() {
             requests.push(PanelRequest::ToggleDice);
+        }
+        let mut chase = view.chase_open;
+        if ui
+            .toggle_value(&mut chase, "Chase (C)")
+            .on_hover_text("Set up a chase between creatures of the map")
+            .changed()
+        {
+            requests.push(PanelRequest::ToggleChase);
         }
         let mut template = view.template_active;
         if ui.toggle_value(&mut template, "Template (T)").on_hover_text("Place an area of effect").changed() {

@@ -85,6 +85,7 @@ fn status() -> StatusView {
         sight_overlay: false,
         template_active: false,
         dice_open: false,
+        chase_open: false,
         turn: Some((2, "Brom".into())),
     }
 }
@@ -243,4 +244,173 @@ fn the_calculators_roll_improvised_damage_and_judge_automatic_success() {
     assert!(harness.query_by_label("Succeeds without a roll.").is_some());
     assert!(harness.query_by_label_contains("666 / 1000 / 1333 ft a minute").is_some());
     assert!(harness.query_by_label("About 2 targets; ±1d3 if bunched or spread.").is_some());
+}
+
+mod chase {
+    use battlemap::rules::chase::{Resolution, Role};
+    use battlemap::rules::creature::Side;
+    use battlemap::ui::chase::{
+        Candidate, ChaseDraft, ChaseEdit, ChaseRequest, ChaseStage, ChaseView, ComplicationCard, TrackRow, TurnCard,
+        chase_screen, chase_setup,
+    };
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    fn candidates() -> Vec<Candidate> {
+        [("lia", "Lia", Side::Party), ("nim", "Nim", Side::Enemy)]
+            .into_iter()
+            .map(|(id, name, side)| Candidate { id: id.into(), name: name.into(), side, selected_on_map: false })
+            .collect()
+    }
+
+    #[test]
+    fn setup_picks_roles_and_starts_only_with_both_sides() {
+        let mut harness = Harness::new_ui_state(
+            |ui, (draft, requests): &mut (ChaseDraft, Vec<ChaseRequest>)| {
+                requests.extend(chase_setup(ui, &candidates(), draft).0);
+            },
+            (ChaseDraft::default(), Vec::new()),
+        );
+        harness.get_by_label("Start chase").click();
+        harness.run();
+        assert!(harness.state().1.is_empty(), "no quarry yet: Start is disabled");
+        assert!(harness.query_by_label("A chase needs a quarry and at least one pursuer.").is_some());
+        harness.get_all_by_label("Quarry").nth(1).expect("Nim's Quarry").click();
+        harness.run();
+        harness.get_all_by_label("Pursuer").next().expect("Lia's Pursuer").click();
+        harness.run();
+        harness.get_by_label("Wilderness").click();
+        harness.run();
+        harness.get_by_label("Start chase").click();
+        harness.run();
+        let (draft, requests) = harness.state();
+        assert_eq!(draft.roles.get("nim"), Some(&Role::Quarry));
+        assert_eq!(draft.roles.get("lia"), Some(&Role::Pursuer));
+        assert_eq!(draft.table, battlemap::ui::chase::TableChoice::Wilderness);
+        assert_eq!(requests, &vec![ChaseRequest::Start]);
+    }
+
+    fn track() -> Vec<TrackRow> {
+        let row = |id: &str, name: &str, side, role, position, lead| TrackRow {
+            id: id.into(),
+            name: name.into(),
+            side,
+            roles: vec![role],
+            position,
+            running: true,
+            status: "running".into(),
+            lead,
+            distance: (role == Role::Pursuer).then_some(40),
+            out_of_sight: false,
+            acting: id == "lia",
+            hp: 18,
+            max_hp: 18,
+            exhaustion: 0,
+            free_dashes_left: 4,
+            inspiration: true,
+        };
+        vec![
+            row("nim", "Nim", Side::Enemy, Role::Quarry, 40, false),
+            row("lia", "Lia", Side::Party, Role::Pursuer, 0, true),
+        ]
+    }
+
+    fn view(stage: ChaseStage) -> ChaseView {
+        ChaseView {
+            title: "Stop, thief!".into(),
+            round: 2,
+            stage,
+            track: track(),
+            log: vec!["R1 Nim dashes.".into()],
+            other_chases: Vec::new(),
+            escape_note: String::new(),
+        }
+    }
+
+    fn run(view: ChaseView) -> Harness<'static, Vec<ChaseRequest>> {
+        Harness::new_ui_state(
+            move |ui, requests: &mut Vec<ChaseRequest>| {
+                let mut edit = ChaseEdit::default();
+                requests.extend(chase_screen(ui, &view, &mut edit).0);
+            },
+            Vec::new(),
+        )
+    }
+
+    fn turn(complication: Option<ComplicationCard>) -> TurnCard {
+        TurnCard {
+            id: "lia".into(),
+            name: "Lia".into(),
+            side: Side::Party,
+            roles: vec![Role::Pursuer],
+            movement_left: 25,
+            speed: 25,
+            action_used: false,
+            dashed: false,
+            free_dashes_left: 4,
+            free_dashes: 4,
+            exhaustion: 0,
+            restrained: false,
+            blinded: false,
+            complication,
+            attacks: Vec::new(),
+            last_of_round: true,
+        }
+    }
+
+    #[test]
+    fn the_hand_over_card_starts_the_next_turn() {
+        let stage = ChaseStage::Handover {
+            name: "Lia".into(),
+            side: Side::Party,
+            roles: vec![Role::Pursuer],
+            complication: true,
+        };
+        let mut harness = run(view(stage));
+        assert!(harness.query_by_label("A complication waits for you.").is_some());
+        assert!(harness.query_by_label("40 ft · 40 ft behind · LEAD").is_none(), "the track is painted, not labelled");
+        harness.get_by_label("Lia: start my turn").click();
+        harness.run();
+        assert_eq!(harness.state(), &vec![ChaseRequest::BeginTurn]);
+    }
+
+    #[test]
+    fn the_turn_card_dashes_moves_and_ends() {
+        let mut harness = run(view(ChaseStage::Turn(Box::new(turn(None)))));
+        assert!(harness.query_by_label("Movement left: 25 ft").is_some());
+        harness.get_by_label("Dash (4 of 4 free left)").click();
+        harness.run();
+        harness.get_by_label("Move 25 ft").click();
+        harness.run();
+        harness.get_by_label("End turn (then escape checks)").click();
+        harness.run();
+        assert_eq!(harness.state(), &vec![ChaseRequest::Dash, ChaseRequest::Move(25), ChaseRequest::EndTurn]);
+    }
+
+    #[test]
+    fn a_complication_is_rolled_with_the_chosen_check_or_negated() {
+        let card = ComplicationCard {
+            roller: "Nim".into(),
+            d20: 2,
+            table: "Urban Chase Complications".into(),
+            text: "A crowd blocks your way.".into(),
+            test: Some("DC 10 Strength (Athletics) or Dexterity (Acrobatics) check".into()),
+            options: vec!["Strength (Athletics)".into(), "Dexterity (Acrobatics)".into()],
+            alternative: None,
+            negators: vec![("lia".into(), "Lia".into())],
+        };
+        let mut harness = run(view(ChaseStage::Turn(Box::new(turn(Some(card))))));
+        assert!(harness.query_by_label("Dash (4 of 4 free left)").is_none(), "the complication comes first");
+        harness.get_by_label("Roll Dexterity (Acrobatics)").click();
+        harness.run();
+        harness.get_by_label("Lia spends inspiration").click();
+        harness.run();
+        assert_eq!(
+            harness.state(),
+            &vec![
+                ChaseRequest::Resolve(Resolution::Attempt { option: 1 }),
+                ChaseRequest::Resolve(Resolution::Negate { by: "lia".into() })
+            ]
+        );
+    }
 }

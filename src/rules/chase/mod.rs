@@ -274,7 +274,8 @@ impl Chase {
             events: Vec::new(),
             forced_rolls: VecDeque::new(),
         };
-        chase.say(format!("The chase begins: {name}."));
+        let stop = if name.ends_with(['.', '!', '?']) { "" } else { "." };
+        chase.say(format!("The chase begins: {name}{stop}"));
         for entrant in entrants {
             chase.enter(entrant, existing, dice)?;
         }
@@ -847,19 +848,39 @@ impl Chases {
         Ok(self.chases.len() - 1)
     }
 
+    /// The chase whose turn comes next: the active one until its round is done, then the next
+    /// one still running.
+    fn next_chase(&self) -> Option<usize> {
+        let active = self.active();
+        let round_done = active.is_over() || (active.order.current.is_some() && active.round_done());
+        if !round_done {
+            return Some(self.active);
+        }
+        let count = self.chases.len();
+        (1..=count).map(|step| (self.active + step) % count).find(|&i| !self.chases[i].is_over())
+    }
+
+    /// Who takes the next turn, and in which chase: for the hand-over between turns.
+    pub fn next_up(&self) -> Option<(usize, String)> {
+        if self.is_over() {
+            return None;
+        }
+        let index = self.next_chase()?;
+        let order = &self.chases[index].order;
+        let next = match order.current {
+            Some(c) if c + 1 < order.entries.len() => c + 1,
+            _ => 0,
+        };
+        Some((index, order.entries.get(next)?.id.clone()))
+    }
+
     /// Begins the next turn: the next participant of the active chase, or, when its round is
     /// done, the first of the next chase still running.
     pub fn begin_turn(&mut self, dice: &mut SeededDice) -> Result<(), ChaseError> {
         if self.is_over() {
             return Err(ChaseError::Over);
         }
-        let active = self.active();
-        let round_done = active.is_over() || (active.order.current.is_some() && active.round_done());
-        if round_done && self.chases.len() > 1 {
-            let count = self.chases.len();
-            let next = (1..=count).map(|step| (self.active + step) % count).find(|&i| !self.chases[i].is_over());
-            self.active = next.ok_or(ChaseError::Over)?;
-        }
+        self.active = self.next_chase().ok_or(ChaseError::Over)?;
         self.active_mut().begin_turn(dice)
     }
 }

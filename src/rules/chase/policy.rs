@@ -22,14 +22,13 @@ fn wants_extra_dash(chase: &Chase, p: &Participant) -> bool {
         return false;
     }
     let speed = chase.turn_speed();
-    let needs_it = chase.pursuits.iter().filter(|pursuit| pursuit.pursuers.contains(&p.id)).all(|pursuit| {
+    chase.pursuits.iter().filter(|pursuit| pursuit.pursuers.contains(&p.id)).all(|pursuit| {
         chase
             .distances(pursuit)
             .iter()
             .find(|(pursuer, _, _)| *pursuer == p.id)
             .is_none_or(|(_, _, feet)| feet.saturating_sub(chase.rules.catch_feet) > speed)
-    });
-    needs_it
+    })
 }
 
 fn choose(chase: &Chase) -> Option<Resolution> {
@@ -48,10 +47,10 @@ fn choose(chase: &Chase) -> Option<Resolution> {
     let complication = &pending.complication;
     match (complication.alternative, &complication.test) {
         (Some(Alternative::TossCoin), _) => return Some(Resolution::Alternative),
-        (Some(Alternative::SpendMovement { .. }), Some(Test::Save { dc, ability })) => {
-            if chance(i32::from(affected.sheet.save_bonus(*ability)), *dc, affected.exhaustion >= 3) < 0.5 {
-                return Some(Resolution::Alternative);
-            }
+        (Some(Alternative::SpendMovement { .. }), Some(Test::Save { dc, ability }))
+            if chance(i32::from(affected.sheet.save_bonus(*ability)), *dc, affected.exhaustion >= 3) < 0.5 =>
+        {
+            return Some(Resolution::Alternative);
         }
         _ => {}
     }

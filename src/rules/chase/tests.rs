@@ -397,10 +397,8 @@ fn escape_needs_being_out_of_sight_and_beating_the_highest_passive() {
         for _ in 0..2 {
             chase.begin_turn(dice).expect("turn");
             chase.force_next_roll(20);
-            if chase.last_turn_of_round() {
-                if let Some(total) = escape_roll {
-                    chase.force_next_roll(total);
-                }
+            if let Some(total) = escape_roll.filter(|_| chase.last_turn_of_round()) {
+                chase.force_next_roll(total);
             }
             chase.end_turn(dice).expect("ends");
         }

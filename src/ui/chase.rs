@@ -1,0 +1,674 @@
+//! The chase panels: the setup window (who flees, who pursues, which table) and the hotseat chase
+//! screen (the track, the hand-over card, the active participant's turn card, the log and the
+//! DM's overrides). Functions of a view model that return [`ChaseRequest`]s.
+
+use std::collections::BTreeMap;
+
+use bevy_egui::egui::{self, Color32, RichText, Stroke, Vec2};
+
+use crate::rules::chase::{EscapeFactor, Resolution, Role};
+use crate::rules::creature::Side;
+use crate::rules::sight::CoverDegree;
+
+use super::style::{egui_color, side_color};
+
+/// The size of the turn card's buttons: big enough to hit from across a table.
+const BIG: Vec2 = Vec2::new(210.0, 46.0);
+const BIG_TEXT: f32 = 20.0;
+
+/// Something the user asked for on a chase panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChaseRequest {
+    /// Open or close the setup window.
+    ToggleSetup,
+    /// Start the chase as drafted.
+    Start,
+    /// The participant shown on the hand-over card takes the screen: its turn begins.
+    BeginTurn,
+    Resolve(Resolution),
+    Dash,
+    /// Move this many feet (as far as it can if more).
+    Move(u32),
+    Attack {
+        target: String,
+        attack: usize,
+        cover: CoverDegree,
+    },
+    BreakFree,
+    /// This participant gives up the chase.
+    GiveUp(String),
+    EndTurn,
+    /// The DM's overrides.
+    SetPosition(String, i32),
+    SetExhaustion(String, u8),
+    ForceRoll(i32),
+    OutOfSight(String),
+    /// Quarry creatures break away, followed by these pursuers (DMG "Splitting Up").
+    Split {
+        quarry: Vec<String>,
+        pursuers: Vec<String>,
+    },
+    /// The quarry turns on its pursuers (DMG "Role Reversal").
+    Reverse,
+    /// Leave the chase screen for the map.
+    ReturnToMap,
+}
+
+/// The complication table a drafted chase uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TableChoice {
+    #[default]
+    Urban,
+    Wilderness,
+    /// The table the scenario file gives.
+    Scene,
+}
+
+/// The chase being set up, edited in the setup window.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChaseDraft {
+    pub roles: BTreeMap<String, Role>,
+    pub table: TableChoice,
+    /// The scene's own table's name, if it has one.
+    pub scene_table: Option<String>,
+    pub sight: Option<u32>,
+    pub factors: Vec<EscapeFactor>,
+}
+
+/// A creature that can join the chase, for the setup window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub id: String,
+    pub name: String,
+    pub side: Side,
+    pub selected_on_map: bool,
+}
+
+/// The setup window: roles, table, sight and escape factors; Start when there is a quarry and a
+/// pursuer.
+pub fn chase_setup(
+    ui: &mut egui::Ui,
+    candidates: &[Candidate],
+    draft: &mut ChaseDraft,
+) -> (Vec<ChaseRequest>, Targets) {
+    let mut requests = Vec::new();
+    let mut targets = Targets::new();
+    ui.label("Pick the quarry and the pursuers. Distances start from the map.");
+    egui::Grid::new("chase-roles").striped(true).show(ui, |ui| {
+        for candidate in candidates {
+            let name = RichText::new(&candidate.name).color(egui_color(side_color(candidate.side)));
+            ui.label(if candidate.selected_on_map { name.strong().underline() } else { name });
+            let current = draft.roles.get(&candidate.id).copied();
+            for (label, role) in [("—", None), ("Quarry", Some(Role::Quarry)), ("Pursuer", Some(Role::Pursuer))] {
+                if ui.selectable_label(current == role, label).clicked() {
+                    match role {
+                        Some(role) => draft.roles.insert(candidate.id.clone(), role),
+                        None => draft.roles.remove(&candidate.id),
+                    };
+                }
+            }
+            ui.end_row();
+        }
+    });
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.label("Complications:");
+        ui.selectable_value(&mut draft.table, TableChoice::Urban, "Urban");
+        ui.selectable_value(&mut draft.table, TableChoice::Wilderness, "Wilderness");
+        if let Some(name) = &draft.scene_table {
+            ui.selectable_value(&mut draft.table, TableChoice::Scene, name.as_str());
+        }
+    });
+    ui.horizontal(|ui| {
+        let mut limited = draft.sight.is_some();
+        ui.checkbox(&mut limited, "Lead pursuer sees at most");
+        let mut feet = draft.sight.unwrap_or(60);
+        ui.add_enabled(limited, egui::DragValue::new(&mut feet).range(5..=1000).speed(5).suffix(" ft"));
+        draft.sight = limited.then_some(feet);
+    });
+    ui.label("Escape factors:");
+    for factor in EscapeFactor::table() {
+        let mut on = draft.factors.contains(&factor);
+        let mark = if factor.gives_advantage() { "advantage" } else { "disadvantage" };
+        if ui.checkbox(&mut on, format!("Quarry has {} ({mark})", factor.name())).changed() {
+            if on {
+                draft.factors.push(factor);
+            } else {
+                draft.factors.retain(|f| *f != factor);
+            }
+        }
+    }
+    ui.separator();
+    let quarry = draft.roles.values().filter(|r| **r == Role::Quarry).count();
+    let pursuers = draft.roles.len() - quarry;
+    let ready = quarry > 0 && pursuers > 0;
+    ui.horizontal(|ui| {
+        let start = ui.add_enabled(ready, egui::Button::new(RichText::new("Start chase").size(18.0)));
+        target(&mut targets, "chase.start", &start);
+        if start.clicked() {
+            requests.push(ChaseRequest::Start);
+        }
+        if !ready {
+            ui.label("A chase needs a quarry and at least one pursuer.");
+        } else {
+            ui.label(format!("{quarry} quarry, {pursuers} pursuing"));
+        }
+    });
+    (requests, targets)
+}
+
+/// One participant on the track.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrackRow {
+    pub id: String,
+    pub name: String,
+    pub side: Side,
+    pub roles: Vec<Role>,
+    /// Feet along the route.
+    pub position: i32,
+    pub running: bool,
+    pub status: String,
+    pub lead: bool,
+    /// For a pursuer: feet to the nearest quarry creature it chases.
+    pub distance: Option<u32>,
+    pub out_of_sight: bool,
+    pub acting: bool,
+    pub hp: i32,
+    pub max_hp: i32,
+    pub exhaustion: u8,
+    pub free_dashes_left: u32,
+    pub inspiration: bool,
+}
+
+/// The complication waiting for the active participant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComplicationCard {
+    pub roller: String,
+    pub d20: u32,
+    pub table: String,
+    pub text: String,
+    /// The test, such as "DC 10 Dexterity saving throw", if there is one.
+    pub test: Option<String>,
+    /// The checks it may choose between.
+    pub options: Vec<String>,
+    pub alternative: Option<String>,
+    /// Who can spend inspiration to negate it: (id, name).
+    pub negators: Vec<(String, String)>,
+}
+
+/// An attack the active participant can make, and who is in range of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackChoice {
+    pub index: usize,
+    pub name: String,
+    /// (id, name, feet away).
+    pub targets: Vec<(String, String, u32)>,
+}
+
+/// The active participant's turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnCard {
+    pub id: String,
+    pub name: String,
+    pub side: Side,
+    pub roles: Vec<Role>,
+    pub movement_left: u32,
+    pub speed: u32,
+    pub action_used: bool,
+    pub dashed: bool,
+    pub free_dashes_left: u32,
+    pub free_dashes: u32,
+    pub exhaustion: u8,
+    pub restrained: bool,
+    pub blinded: bool,
+    pub complication: Option<ComplicationCard>,
+    pub attacks: Vec<AttackChoice>,
+    pub last_of_round: bool,
+}
+
+/// What the chase screen shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChaseStage {
+    /// Between turns: pass the screen to this participant.
+    Handover {
+        name: String,
+        side: Side,
+        roles: Vec<Role>,
+        complication: bool,
+    },
+    Turn(Box<TurnCard>),
+    Over {
+        outcome: String,
+    },
+}
+
+/// The chase screen's view model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChaseView {
+    pub title: String,
+    pub round: u32,
+    pub stage: ChaseStage,
+    pub track: Vec<TrackRow>,
+    /// The chase's log, oldest first.
+    pub log: Vec<String>,
+    /// Other chases after a split: (name, over).
+    pub other_chases: Vec<(String, bool)>,
+    pub escape_note: String,
+}
+
+/// What the user is typing on the chase screen, kept between frames.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChaseEdit {
+    pub move_feet: u32,
+    pub cover: Option<CoverDegree>,
+    pub forced_roll: String,
+    pub split_quarry: Vec<String>,
+    pub split_pursuers: Vec<String>,
+}
+
+/// Where the widgets a test clicks ended up on screen: (name, centre).
+pub type Targets = Vec<(String, [f32; 2])>;
+
+fn big_button(ui: &mut egui::Ui, text: &str, enabled: bool) -> egui::Response {
+    ui.add_enabled(enabled, egui::Button::new(RichText::new(text).size(BIG_TEXT)).min_size(BIG))
+}
+
+fn target(targets: &mut Targets, name: &str, response: &egui::Response) {
+    let c = response.rect.center();
+    targets.push((name.to_owned(), [c.x, c.y]));
+}
+
+fn role_text(roles: &[Role]) -> &'static str {
+    match roles {
+        [Role::Quarry] => "quarry",
+        [Role::Pursuer] => "pursuer",
+        [] => "",
+        _ => "quarry and pursuer",
+    }
+}
+
+/// The whole chase screen.
+pub fn chase_screen(ui: &mut egui::Ui, view: &ChaseView, edit: &mut ChaseEdit) -> (Vec<ChaseRequest>, Targets) {
+    let mut requests = Vec::new();
+    let mut targets = Targets::new();
+    ui.horizontal(|ui| {
+        ui.heading(RichText::new(&view.title).size(26.0).strong());
+        ui.label(RichText::new(format!("Round {}", view.round.max(1))).size(20.0));
+        for (name, over) in &view.other_chases {
+            ui.label(format!("· also: {name}{}", if *over { " (over)" } else { "" }));
+        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let back = ui.button(RichText::new("Back to the map").size(16.0));
+            target(&mut targets, "chase.return", &back);
+            if back.clicked() {
+                requests.push(ChaseRequest::ReturnToMap);
+            }
+        });
+    });
+    ui.label(RichText::new(&view.escape_note).italics());
+    track(ui, &view.track);
+    ui.separator();
+    ui.columns(2, |columns| {
+        let (left, right) = columns.split_at_mut(1);
+        let card = &mut left[0];
+        match &view.stage {
+            ChaseStage::Handover { name, side, roles, complication } => {
+                card.add_space(12.0);
+                card.label(RichText::new("Pass the screen to").size(18.0));
+                card.label(
+                    RichText::new(format!("{name} ({})", role_text(roles)))
+                        .size(32.0)
+                        .strong()
+                        .color(egui_color(side_color(*side))),
+                );
+                if *complication {
+                    card.label(
+                        RichText::new("A complication waits for you.")
+                            .size(18.0)
+                            .color(Color32::from_rgb(230, 160, 60)),
+                    );
+                }
+                card.add_space(8.0);
+                let begin = big_button(card, &format!("{name}: start my turn"), true);
+                target(&mut targets, "chase.begin", &begin);
+                if begin.clicked() {
+                    requests.push(ChaseRequest::BeginTurn);
+                }
+            }
+            ChaseStage::Turn(turn) => turn_card(card, turn, edit, &mut requests, &mut targets),
+            ChaseStage::Over { outcome } => {
+                card.add_space(12.0);
+                card.label(RichText::new(outcome).size(24.0).strong());
+                let back = big_button(card, "Back to the map", true);
+                target(&mut targets, "chase.return_big", &back);
+                if back.clicked() {
+                    requests.push(ChaseRequest::ReturnToMap);
+                }
+            }
+        }
+        let side = &mut right[0];
+        side.label(RichText::new("Chase log").strong());
+        egui::ScrollArea::vertical().max_height(260.0).stick_to_bottom(true).show(side, |ui| {
+            for line in &view.log {
+                ui.label(line);
+            }
+        });
+        side.separator();
+        dm_controls(side, view, edit, &mut requests);
+    });
+    (requests, targets)
+}
+
+/// One lane per participant on a shared axis of feet, the lead pursuer ringed in gold.
+fn track(ui: &mut egui::Ui, rows: &[TrackRow]) {
+    let running: Vec<&TrackRow> = rows.iter().collect();
+    let (low, high) = running.iter().fold((i32::MAX, i32::MIN), |(lo, hi), r| (lo.min(r.position), hi.max(r.position)));
+    let (low, high) = if low > high { (0, 60) } else { (low - 10, (high + 10).max(low + 50)) };
+    let lane = 30.0;
+    let label_width = 170.0;
+    let info_width = 250.0;
+    let width = ui.available_width();
+    let (rect, _) = ui.allocate_exact_size(Vec2::new(width, lane * rows.len() as f32 + 24.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    let axis_left = rect.left() + label_width;
+    let axis_right = (rect.right() - info_width).max(axis_left + 50.0);
+    let x_of = |feet: i32| axis_left + (axis_right - axis_left) * (feet - low) as f32 / (high - low).max(1) as f32;
+    let text_color = ui.visuals().text_color();
+    let faint = ui.visuals().weak_text_color();
+    let step = [10, 30, 60, 120, 300].into_iter().find(|s| (high - low) / s <= 12).unwrap_or(600);
+    let mut tick = low.div_euclid(step) * step;
+    let bottom = rect.bottom() - 12.0;
+    while tick <= high {
+        if tick >= low {
+            let x = x_of(tick);
+            painter.line_segment(
+                [egui::pos2(x, rect.top()), egui::pos2(x, bottom)],
+                Stroke::new(1.0, faint.gamma_multiply(0.3)),
+            );
+            painter.text(
+                egui::pos2(x, bottom + 6.0),
+                egui::Align2::CENTER_CENTER,
+                format!("{tick} ft"),
+                egui::FontId::proportional(11.0),
+                faint,
+            );
+        }
+        tick += step;
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let y = rect.top() + lane * (i as f32 + 0.5);
+        let color = egui_color(side_color(row.side));
+        let shade = if row.running { color } else { color.gamma_multiply(0.35) };
+        if row.acting {
+            painter.rect_filled(
+                egui::Rect::from_min_max(
+                    egui::pos2(rect.left(), y - lane / 2.0),
+                    egui::pos2(rect.right(), y + lane / 2.0),
+                ),
+                4.0,
+                Color32::from_rgba_unmultiplied(255, 255, 255, 18),
+            );
+        }
+        let name = format!("{}{}", row.name, if row.acting { " ▶" } else { "" });
+        painter.text(
+            egui::pos2(rect.left() + 4.0, y),
+            egui::Align2::LEFT_CENTER,
+            name,
+            egui::FontId::proportional(15.0),
+            if row.running { text_color } else { faint },
+        );
+        painter.line_segment(
+            [egui::pos2(axis_left, y), egui::pos2(axis_right, y)],
+            Stroke::new(1.0, faint.gamma_multiply(0.5)),
+        );
+        let at = egui::pos2(x_of(row.position), y);
+        if row.roles.contains(&Role::Quarry) {
+            painter.add(egui::Shape::convex_polygon(
+                vec![at + Vec2::new(10.0, 0.0), at + Vec2::new(-6.0, -9.0), at + Vec2::new(-6.0, 9.0)],
+                shade,
+                Stroke::new(1.5, Color32::WHITE),
+            ));
+        } else {
+            painter.circle(at, 8.0, shade, Stroke::new(1.5, Color32::WHITE));
+        }
+        if row.lead {
+            painter.circle_stroke(at, 12.5, Stroke::new(3.0, Color32::GOLD));
+        }
+        let mut info = format!("{} ft", row.position);
+        if let Some(feet) = row.distance {
+            info.push_str(&format!(" · {feet} ft behind"));
+        }
+        if row.lead {
+            info.push_str(" · LEAD");
+        }
+        if row.out_of_sight {
+            info.push_str(" · out of sight");
+        }
+        if !row.running {
+            info = row.status.clone();
+        }
+        let detail = format!(
+            "  HP {}/{} · exh {} · free dashes {}{}",
+            row.hp,
+            row.max_hp,
+            row.exhaustion,
+            row.free_dashes_left,
+            if row.inspiration { " · ★" } else { "" }
+        );
+        painter.text(
+            egui::pos2(axis_right + 16.0, y - 6.0),
+            egui::Align2::LEFT_CENTER,
+            info,
+            egui::FontId::proportional(13.0),
+            if row.lead { Color32::GOLD } else { text_color },
+        );
+        painter.text(
+            egui::pos2(axis_right + 16.0, y + 8.0),
+            egui::Align2::LEFT_CENTER,
+            detail,
+            egui::FontId::proportional(11.0),
+            faint,
+        );
+    }
+}
+
+fn turn_card(
+    ui: &mut egui::Ui,
+    turn: &TurnCard,
+    edit: &mut ChaseEdit,
+    requests: &mut Vec<ChaseRequest>,
+    targets: &mut Targets,
+) {
+    ui.label(
+        RichText::new(format!("{}'s turn ({})", turn.name, role_text(&turn.roles)))
+            .size(24.0)
+            .strong()
+            .color(egui_color(side_color(turn.side))),
+    );
+    if let Some(c) = &turn.complication {
+        egui::Frame::group(ui.style()).fill(Color32::from_rgb(70, 48, 20)).show(ui, |ui| {
+            ui.label(RichText::new(format!("Complication: {} rolled {} on the {}", c.roller, c.d20, c.table)).strong());
+            ui.label(&c.text);
+            ui.horizontal_wrapped(|ui| {
+                if c.options.is_empty() {
+                    let roll = big_button(ui, if c.test.is_some() { "Roll" } else { "Resolve" }, true);
+                    target(targets, "chase.resolve", &roll);
+                    if roll.clicked() {
+                        requests.push(ChaseRequest::Resolve(Resolution::Attempt { option: 0 }));
+                    }
+                }
+                for (i, option) in c.options.iter().enumerate() {
+                    let roll = big_button(ui, &format!("Roll {option}"), true);
+                    target(targets, &format!("chase.resolve.{i}"), &roll);
+                    if roll.clicked() {
+                        requests.push(ChaseRequest::Resolve(Resolution::Attempt { option: i }));
+                    }
+                }
+                if let Some(alternative) = &c.alternative
+                    && big_button(ui, alternative, true).clicked()
+                {
+                    requests.push(ChaseRequest::Resolve(Resolution::Alternative));
+                }
+                for (id, name) in &c.negators {
+                    if big_button(ui, &format!("{name} spends inspiration"), true).clicked() {
+                        requests.push(ChaseRequest::Resolve(Resolution::Negate { by: id.clone() }));
+                    }
+                }
+            });
+        });
+        return;
+    }
+    let mut notes = vec![format!("Speed {} ft", turn.speed)];
+    if turn.exhaustion > 0 {
+        notes.push(format!("exhaustion {}", turn.exhaustion));
+    }
+    if turn.blinded {
+        notes.push("blinded: speed halved".to_owned());
+    }
+    if turn.restrained {
+        notes.push("restrained in a net".to_owned());
+    }
+    ui.label(RichText::new(notes.join(" · ")).size(16.0));
+    ui.label(RichText::new(format!("Movement left: {} ft", turn.movement_left)).size(22.0));
+    ui.horizontal_wrapped(|ui| {
+        let dash_text = if turn.free_dashes_left > 0 {
+            format!("Dash ({} of {} free left)", turn.free_dashes_left, turn.free_dashes)
+        } else {
+            "Dash (Con check DC 10)".to_owned()
+        };
+        let dash = big_button(ui, &dash_text, !turn.action_used && !turn.restrained);
+        target(targets, "chase.dash", &dash);
+        if dash.clicked() {
+            requests.push(ChaseRequest::Dash);
+        }
+        let run = big_button(ui, &format!("Move {} ft", turn.movement_left), turn.movement_left > 0);
+        target(targets, "chase.move_all", &run);
+        if run.clicked() {
+            requests.push(ChaseRequest::Move(turn.movement_left));
+        }
+        if turn.restrained && big_button(ui, "Break free (Str DC 10)", !turn.action_used).clicked() {
+            requests.push(ChaseRequest::BreakFree);
+        }
+    });
+    ui.horizontal(|ui| {
+        edit.move_feet = edit.move_feet.min(turn.movement_left);
+        ui.add(egui::Slider::new(&mut edit.move_feet, 0..=turn.movement_left.max(1)).step_by(5.0).suffix(" ft"));
+        if ui.add_enabled(edit.move_feet > 0, egui::Button::new("Move this far")).clicked() {
+            requests.push(ChaseRequest::Move(edit.move_feet));
+        }
+    });
+    if !turn.attacks.is_empty() {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Attack or cast:");
+            let cover = edit.cover.get_or_insert(CoverDegree::None);
+            egui::ComboBox::from_id_salt("chase-cover").selected_text(cover_name(*cover)).show_ui(ui, |ui| {
+                for degree in [CoverDegree::None, CoverDegree::Half, CoverDegree::ThreeQuarters] {
+                    ui.selectable_value(cover, degree, cover_name(degree));
+                }
+            });
+        });
+        for attack in &turn.attacks {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new(&attack.name).strong());
+                if attack.targets.is_empty() {
+                    ui.label("nobody in range");
+                }
+                for (id, name, feet) in &attack.targets {
+                    let button = ui.add_enabled(!turn.action_used, egui::Button::new(format!("{name} ({feet} ft)")));
+                    if button.clicked() {
+                        requests.push(ChaseRequest::Attack {
+                            target: id.clone(),
+                            attack: attack.index,
+                            cover: edit.cover.unwrap_or(CoverDegree::None),
+                        });
+                    }
+                }
+            });
+        }
+    }
+    ui.add_space(8.0);
+    ui.horizontal(|ui| {
+        let end_text = if turn.last_of_round { "End turn (then escape checks)" } else { "End turn" };
+        let end = big_button(ui, end_text, true);
+        target(targets, "chase.end", &end);
+        if end.clicked() {
+            requests.push(ChaseRequest::EndTurn);
+        }
+        if ui.button(RichText::new("Give up the chase").size(16.0)).clicked() {
+            requests.push(ChaseRequest::GiveUp(turn.id.clone()));
+        }
+    });
+}
+
+fn cover_name(cover: CoverDegree) -> &'static str {
+    match cover {
+        CoverDegree::None => "no cover",
+        CoverDegree::Half => "half cover (+2 AC)",
+        CoverDegree::ThreeQuarters => "three-quarters cover (+5 AC)",
+        CoverDegree::Total => "total cover",
+    }
+}
+
+/// The DM's overrides: places, exhaustion, sight, the next roll, splitting and role reversal.
+fn dm_controls(ui: &mut egui::Ui, view: &ChaseView, edit: &mut ChaseEdit, requests: &mut Vec<ChaseRequest>) {
+    egui::CollapsingHeader::new("DM overrides").default_open(false).show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.label("Next roll's result:");
+            ui.add(egui::TextEdit::singleline(&mut edit.forced_roll).desired_width(50.0));
+            let value = edit.forced_roll.trim().parse::<i32>().ok();
+            if ui.add_enabled(value.is_some(), egui::Button::new("Set")).clicked()
+                && let Some(value) = value
+            {
+                requests.push(ChaseRequest::ForceRoll(value));
+                edit.forced_roll.clear();
+            }
+        });
+        egui::Grid::new("chase-dm").striped(true).show(ui, |ui| {
+            for row in view.track.iter().filter(|r| r.running) {
+                ui.label(&row.name);
+                let mut feet = row.position;
+                if ui.add(egui::DragValue::new(&mut feet).speed(5).suffix(" ft")).changed() {
+                    requests.push(ChaseRequest::SetPosition(row.id.clone(), feet));
+                }
+                let mut level = row.exhaustion;
+                if ui.add(egui::DragValue::new(&mut level).range(0..=5).prefix("exh ")).changed() {
+                    requests.push(ChaseRequest::SetExhaustion(row.id.clone(), level));
+                }
+                if row.roles.contains(&Role::Quarry) && !row.out_of_sight && ui.small_button("out of sight").clicked() {
+                    requests.push(ChaseRequest::OutOfSight(row.id.clone()));
+                }
+                if ui.small_button("gives up").clicked() {
+                    requests.push(ChaseRequest::GiveUp(row.id.clone()));
+                }
+                ui.end_row();
+            }
+        });
+        ui.separator();
+        ui.label("Split up: quarry breaking away, and the pursuers that follow");
+        ui.horizontal_wrapped(|ui| {
+            for row in view.track.iter().filter(|r| r.running) {
+                let list =
+                    if row.roles.contains(&Role::Quarry) { &mut edit.split_quarry } else { &mut edit.split_pursuers };
+                let mut on = list.contains(&row.id);
+                if ui.checkbox(&mut on, &row.name).changed() {
+                    if on {
+                        list.push(row.id.clone());
+                    } else {
+                        list.retain(|id| *id != row.id);
+                    }
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.add_enabled(!edit.split_quarry.is_empty(), egui::Button::new("Split off")).clicked() {
+                requests.push(ChaseRequest::Split {
+                    quarry: std::mem::take(&mut edit.split_quarry),
+                    pursuers: std::mem::take(&mut edit.split_pursuers),
+                });
+            }
+            if ui.button("Reverse roles").on_hover_text("The quarry turns on its pursuers").clicked() {
+                requests.push(ChaseRequest::Reverse);
+            }
+        });
+    });
+}
