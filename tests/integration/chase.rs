@@ -77,3 +77,38 @@ fn the_sample_chases_check_with_their_tables() {
     assert!(out.contains("chase \"Stop, thief!\": 1 quarry, 3 pursuers, Urban Chase Complications"), "{out}");
     assert!(out.contains("Wilderness Chase Complications"), "{out}");
 }
+
+/// DMG "Designing Your Own Chase Tables": a scene's own table is played like the DMG's, and one
+/// that leaves a d20 result uncovered is refused with its place in the file.
+#[test]
+fn a_scene_can_bring_its_own_complication_table() {
+    let text = std::fs::read_to_string(root().join("scenes/market_chase.ron")).expect("reads");
+    let sewer = r#"Custom((
+            name: "Sewer Chase Complications",
+            rows: [
+                (roll: "1-3", text: "Slick stones. Make a DC 12 Dexterity saving throw or fall prone.",
+                 test: Save(dc: 12, ability: Dex), on_fail: [Prone]),
+                (roll: "4", text: "Rats swarm over you.",
+                 always: [OpportunityAttack(attacker: "rats", bonus: 2, dice: "2d4", kind: "piercing", min_move: 0)]),
+                (roll: "5-20", text: "No complication."),
+            ],
+        ))"#;
+    let dir = scratch("chase-custom");
+    let file = dir.join("sewer.ron");
+    std::fs::write(&file, text.replace("table: Urban", &format!("table: {sewer}"))).expect("writes");
+    let (code, out, err) = battlemap(&["chase", file.to_str().expect("utf-8"), "--seed", "2", "--json", "--rounds", "4"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["chases"][0]["rules"]["table"]["name"], "Sewer Chase Complications");
+    let text_of = |e: &Value| e["text"].as_str().unwrap_or_default().to_owned();
+    let events: Vec<String> = answer["chases"][0]["events"].as_array().expect("events").iter().map(text_of).collect();
+    assert!(events.iter().any(|e| e.contains("on the Sewer Chase Complications")), "{events:?}");
+
+    let gap = sewer.replace(r#"roll: "4""#, r#"roll: "6""#);
+    std::fs::write(&file, text.replace("table: Urban", &format!("table: {gap}"))).expect("writes");
+    let (code, _, err) = battlemap(&["check", file.to_str().expect("utf-8")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the row \"6\" should start at 4"), "{err}");
+    let line = text.lines().position(|l| l.contains("table: Urban")).map(|i| i + 1).expect("the table line");
+    assert!(err.contains(&format!("sewer.ron:{line}:")), "{err}");
+}
