@@ -96,7 +96,8 @@ fn a_scene_can_bring_its_own_complication_table() {
     let dir = scratch("chase-custom");
     let file = dir.join("sewer.ron");
     std::fs::write(&file, text.replace("table: Urban", &format!("table: {sewer}"))).expect("writes");
-    let (code, out, err) = battlemap(&["chase", file.to_str().expect("utf-8"), "--seed", "2", "--json", "--rounds", "4"]);
+    let (code, out, err) =
+        battlemap(&["chase", file.to_str().expect("utf-8"), "--seed", "2", "--json", "--rounds", "4"]);
     assert_eq!(code, 0, "{err}");
     let answer: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(answer["chases"][0]["rules"]["table"]["name"], "Sewer Chase Complications");
