@@ -583,3 +583,64 @@ fn critical_hits_double_the_dice() {
     assert_eq!(turn::critical("d20"), "2d20");
     assert_eq!(turn::critical("2d4+1d6"), "4d4+2d6");
 }
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever the creatures and the dice, a played chase keeps its books straight: the
+        /// order holds exactly the running participants, exhaustion stops at 5 with the
+        /// participant out, caught quarry are within reach of a pursuer, and the same seed replays.
+        #[test]
+        fn played_chases_stay_consistent(
+            seed in any::<u64>(),
+            speeds in proptest::collection::vec(prop_oneof![Just(20u32), Just(25), Just(30), Just(40)], 3..6),
+            cons in proptest::collection::vec(-3i8..=4, 6),
+            head_start in 0i32..=120,
+            wilderness in any::<bool>(),
+        ) {
+            let entrants: Vec<Entrant> = speeds
+                .iter()
+                .enumerate()
+                .map(|(i, speed)| {
+                    let role = if i == 0 { Role::Quarry } else { Role::Pursuer };
+                    let mut sheet = sheet(&format!("c{i}"), *speed, cons[i]);
+                    sheet.inspiration = i % 2 == 0;
+                    Entrant { id: format!("c{i}"), sheet, role, position: if i == 0 { head_start } else { -5 * i as i32 } }
+                })
+                .collect();
+            let table = if wilderness { ComplicationTable::wilderness() } else { ComplicationTable::urban() };
+            let rules = ChaseRules { table, sight_feet: Some(60), ..ChaseRules::default() };
+            let play = || {
+                let mut dice = SeededDice::new(seed);
+                let chase = Chase::start("p", rules.clone(), entrants.clone(), None, &mut dice).expect("starts");
+                let mut chases = Chases::new(chase);
+                policy::play(&mut chases, 15, &mut dice).expect("plays");
+                chases
+            };
+            let chases = play();
+            prop_assert_eq!(&chases, &play());
+            for chase in &chases.chases {
+                let running: BTreeSet<&str> =
+                    chase.participants.iter().filter(|p| p.is_running()).map(|p| p.id.as_str()).collect();
+                let ordered: BTreeSet<&str> = chase.order.entries.iter().map(|e| e.id.as_str()).collect();
+                prop_assert_eq!(running, ordered);
+                for p in &chase.participants {
+                    prop_assert!(p.exhaustion <= 5);
+                    prop_assert_eq!(p.exhaustion == 5, p.status == Status::DroppedOut, "{}", p.id);
+                }
+                for caught in chase.participants.iter().filter(|p| p.status == Status::Caught) {
+                    let near = chase.participants.iter().any(|p| {
+                        chase.roles(&p.id) == [Role::Pursuer] && p.position.abs_diff(caught.position) <= chase.rules.catch_feet
+                    });
+                    prop_assert!(near, "{} was caught with no pursuer near", caught.id);
+                }
+                prop_assert!(chase.is_over() || chase.order.round == 15);
+            }
+        }
+    }
+}
