@@ -22,14 +22,19 @@ use crate::ui::chase::{
     Targets, TrackRow, TurnCard, chase_screen, chase_setup,
 };
 
-pub(super) fn plugin(app: &mut App) {
+/// The chase's state and the systems that apply requests to it: no window needed.
+pub(super) fn logic_plugin(app: &mut App) {
     app.init_resource::<ChaseMode>()
         .add_message::<ChaseMessage>()
-        .add_systems(Update, (reset_on_new_scenario, chase_key).chain())
-        .add_systems(EguiPrimaryContextPass, draw_chase.after(super::panels::MapPanels));
+        .add_systems(Update, (reset_on_new_scenario, chase_key, apply_chase_messages).chain());
 }
 
-/// A request from a panel outside the chase screens (the status bar's Chase button).
+/// The setup window and the chase screen, drawn in the egui pass.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, draw_chase.after(super::panels::MapPanels));
+}
+
+/// A request for the chase: from its screens, the status bar's Chase button or the `C` key.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct ChaseMessage(pub ChaseRequest);
 
@@ -126,15 +131,38 @@ fn reset_on_new_scenario(
 }
 
 fn chase_key(
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
-    mut mode: ResMut<ChaseMode>,
-    mut messages: MessageReader<ChaseMessage>,
+    mut messages: MessageWriter<ChaseMessage>,
 ) {
-    let toggles = messages.read().filter(|m| m.0 == ChaseRequest::ToggleSetup).count();
-    let key = keys.just_pressed(KeyCode::KeyC) && !egui_input.is_some_and(|e| e.wants_any_keyboard_input());
-    if (toggles % 2 == 1) ^ key && mode.chases.is_none() {
-        mode.setup_open = !mode.setup_open;
+    let pressed = keys.is_some_and(|k| k.just_pressed(KeyCode::KeyC));
+    if pressed && !egui_input.is_some_and(|e| e.wants_any_keyboard_input()) {
+        messages.write(ChaseMessage(ChaseRequest::ToggleSetup));
+    }
+}
+
+/// Applies the chase requests with the session's dice, and copies new rolls to the roll log.
+fn apply_chase_messages(
+    mut messages: MessageReader<ChaseMessage>,
+    mut mode: ResMut<ChaseMode>,
+    session: Option<ResMut<Session>>,
+    loaded: Res<LoadedScenario>,
+    mut tokens: ChaseTokens,
+    mut notice: ResMut<Notice>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    let Some(mut session) = session else { return };
+    let mode = &mut *mode;
+    for ChaseMessage(request) in messages.read() {
+        let result = apply(request.clone(), mode, &mut session, &loaded.scenario, &mut tokens);
+        mode.error = result.err().map(|e| e.to_string());
+        if let Some(error) = mode.error.as_ref().filter(|_| mode.chases.is_none()) {
+            notice.0 = Some((error.clone(), true));
+        }
+        redraw.write(bevy::window::RequestRedraw);
+    }
+    if let Some(chases) = &mode.chases {
+        copy_rolls_to_log(chases, &mut mode.logged, &mut session);
     }
 }
 
@@ -157,14 +185,11 @@ type ChaseTokens<'w, 's> = Query<
 fn draw_chase(
     mut contexts: EguiContexts,
     mut mode: ResMut<ChaseMode>,
-    session: Option<ResMut<Session>>,
-    loaded: Res<LoadedScenario>,
-    mut tokens: ChaseTokens,
+    tokens: Query<(&TokenId, &DisplayName, &Allegiance, &Kind, &RosterOrder, Entity)>,
     selection: Res<Selection>,
-    mut notice: ResMut<Notice>,
+    mut messages: MessageWriter<ChaseMessage>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let Some(mut session) = session else { return Ok(()) };
     let mode = &mut *mode;
     let mut requests = Vec::new();
     if let Some(chases) = &mode.chases {
@@ -187,7 +212,7 @@ fn draw_chase(
         let mut candidates: Vec<(usize, Candidate)> = tokens
             .iter()
             .filter(|t| t.3.0 == TokenKind::Creature)
-            .map(|(id, name, side, _, _, _, _, order, entity)| {
+            .map(|(id, name, side, _, order, entity)| {
                 let candidate = Candidate {
                     id: id.0.clone(),
                     name: name.0.clone(),
@@ -211,18 +236,11 @@ fn draw_chase(
             requests = asked;
             mode.targets = targets;
         }
-        mode.setup_open = open;
+        if !open {
+            requests.push(ChaseRequest::ToggleSetup);
+        }
     }
-    for request in requests {
-        let result = apply(request, mode, &mut session, &loaded.scenario, &mut tokens);
-        mode.error = result.err().map(|e| e.to_string());
-    }
-    if let Some(chases) = &mode.chases {
-        copy_rolls_to_log(chases, &mut mode.logged, &mut session);
-    }
-    if let Some(error) = mode.error.as_ref().filter(|_| mode.chases.is_none()) {
-        notice.0 = Some((error.clone(), true));
-    }
+    messages.write_batch(requests.into_iter().map(ChaseMessage));
     Ok(())
 }
 
@@ -253,7 +271,7 @@ fn apply(
         return Ok(());
     }
     if let ChaseRequest::ToggleSetup = request {
-        mode.setup_open = !mode.setup_open;
+        mode.setup_open = !mode.setup_open && mode.chases.is_none();
         return Ok(());
     }
     let Some(chases) = &mut mode.chases else { return Ok(()) };

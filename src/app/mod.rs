@@ -97,7 +97,14 @@ pub fn plugin(app: &mut App) {
 /// The parts of the app that need no window or GPU: the state, the board and the tokens.
 /// Headless tests add this to `MinimalPlugins`.
 pub fn headless_plugin(app: &mut App) {
-    app.add_plugins((state::plugin, board::plugin, tokens::plugin, movement::plugin, dice::plugin));
+    app.add_plugins((
+        state::plugin,
+        board::plugin,
+        tokens::plugin,
+        movement::plugin,
+        dice::plugin,
+        chase::logic_plugin,
+    ));
 }
 
 /// The command-line options the window was opened with.

@@ -200,3 +200,66 @@ fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
     let table = app.world().resource::<Session>().log.entries.last().cloned().expect("logged");
     assert!(table.full_text().contains("Urban Chase Complications"));
 }
+
+/// The chase without a window: the scene's drafted chase starts from the map, a turn is taken
+/// through the same messages the chase screen sends, its rolls reach the session's roll log, and
+/// going back to the map carries the hit points home.
+#[test]
+fn a_chase_runs_on_messages_and_returns_to_the_map() {
+    use battlemap::app::chase::{ChaseMessage, ChaseMode};
+    use battlemap::app::dice::Session;
+    use battlemap::ui::chase::ChaseRequest;
+
+    let mut app = app_with("scenes/market_chase.ron");
+    let send = |app: &mut App, request: ChaseRequest| {
+        app.world_mut().write_message(ChaseMessage(request));
+        app.update();
+    };
+    assert_eq!(app.world().resource::<ChaseMode>().draft.roles.len(), 4, "the scene's chase is drafted");
+    let rolls_before = app.world().resource::<Session>().log.entries.len();
+    send(&mut app, ChaseRequest::Start);
+    let mode = app.world().resource::<ChaseMode>();
+    let chase = mode.chases.as_ref().expect("the chase runs").active();
+    assert!(mode.awaiting_handover);
+    // Distances from the map: the cutpurse at (19, 9), Lia at (4, 9): 15 squares, 75 ft.
+    assert_eq!(chase.distance("lia", "cutpurse"), Some(75));
+    let log = &app.world().resource::<Session>().log.entries;
+    assert_eq!(log.len() - rolls_before, 4, "four initiative rolls in the roll log");
+
+    send(&mut app, ChaseRequest::BeginTurn);
+    let acting = {
+        let chase = app.world().resource::<ChaseMode>().chases.as_ref().expect("runs").active();
+        chase.turn.as_ref().expect("a turn").id.clone()
+    };
+    if app
+        .world()
+        .resource::<ChaseMode>()
+        .chases
+        .as_ref()
+        .and_then(|c| c.active().turn.as_ref())
+        .is_some_and(|t| t.complication.is_some())
+    {
+        send(&mut app, ChaseRequest::Resolve(battlemap::rules::chase::Resolution::Attempt { option: 0 }));
+    }
+    send(&mut app, ChaseRequest::Dash);
+    send(&mut app, ChaseRequest::Move(1000));
+    send(&mut app, ChaseRequest::EndTurn);
+    let mode = app.world().resource::<ChaseMode>();
+    assert_eq!(mode.error, None);
+    let chase = mode.chases.as_ref().expect("runs").active();
+    assert_eq!(chase.participant(&acting).map(|p| p.dashes), Some(1));
+    assert!(mode.awaiting_handover, "the screen is handed on");
+    let complication_roll =
+        app.world().resource::<Session>().log.entries.iter().any(|e| e.reason.contains("Chase Complications"));
+    assert!(complication_roll, "the end-of-turn d20 is in the roll log");
+
+    // A hurt participant comes back to the map hurt.
+    if let Some(chases) = app.world_mut().resource_mut::<ChaseMode>().chases.as_mut() {
+        chases.active_mut().participants.iter_mut().filter(|p| p.id == "brom").for_each(|p| p.hp = 9);
+    }
+    send(&mut app, ChaseRequest::ReturnToMap);
+    assert!(app.world().resource::<ChaseMode>().chases.is_none());
+    let mut query = app.world_mut().query::<(&TokenId, &Vitals)>();
+    let brom = query.iter(app.world()).find(|(id, _)| id.0 == "brom").expect("Brom").1.hp;
+    assert_eq!(brom, 9);
+}
