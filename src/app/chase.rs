@@ -65,9 +65,6 @@ impl ChaseMode {
             .map(|id| (id.clone(), Role::Quarry))
             .chain(setup.pursuers.iter().map(|id| (id.clone(), Role::Pursuer)))
             .collect();
-        let dmg = |table: &ComplicationTable| {
-            *table == ComplicationTable::urban() || *table == ComplicationTable::wilderness()
-        };
         let table = match &setup.rules.table {
             t if *t == ComplicationTable::urban() => TableChoice::Urban,
             t if *t == ComplicationTable::wilderness() => TableChoice::Wilderness,
@@ -76,7 +73,7 @@ impl ChaseMode {
         ChaseDraft {
             roles,
             table,
-            scene_table: (!dmg(&setup.rules.table)).then(|| setup.rules.table.name.clone()),
+            scene_table: (table == TableChoice::Scene).then(|| setup.rules.table.name.clone()),
             sight: setup.rules.sight_feet,
             factors: setup.rules.escape_factors.clone(),
         }
