@@ -7,10 +7,13 @@ use serde::{Deserialize, Serialize};
 use super::dice::{DiceError, RollMode, SeededDice};
 
 /// Every table file, compiled in so the binary works from any folder.
-const TABLE_FILES: [(&str, &str); 19] = [
+const TABLE_FILES: [(&str, &str); 22] = [
     ("ability-checks", include_str!("../../assets/tables/ability-checks.ron")),
+    ("conversation-reaction", include_str!("../../assets/tables/conversation-reaction.ron")),
     ("creature-size-and-space", include_str!("../../assets/tables/creature-size-and-space.ron")),
     ("damage-severity-and-level", include_str!("../../assets/tables/damage-severity-and-level.ron")),
+    ("dc-hostile-creatures-reaction", include_str!("../../assets/tables/dc-hostile-creatures-reaction.ron")),
+    ("dc-indifferent-creatures-reaction", include_str!("../../assets/tables/dc-indifferent-creatures-reaction.ron")),
     ("escape-factors", include_str!("../../assets/tables/escape-factors.ron")),
     ("improvising-damage", include_str!("../../assets/tables/improvising-damage.ron")),
     ("indefinite-madness", include_str!("../../assets/tables/indefinite-madness.ron")),
@@ -170,7 +173,7 @@ mod tests {
     #[test]
     fn every_table_loads_and_every_file_is_listed() {
         let tables = all().unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(tables.len(), 19);
+        assert_eq!(tables.len(), 22);
         let files =
             std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/tables")).expect("assets/tables").count();
         assert_eq!(files, TABLE_FILES.len(), "a table file is missing from TABLE_FILES");
@@ -193,6 +196,9 @@ mod tests {
             ("creature-size-and-space", 6),
             ("map-travel-pace", 4),
             ("tracking-dcs", 5),
+            ("conversation-reaction", 3),
+            ("dc-indifferent-creatures-reaction", 3),
+            ("dc-hostile-creatures-reaction", 3),
             ("escape-factors", 5),
             ("urban-chase-complications", 11),
             ("wilderness-chase-complications", 11),
@@ -209,6 +215,75 @@ mod tests {
         for id in ["short-term-madness", "long-term-madness", "indefinite-madness"] {
             assert_eq!(find(&tables, id).and_then(|t| t.die), Some(100));
         }
+    }
+
+    /// Issue 10: the three tables of the "Conversation Reaction" callout are read too, each found
+    /// by its anchor and by its name.
+    #[test]
+    fn the_conversation_reaction_tables_are_found() {
+        let tables = all().expect("valid");
+        assert_eq!(tables.len(), 22);
+        for (id, name, reaction) in [
+            ("conversation-reaction", "Conversation Reaction: Friendly Creature", "Friendly Creature's Reaction"),
+            (
+                "dc-indifferent-creatures-reaction",
+                "Conversation Reaction: Indifferent Creature",
+                "Indifferent Creature's Reaction",
+            ),
+            ("dc-hostile-creatures-reaction", "Conversation Reaction: Hostile Creature", "Hostile Creature's Reaction"),
+        ] {
+            let table = find(&tables, id).unwrap_or_else(|| panic!("{id} is found"));
+            assert_eq!(find(&tables, name).map(|t| &t.id), Some(&table.id), "{name}");
+            assert_eq!(table.name, name);
+            assert_eq!(table.kind, TableKind::Reference);
+            assert_eq!(table.source, "DMG chapter 8, 3. Charisma Check");
+            assert_eq!(table.columns, ["DC", reaction]);
+            assert_eq!(table.rows.iter().map(|r| r[0].as_str()).collect::<Vec<_>>(), ["0", "10", "20"]);
+        }
+    }
+
+    /// Issue 10: no text copied with a wrong encoding ("1Â½" for "1½", "knowâadopting" for
+    /// "know—adopting"): none of the usual first characters of mis-decoded UTF-8, no replacement
+    /// character, no C1 control character.
+    #[test]
+    fn no_table_has_encoding_damage() {
+        let damaged = |c: char| matches!(c, 'Â' | 'Ã' | 'â' | '\u{FFFD}' | '\u{80}'..='\u{9F}');
+        let tables = all().expect("valid");
+        for table in &tables {
+            let texts =
+                [&table.name, &table.source].into_iter().chain(&table.columns).chain(table.rows.iter().flatten());
+            for text in texts {
+                assert!(!text.chars().any(damaged), "{}: {text:?}", table.id);
+            }
+        }
+        let cell = |id: &str, row: usize, column: usize| find(&tables, id).expect(id).rows[row][column].clone();
+        assert_eq!(cell("map-travel-pace", 3, 3), "1 hex/1½ hr., 5 hexes/day");
+        assert!(cell("indefinite-madness", 2, 1).contains("someone else I know—adopting his or her style"));
+        assert!(cell("wilderness-chase-complications", 5, 1).contains("you fall 1d4 × 5 feet"));
+    }
+
+    /// Issue 10: where 002 has typos in the chase complications, the rows read as the second copy
+    /// of the chapter (000_8c43542ae10d17a7.txt) has them.
+    #[test]
+    fn chase_complications_read_as_the_dmg_writes_them() {
+        let tables = all().expect("valid");
+        let text = |id: &str, roll: &str| {
+            find(&tables, id).and_then(|t| t.rows.iter().find(|r| r[0] == roll)).expect("row")[1].clone()
+        };
+        let guard = text("urban-chase-complications", "9");
+        assert!(guard.contains("(see the Monster Manual for game statistics) mistakes"), "{guard}");
+        let snare = text("wilderness-chase-complications", "7");
+        assert!(snare.contains("See chapter 5, \"Equipment,\" of the Player's Handbook"), "{snare}");
+    }
+
+    /// Issue 10: a table's source is the section that owns it, not a sub-heading it happens to sit
+    /// under.
+    #[test]
+    fn tables_name_the_section_that_owns_them() {
+        let tables = all().expect("valid");
+        let source = |id: &str| find(&tables, id).map(|t| t.source.as_str());
+        assert_eq!(source("ability-checks"), Some("DMG chapter 8, Ability Checks"));
+        assert_eq!(source("poisons"), Some("DMG chapter 8, Purchasing Poison"));
     }
 
     #[test]
