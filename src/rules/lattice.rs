@@ -45,15 +45,17 @@ impl Point {
     pub fn to_units(self, grid: Grid) -> (f64, f64) {
         match grid {
             Grid::Square => (self.a as f64 / SQUARE_SCALE as f64, self.b as f64 / SQUARE_SCALE as f64),
-            Grid::Hex(o) => {
-                let (q, r) = (self.a as f64 / HEX_SCALE as f64, self.b as f64 / HEX_SCALE as f64);
-                let s = 3.0_f64.sqrt() / 2.0;
-                match o {
-                    HexOrientation::PointyTop => (q + r / 2.0, r * s),
-                    HexOrientation::FlatTop => (q * s, r + q / 2.0),
-                }
-            }
+            Grid::Hex(o) => units_of_axial(o, self.a as f64 / HEX_SCALE as f64, self.b as f64 / HEX_SCALE as f64),
         }
+    }
+}
+
+/// Fractional axial `(q, r)` in grid units (x east, y south).
+fn units_of_axial(orientation: HexOrientation, q: f64, r: f64) -> (f64, f64) {
+    let s = 3.0_f64.sqrt() / 2.0;
+    match orientation {
+        HexOrientation::PointyTop => (q + r / 2.0, r * s),
+        HexOrientation::FlatTop => (q * s, r + q / 2.0),
     }
 }
 
@@ -99,47 +101,153 @@ pub fn sample_points(grid: Grid, cell: Cell) -> Vec<Point> {
     points
 }
 
-/// A positive fraction `n / d` (d > 0) for the parameter along a line.
+/// An exact fraction `n / d` (`d > 0`): a parameter along a line, or a place along an edge.
 #[derive(Clone, Copy, Debug)]
-struct Frac {
+pub struct Ratio {
     n: i64,
     d: i64,
 }
 
-impl Frac {
-    fn new(n: i64, d: i64) -> Self {
+impl Ratio {
+    pub const ZERO: Self = Self { n: 0, d: 1 };
+    pub const ONE: Self = Self { n: 1, d: 1 };
+
+    /// `n / d`; `d` must not be 0 (callers divide by lengths and cross products known to be non-zero).
+    pub fn new(n: i64, d: i64) -> Self {
+        debug_assert!(d != 0, "a ratio over 0");
         if d < 0 { Self { n: -n, d: -d } } else { Self { n, d } }
     }
 
-    // Numerators and denominators stay below a few thousand (half units or sixths of a map
-    // at most 500 cells wide), so the products fit in i64.
-    fn lt(self, other: Self) -> bool {
-        self.n * other.d < other.n * self.d
+    /// `n / d` from wide products, reduced so that it fits (lattice coordinates stay far below
+    /// 2^20, so the reduced terms of every ratio made here fit in i64).
+    pub(crate) fn wide(n: i128, d: i128) -> Self {
+        let g = gcd(n.unsigned_abs(), d.unsigned_abs()).max(1) as i128;
+        let (n, d) = (n / g, d / g);
+        Self::new(n as i64, d as i64)
     }
 
-    fn eq(self, other: Self) -> bool {
-        self.n * other.d == other.n * self.d
+    /// The numerator and the (positive) denominator.
+    pub fn parts(self) -> (i64, i64) {
+        (self.n, self.d)
+    }
+
+    pub fn to_f64(self) -> f64 {
+        self.n as f64 / self.d as f64
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl PartialEq for Ratio {
+    fn eq(&self, other: &Self) -> bool {
+        i128::from(self.n) * i128::from(other.d) == i128::from(other.n) * i128::from(self.d)
+    }
+}
+
+impl Eq for Ratio {}
+
+impl PartialOrd for Ratio {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ratio {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (i128::from(self.n) * i128::from(other.d)).cmp(&(i128::from(other.n) * i128::from(self.d)))
+    }
+}
+
+/// A straight line from `from` towards the lattice point `through`, stopping at `end` of the way
+/// (`end` = 1 stops at `through`). Lines between two lattice points have `end` = 1; the exact
+/// sight test also draws lines to points between lattice points, which always lie on the way to
+/// one, so every line stays exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub from: Point,
+    pub through: Point,
+    pub end: Ratio,
+}
+
+impl Segment {
+    pub fn between(from: Point, to: Point) -> Self {
+        Self { from, through: to, end: Ratio::ONE }
+    }
+
+    /// The far end, in lattice units (half units or sixths), as floats.
+    fn end_lattice(&self) -> (f64, f64) {
+        let t = self.end.to_f64();
+        let along = |p: i64, q: i64| p as f64 + t * (q - p) as f64;
+        (along(self.from.a, self.through.a), along(self.from.b, self.through.b))
+    }
+
+    /// The far end in grid units (x east, y south), for drawing and JSON.
+    pub fn end_units(&self, grid: Grid) -> (f64, f64) {
+        let (a, b) = self.end_lattice();
+        match grid {
+            Grid::Square => (a / SQUARE_SCALE as f64, b / SQUARE_SCALE as f64),
+            Grid::Hex(o) => units_of_axial(o, a / HEX_SCALE as f64, b / HEX_SCALE as f64),
+        }
+    }
+}
+
+/// What stops a line: it crosses a blocking cell's interior, runs along the seam between two
+/// blocking cells, or passes through a pinch between two (conventions, "Lines").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hit {
+    Interior(Cell),
+    Seam(Cell, Cell),
+    Pinch(Cell, Cell),
+}
+
+impl Hit {
+    /// The cell named for the hit (the first of a seam's or a pinch's two).
+    pub fn cell(self) -> Cell {
+        match self {
+            Hit::Interior(c) | Hit::Seam(c, _) | Hit::Pinch(c, _) => c,
+        }
+    }
+
+    /// Every blocking cell that makes the hit.
+    pub fn cells(self) -> impl Iterator<Item = Cell> {
+        let (first, second) = match self {
+            Hit::Interior(c) => (c, None),
+            Hit::Seam(a, b) | Hit::Pinch(a, b) => (a, Some(b)),
+        };
+        std::iter::once(first).chain(second)
     }
 }
 
 /// The first cell (from `from`) that blocks the line `from`–`to`, if any.
 pub fn first_blocker(grid: Grid, from: Point, to: Point, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
-    if from == to {
+    first_hit(grid, Segment::between(from, to), blocks).map(Hit::cell)
+}
+
+/// What first stops the segment (from its start), if anything does.
+pub fn first_hit(grid: Grid, segment: Segment, blocks: &impl Fn(Cell) -> bool) -> Option<Hit> {
+    if segment.from == segment.through || segment.end <= Ratio::ZERO {
         return None;
     }
     match grid {
-        Grid::Square => square_first_blocker(from, to, blocks),
-        Grid::Hex(_) => hex_first_blocker(from, to, blocks),
+        Grid::Square => square_first_hit(segment, blocks),
+        Grid::Hex(_) => hex_first_hit(segment, blocks),
     }
 }
 
 /// The cells around the vertex `(kx, ky)` (in cells): a pinch if one diagonal blocks and the
 /// other does not.
-fn pinch(kx: i32, ky: i32, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
-    let [nw, ne, sw, se] =
-        [(kx - 1, ky - 1), (kx, ky - 1), (kx - 1, ky), (kx, ky)].map(|(x, y)| blocks(Cell::new(x, y)));
-    if (nw && se && !ne && !sw) || (ne && sw && !nw && !se) {
-        Some(if nw { Cell::new(kx - 1, ky - 1) } else { Cell::new(kx, ky - 1) })
+fn pinch(kx: i32, ky: i32, blocks: &impl Fn(Cell) -> bool) -> Option<Hit> {
+    let [nw, ne, sw, se] = [(kx - 1, ky - 1), (kx, ky - 1), (kx - 1, ky), (kx, ky)].map(|(x, y)| Cell::new(x, y));
+    let [bnw, bne, bsw, bse] = [nw, ne, sw, se].map(blocks);
+    if bnw && bse && !bne && !bsw {
+        Some(Hit::Pinch(nw, se))
+    } else if bne && bsw && !bnw && !bse {
+        Some(Hit::Pinch(ne, sw))
     } else {
         None
     }
@@ -156,15 +264,20 @@ fn first_cell(start: i64, sign: i64) -> i64 {
 
 /// Walks the segment cell by cell (an integer DDA: no division in the loop), stopping at the
 /// first blocker: cells whose interior it crosses, seams it runs along, pinches it passes through.
-fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
+fn square_first_hit(segment: Segment, blocks: &impl Fn(Cell) -> bool) -> Option<Hit> {
     let s = SQUARE_SCALE;
+    let (p, q, end) = (segment.from, segment.through, segment.end);
     let (dx, dy) = (q.a - p.a, q.b - p.b);
     let (sx, sy) = (dx.signum(), dy.signum());
+    // Whether a grid line `offset` half units from the start, along an axis the line moves
+    // `delta` on, is crossed strictly before the segment ends.
+    let before_end =
+        |offset: i64, delta: i64| i128::from(offset.abs()) * i128::from(end.d) < i128::from(end.n) * i128::from(delta.abs());
     let cell = |x: i64, y: i64| Cell::new(x as i32, y as i32);
     // Along a grid line or through the middle of a row or column.
     if dx == 0 || dy == 0 {
-        let (along_x, fixed, start, end, sign) =
-            if dy == 0 { (true, p.b, p.a, q.a, sx) } else { (false, p.a, p.b, q.b, sy) };
+        let (along_x, fixed, start, delta) = if dy == 0 { (true, p.b, p.a, dx) } else { (false, p.a, p.b, dy) };
+        let sign = delta.signum();
         let on_line = fixed.rem_euclid(s) == 0;
         let side = fixed.div_euclid(s);
         let at = |i: i64, j: i64| if along_x { cell(i, j) } else { cell(j, i) };
@@ -173,18 +286,18 @@ fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> O
         loop {
             if on_line {
                 if blocks(at(i, side - 1)) && blocks(at(i, side)) {
-                    return Some(at(i, side));
+                    return Some(Hit::Seam(at(i, side), at(i, side - 1)));
                 }
             } else if blocks(at(i, side)) {
-                return Some(at(i, side));
+                return Some(Hit::Interior(at(i, side)));
             }
-            if (sign > 0 && next >= end) || (sign < 0 && next <= end) {
+            if !before_end(next - start, delta) {
                 return None;
             }
             if on_line {
                 let (kx, ky) = if along_x { (next / s, side) } else { (side, next / s) };
-                if let Some(c) = pinch(kx as i32, ky as i32, blocks) {
-                    return Some(c);
+                if let Some(hit) = pinch(kx as i32, ky as i32, blocks) {
+                    return Some(hit);
                 }
             }
             i += sign;
@@ -196,10 +309,10 @@ fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> O
     let (adx, ady) = (dx.abs(), dy.abs());
     loop {
         if blocks(cell(cx, cy)) {
-            return Some(cell(cx, cy));
+            return Some(Hit::Interior(cell(cx, cy)));
         }
-        let x_ahead = if sx > 0 { nx < q.a } else { nx > q.a };
-        let y_ahead = if sy > 0 { ny < q.b } else { ny > q.b };
+        let x_ahead = before_end(nx - p.a, dx);
+        let y_ahead = before_end(ny - p.b, dy);
         // Compare the parameters of the next crossings: |nx - px| / |dx| against |ny - py| / |dy|.
         let (tx, ty) = ((nx - p.a).abs() * ady, (ny - p.b).abs() * adx);
         match (x_ahead, y_ahead) {
@@ -228,8 +341,8 @@ fn square_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> O
             }
             (true, true) => {
                 // Through the vertex (nx, ny).
-                if let Some(c) = pinch((nx / s) as i32, (ny / s) as i32, blocks) {
-                    return Some(c);
+                if let Some(hit) = pinch((nx / s) as i32, (ny / s) as i32, blocks) {
+                    return Some(hit);
                 }
                 cx += sx;
                 cy += sy;
@@ -273,8 +386,8 @@ impl Crossings {
         }
     }
 
-    fn t(&self) -> Option<Frac> {
-        self.next.map(|line| Frac::new(line - self.start, self.delta))
+    fn t(&self) -> Option<Ratio> {
+        self.next.map(|line| Ratio::new(line - self.start, self.delta))
     }
 
     fn advance(&mut self) {
@@ -291,18 +404,12 @@ fn square_first_blocker_reference(p: Point, q: Point, blocks: &impl Fn(Cell) -> 
     let s = SQUARE_SCALE;
     let cell_of = |n: i64, d: i64| n.div_euclid(d * s) as i32;
     let on_line = |n: i64, d: i64| n.rem_euclid(d * s) == 0;
-    let mut previous = Frac::new(0, 1);
+    let mut previous = Ratio::new(0, 1);
     loop {
         let t = match (xs.t(), ys.t()) {
-            (Some(a), Some(b)) => {
-                if b.lt(a) {
-                    b
-                } else {
-                    a
-                }
-            }
+            (Some(a), Some(b)) => a.min(b),
             (Some(a), None) | (None, Some(a)) => a,
-            (None, None) => Frac::new(1, 1),
+            (None, None) => Ratio::new(1, 1),
         };
         let last = xs.next.is_none() && ys.next.is_none();
         // The piece between `previous` and `t`: where is its middle?
@@ -344,10 +451,10 @@ fn square_first_blocker_reference(p: Point, q: Point, blocks: &impl Fn(Cell) -> 
                 return Some(if nw { Cell::new(kx - 1, ky - 1) } else { Cell::new(kx, ky - 1) });
             }
         }
-        if xs.t().is_some_and(|a| a.eq(t)) {
+        if xs.t().is_some_and(|a| a == t) {
             xs.advance();
         }
-        if ys.t().is_some_and(|b| b.eq(t)) {
+        if ys.t().is_some_and(|b| b == t) {
             ys.advance();
         }
         previous = t;
@@ -358,86 +465,103 @@ fn cross(ax: i128, ay: i128, bx: i128, by: i128) -> i128 {
     ax * by - ay * bx
 }
 
+/// The hex across side `i` (from corner `i` to corner `i + 1`) of `cell`.
+pub(crate) fn hex_across(cell: Cell, i: usize) -> Cell {
+    let (a, b) = (HEX_CORNERS[i % 6], HEX_CORNERS[(i + 1) % 6]);
+    Cell::new(cell.x + ((a.0 + b.0) / 3) as i32, cell.y + ((a.1 + b.1) / 3) as i32)
+}
+
+/// Every hex the segment could touch: the hexes of points sampled along it at most half a unit
+/// apart, and their neighbours. Hexes that don't touch each other are more than half a unit
+/// apart (a side's length, 1/√3), so a hex the segment meets is one of these.
+fn hexes_near(segment: Segment) -> Vec<Cell> {
+    let from = (segment.from.a as f64 / HEX_SCALE as f64, segment.from.b as f64 / HEX_SCALE as f64);
+    let (a, b) = segment.end_lattice();
+    let to = (a / HEX_SCALE as f64, b / HEX_SCALE as f64);
+    let (dq, dr) = (to.0 - from.0, to.1 - from.1);
+    let length = (dq * dq + dq * dr + dr * dr).sqrt();
+    let samples = (2.0 * length).ceil() as usize + 1;
+    let mut hexes = Vec::with_capacity(samples * 7);
+    for i in 0..=samples {
+        let t = i as f64 / samples as f64;
+        let hex = super::grid::hex_round(from.0 + t * dq, from.1 + t * dr);
+        hexes.push(hex);
+        hexes.extend(super::grid::HEX_STEPS.iter().map(|&(q, r)| hex.offset(q, r)));
+    }
+    hexes.sort_unstable();
+    hexes.dedup();
+    hexes
+}
+
 /// On hexes: every hex near the line is tested as a convex polygon (open interior), and shared
 /// sides of two blocking hexes along the line count as inside (the seam).
-fn hex_first_blocker(p: Point, q: Point, blocks: &impl Fn(Cell) -> bool) -> Option<Cell> {
-    let s = HEX_SCALE as f64;
-    let near = |pt: Point| super::grid::hex_round(pt.a as f64 / s, pt.b as f64 / s);
-    let mut candidates: Vec<Cell> = Vec::new();
-    for c in super::grid::hex_line(near(p), near(q)) {
-        candidates.push(c);
-        candidates.extend(Grid::Hex(HexOrientation::PointyTop).neighbours(c));
-    }
-    candidates.sort();
-    candidates.dedup();
+fn hex_first_hit(segment: Segment, blocks: &impl Fn(Cell) -> bool) -> Option<Hit> {
+    let (p, q, end) = (segment.from, segment.through, segment.end);
     let (dx, dy) = (i128::from(q.a - p.a), i128::from(q.b - p.b));
-    let mut best: Option<(Frac, Cell)> = None;
-    let mut consider = |t: Frac, cell: Cell| {
-        if best.is_none_or(|(b, _)| t.lt(b)) {
-            best = Some((t, cell));
+    let mut best: Option<(Ratio, Hit)> = None;
+    let mut consider = |t: Ratio, hit: Hit| {
+        if best.is_none_or(|(b, _)| t < b) {
+            best = Some((t, hit));
         }
     };
-    for cell in candidates {
+    for cell in hexes_near(segment) {
         if !blocks(cell) {
             continue;
         }
         let corners = corners(Grid::Hex(HexOrientation::PointyTop), cell);
-        // Corners run clockwise in the axial basis, so inside is where every edge's cross product
-        // is negative. Clip t ∈ [0, 1] by each open half-plane.
-        let (mut lo, mut hi) = (Frac::new(0, 1), Frac::new(1, 1));
+        // Corners run clockwise in the axial basis, so inside is where every side's cross product
+        // is negative. Clip t ∈ [0, end] by each open half-plane.
+        let (mut lo, mut hi) = (Ratio::ZERO, end);
         let (mut lo_open, mut hi_open) = (false, false);
         let mut empty = false;
         for i in 0..6 {
             let (a, b) = (corners[i], corners[(i + 1) % 6]);
             let (ex, ey) = (i128::from(b.a - a.a), i128::from(b.b - a.b));
             let f0 = cross(ex, ey, i128::from(p.a - a.a), i128::from(p.b - a.b));
-            let f1 = cross(ex, ey, i128::from(q.a - a.a), i128::from(q.b - a.b));
-            let slope = f1 - f0;
+            let slope = cross(ex, ey, dx, dy);
             if slope == 0 {
                 if f0 >= 0 {
                     empty = true;
                     // Along this side: a seam if the hex across it blocks too.
-                    if f0 == 0 {
-                        let across = Cell::new(
-                            cell.x + ((HEX_CORNERS[i].0 + HEX_CORNERS[(i + 1) % 6].0) / 3) as i32,
-                            cell.y + ((HEX_CORNERS[i].1 + HEX_CORNERS[(i + 1) % 6].1) / 3) as i32,
-                        );
-                        if blocks(across) {
-                            if let Some(t) = overlap_start(p, dx, dy, a, b) {
-                                consider(t, cell);
-                            }
+                    let across = hex_across(cell, i);
+                    if f0 == 0 && blocks(across) {
+                        if let Some(t) = overlap_start(segment, a, b) {
+                            consider(t, Hit::Seam(cell, across));
                         }
                     }
                 }
                 continue;
             }
             // f(t) = f0 + t·slope < 0.
-            let t = Frac::new(-f0 as i64, slope as i64);
+            let t = Ratio::wide(-f0, slope);
             if slope > 0 {
-                if t.lt(hi) || (t.eq(hi) && !hi_open) {
+                if t < hi || (t == hi && !hi_open) {
                     hi = t;
                     hi_open = true;
                 }
-            } else if lo.lt(t) || (t.eq(lo) && !lo_open) {
+            } else if lo < t || (t == lo && !lo_open) {
                 lo = t;
                 lo_open = true;
             }
         }
-        if !empty && (lo.lt(hi)) {
-            consider(lo, cell);
+        if !empty && lo < hi {
+            consider(lo, Hit::Interior(cell));
         }
     }
-    best.map(|(_, cell)| cell)
+    best.map(|(_, hit)| hit)
 }
 
-/// Where the line (collinear with the side `a`–`b`) starts to overlap that side with positive
-/// length, as a parameter along the line.
-fn overlap_start(p: Point, dx: i128, dy: i128, a: Point, b: Point) -> Option<Frac> {
+/// Where the segment (collinear with the side `a`–`b`) starts to overlap that side with positive
+/// length, as a parameter along it.
+fn overlap_start(segment: Segment, a: Point, b: Point) -> Option<Ratio> {
+    let (p, q) = (segment.from, segment.through);
+    let (dx, dy) = (i128::from(q.a - p.a), i128::from(q.b - p.b));
     let len2 = dx * dx + dy * dy;
     let project = |pt: Point| i128::from(pt.a - p.a) * dx + i128::from(pt.b - p.b) * dy;
     let (ta, tb) = (project(a), project(b));
-    let (lo, hi) = (ta.min(tb).max(0), ta.max(tb).min(len2));
-    (lo < hi).then(|| Frac::new(lo as i64, len2 as i64))
+    let lo = Ratio::wide(ta.min(tb).max(0), len2);
+    let hi = Ratio::wide(ta.max(tb), len2).min(segment.end);
+    (lo < hi).then_some(lo)
 }
 
 #[cfg(test)]
@@ -508,7 +632,7 @@ mod tests {
                 let blocks = |cell: Cell| walls.contains(&(cell.x, cell.y));
                 let (p, q) = (Point::new(a, b), Point::new(c, d));
                 prop_assume!(p != q);
-                prop_assert_eq!(square_first_blocker(p, q, &blocks), square_first_blocker_reference(p, q, &blocks));
+                prop_assert_eq!(square_first_hit(Segment::between(p, q), &blocks).map(Hit::cell), square_first_blocker_reference(p, q, &blocks));
             }
         }
     }

@@ -18,8 +18,8 @@ pub enum TerrainKind {
     Obscuring,
     Water,
     Rubble,
-    /// A wall pierced by an arrow slit: it blocks movement and cover lines, yet an attack can
-    /// still physically reach through it, so it never gives total cover (DMG "Cover").
+    /// A wall pierced by an arrow slit: it blocks movement and cover lines but not sight, so it
+    /// never gives total cover (DMG "Cover": "the target is behind an arrow slit").
     ArrowSlit,
     Custom,
 }
@@ -55,10 +55,11 @@ impl Terrain {
         Self { kind, name: name.to_owned(), blocks_movement, blocks_sight, blocks_cover, difficult, color: None }
     }
 
-    /// Walls for the rules of total cover: they block both movement and cover lines (an arrow
-    /// slit does too, but lets attacks through).
-    pub fn is_wall_like(&self) -> bool {
-        self.blocks_movement && self.blocks_cover && self.kind != TerrainKind::ArrowSlit
+    /// Opaque cells give total cover (conventions, "Total cover"): they block both sight and cover
+    /// lines (a wall, a pillar, a closed door). A low obstacle conceals nothing, so it gives at
+    /// most three-quarters cover, however many lines it blocks.
+    pub fn is_opaque(&self) -> bool {
+        self.blocks_sight && self.blocks_cover
     }
 }
 
@@ -163,11 +164,11 @@ mod tests {
     #[test]
     fn standard_kinds_block_what_the_conventions_say() {
         let wall = Terrain::standard(TerrainKind::Wall);
-        assert!(wall.blocks_movement && wall.blocks_sight && wall.blocks_cover && wall.is_wall_like());
+        assert!(wall.blocks_movement && wall.blocks_sight && wall.blocks_cover && wall.is_opaque());
         let low = Terrain::standard(TerrainKind::LowObstacle);
-        assert!(low.blocks_movement && low.blocks_cover && !low.blocks_sight);
+        assert!(low.blocks_movement && low.blocks_cover && !low.blocks_sight && !low.is_opaque());
         let fog = Terrain::standard(TerrainKind::Obscuring);
-        assert!(fog.blocks_sight && !fog.blocks_movement && !fog.blocks_cover && !fog.is_wall_like());
+        assert!(fog.blocks_sight && !fog.blocks_movement && !fog.blocks_cover && !fog.is_opaque());
         for kind in [TerrainKind::Difficult, TerrainKind::Water, TerrainKind::Rubble] {
             assert!(Terrain::standard(kind).difficult);
         }
