@@ -10,7 +10,7 @@ use serde_json::json;
 use super::LaunchOptions;
 use super::board::{Board, terrain_color};
 use super::camera::{AutoFit, FittedView, MapCamera, MapViewRect};
-use super::components::{CreatureSize, Position, TokenId};
+use super::components::{Allegiance, CreatureSize, Kind, Position, TokenId};
 use super::movement::{Dragging, TurnMoves};
 use super::sight::CoverPreview;
 use super::state::{LoadedScenario, Notice, Selection};
@@ -56,7 +56,7 @@ fn write_state_file(
     fit: (Res<AutoFit>, Res<FittedView>),
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
-    tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize, Option<&TurnMoves>)>,
+    tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize, &Allegiance, &Kind, Option<&TurnMoves>)>,
     notice: Res<Notice>,
     tools: (Res<Dragging>, Res<CoverPreview>, Res<TemplateTool>),
     chase: Res<super::chase::ChaseMode>,
@@ -77,7 +77,7 @@ fn write_state_file(
     let mut occupied: std::collections::HashSet<Cell> = Default::default();
     let mut token_entries = Vec::new();
     let mut selected = None;
-    for (entity, id, disc, position, size, moves) in &tokens {
+    for (entity, id, disc, position, size, side, kind, moves) in &tokens {
         occupied.extend(Footprint::of(grid, size.size, size.square_side).at(position.0));
         if selection.0 == Some(entity) {
             selected = Some(id.0.clone());
@@ -86,6 +86,10 @@ fn write_state_file(
             "id": id.0,
             "anchor": [position.0.x, position.0.y],
             "screen": on_screen(disc.center).map(|p| [p.x, p.y]),
+            // A point of the disc left of the initials, where its side's colour shows.
+            "fill": on_screen(disc.center - Vec2::new(0.7 * (disc.radius - 3.0), 0.0)).map(|p| [p.x, p.y]),
+            "rgb": crate::ui::style::token_color(side.0, kind.0),
+            "tiny": size.size == crate::rules::Size::Tiny,
             "movement_left": moves.map(|m| m.turn.left()),
         }));
     }

@@ -340,6 +340,7 @@ fn start(
         if let Some((.., position, vitals, inspiration, _, _)) = tokens.iter().find(|t| t.0.0 == token.id) {
             token.anchor = position.0;
             token.hp = vitals.hp;
+            token.exhaustion = vitals.exhaustion;
             token.inspiration = inspiration.is_some_and(|i| i.has);
         }
     }
@@ -382,11 +383,12 @@ fn start(
     Chase::start(&name, rules, entrants, Some(map_order), dice)
 }
 
-/// The chase's hit points and inspiration go back to the creatures on the map.
+/// The chase's hit points, exhaustion and inspiration go back to the creatures on the map.
 fn carry_back(chases: &Chases, tokens: &mut ChaseTokens) {
     for p in chases.chases.iter().flat_map(|c| &c.participants) {
         if let Some((.., mut vitals, inspiration, _, _)) = tokens.iter_mut().find(|t| t.0.0 == p.id) {
             vitals.hp = p.hp;
+            vitals.exhaustion = p.exhaustion;
             if let Some(mut inspiration) = inspiration {
                 inspiration.has = p.inspiration;
             }

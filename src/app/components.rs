@@ -30,13 +30,15 @@ pub struct Allegiance(pub Side);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kind(pub TokenKind);
 
-/// Hit points, Armor Class and walking speed.
+/// Hit points, Armor Class, walking speed and exhaustion level.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Vitals {
     pub hp: i32,
     pub max_hp: i32,
     pub ac: i32,
     pub speed: u32,
+    /// Exhaustion lasts until a rest (PHB appendix A), so a chase's exhaustion comes back with it.
+    pub exhaustion: u8,
 }
 
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,12 +1,14 @@
 //! Dice in the app: the session's one seeded generator, the roll log, the DM's tables, and
-//! inspiration (DMG "Inspiration": spending it gives advantage on the next roll).
+//! inspiration (DMG "Inspiration": spending it gives advantage on one ability check, attack roll
+//! or saving throw, so it waits for the next d20 roll).
 
 use bevy::prelude::*;
 
 use super::LaunchOptions;
 use super::components::{DisplayName, PlayerCharacter};
 use super::state::Notice;
-use crate::rules::dice::{LogEntry, RollLog, RollMode, SeededDice};
+use crate::rules::advantage::Sources;
+use crate::rules::dice::{LogEntry, Notation, RollLog, RollMode, SeededDice};
 use crate::rules::initiative::InitiativeOrder;
 use crate::rules::tables::{self, Table};
 
@@ -91,15 +93,6 @@ fn give_inspiration_slots(
     }
 }
 
-/// Advantage and disadvantage together cancel (DMG "Advantage and Disadvantage").
-fn combine(mode: RollMode, advantage: bool) -> RollMode {
-    match (mode, advantage) {
-        (RollMode::Disadvantage, true) => RollMode::Normal,
-        (_, true) => RollMode::Advantage,
-        (mode, false) => mode,
-    }
-}
-
 fn apply_dice_requests(
     mut requests: MessageReader<DiceRequest>,
     session: Option<ResMut<Session>>,
@@ -111,11 +104,24 @@ fn apply_dice_requests(
     for request in requests.read() {
         match request {
             DiceRequest::Roll { roller, notation, mode, hidden, reason } => {
-                let inspired = roller.and_then(|e| inspiration.get(e).ok()).is_some_and(|i| i.spent_on_next_roll);
-                let mode = combine(*mode, inspired);
-                match session.dice.roll(notation, mode) {
+                let notation = match Notation::parse(notation) {
+                    Ok(notation) => notation,
+                    Err(error) => {
+                        notice.0 = Some((error.to_string(), true));
+                        continue;
+                    }
+                };
+                // Inspiration waits for the next d20 test: a damage roll doesn't use it.
+                let inspired = notation.is_d20_test()
+                    && roller.and_then(|e| inspiration.get(e).ok()).is_some_and(|i| i.spent_on_next_roll);
+                let mut sources = Sources::default();
+                sources.add(*mode, "asked for");
+                if inspired {
+                    sources.advantage("inspiration");
+                }
+                match session.dice.roll_notation(&notation, sources.mode()) {
                     Ok(roll) => {
-                        if let Some(mut i) = roller.and_then(|e| inspiration.get_mut(e).ok()) {
+                        if let Some(mut i) = roller.and_then(|e| inspiration.get_mut(e).ok()).filter(|_| inspired) {
                             i.spent_on_next_roll = false;
                         }
                         let who =
@@ -162,21 +168,10 @@ fn apply_dice_requests(
                 } else if i.has {
                     i.has = false;
                     i.spent_on_next_roll = true;
-                    notice.0 = Some((format!("{name} spends inspiration: advantage on the next roll"), false));
+                    let text = format!("{name} spends inspiration: advantage on the next ability check, attack roll or save");
+                    notice.0 = Some((text, false));
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn inspiration_and_disadvantage_cancel() {
-        assert_eq!(combine(RollMode::Disadvantage, true), RollMode::Normal);
-        assert_eq!(combine(RollMode::Normal, true), RollMode::Advantage);
-        assert_eq!(combine(RollMode::Disadvantage, false), RollMode::Disadvantage);
     }
 }

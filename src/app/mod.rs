@@ -22,6 +22,7 @@ pub mod state;
 pub mod template;
 mod tokens;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bevy::prelude::*;
@@ -30,20 +31,12 @@ use bevy::winit::WinitSettings;
 use bevy_ecs_tilemap::TilemapPlugin;
 use bevy_egui::EguiPlugin;
 
-use crate::cli::{EXIT_INVALID, MapOptions};
 use crate::scenario::Scenario;
 
-/// Opens the battle map window. A scenario file that does not load is reported on stderr and
-/// the window does not open.
-pub fn run(options: MapOptions) -> ExitCode {
-    let loaded = match &options.scenario {
-        Some(path) => match Scenario::load(path) {
-            Ok(scenario) => state::LoadedScenario::from_file(scenario, path.clone()),
-            Err(errors) => {
-                eprintln!("{errors}");
-                return ExitCode::from(EXIT_INVALID);
-            }
-        },
+/// Opens the battle map window on a scenario loaded from its file, or on the built-in one.
+pub fn run(scenario: Option<(Scenario, PathBuf)>, options: LaunchOptions) -> ExitCode {
+    let loaded = match scenario {
+        Some((scenario, path)) => state::LoadedScenario::from_file(scenario, path),
         None => state::LoadedScenario::built_in(Scenario::built_in()),
     };
     let title = format!("battlemap: {}", loaded.scenario.name);
@@ -69,7 +62,7 @@ pub fn run(options: MapOptions) -> ExitCode {
     })
     .insert_resource(ClearColor(Color::srgb_u8(24, 26, 30)))
     .insert_resource(loaded)
-    .insert_resource(LaunchOptions(options.clone()));
+    .insert_resource(options);
     app.add_plugins(plugin);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
@@ -107,6 +100,17 @@ pub fn headless_plugin(app: &mut App) {
     ));
 }
 
-/// The command-line options the window was opened with.
-#[derive(Resource, Clone, Debug, Default, Deref)]
-pub struct LaunchOptions(pub MapOptions);
+/// How the window was asked to open (from the command line).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct LaunchOptions {
+    /// Save a PNG of the window here after `frames` frames, then exit.
+    pub screenshot: Option<PathBuf>,
+    pub frames: u32,
+    /// Write the app's state (selection, where cells and tokens are on screen) here as JSON
+    /// whenever it changes: for tests that drive the window.
+    pub state_file: Option<PathBuf>,
+    /// The window's size in logical pixels.
+    pub window: (u32, u32),
+    /// The seed of the session's dice (from the clock if not given).
+    pub seed: Option<u64>,
+}

@@ -12,7 +12,6 @@ use super::input::{InputSet, PointerOnMap};
 use super::layout::BoardLayout;
 use super::state::{LoadedScenario, Notice, RedrawFrames, ScenarioChanged, SelectToken};
 use super::tokens::{TokenDisc, TokenMarker};
-use crate::rules::distance::DiagonalParity;
 use crate::rules::movement::{self, Fit, Mover, Occupant, Path, TurnMovement};
 use crate::rules::{Cell, Footprint};
 
@@ -42,22 +41,10 @@ pub(super) fn drag_plugin(app: &mut App) {
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MovementSet;
 
-/// A creature's movement this turn and the moves it made, newest last (for undo).
+/// A creature's movement this turn, with the moves it made (for undo).
 #[derive(Component, Clone, Debug, Default, PartialEq)]
 pub struct TurnMoves {
     pub turn: TurnMovement,
-    pub history: Vec<MoveRecord>,
-}
-
-/// One move, enough to take it back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveRecord {
-    pub from: Cell,
-    pub to: Cell,
-    pub cost: u32,
-    pub parity_before: DiagonalParity,
-    /// The move needed a Dash, taken for it.
-    pub dashed: bool,
 }
 
 /// Whose turn it is: creatures take turns in the roster's order (the initiative tracker will
@@ -112,7 +99,7 @@ fn give_turn_movement(
     *turn = Turn::default();
     for (entity, vitals, kind) in &tokens {
         if kind.0 == crate::scenario::TokenKind::Creature {
-            commands.entity(entity).insert(TurnMoves { turn: TurnMovement::new(vitals.speed), history: Vec::new() });
+            commands.entity(entity).insert(TurnMoves { turn: TurnMovement::new(vitals.speed) });
         }
     }
 }
@@ -161,7 +148,7 @@ pub fn plan_move(
 ) -> Result<(Path, bool), String> {
     let (rules_mover, start, others) = movement_view(layout, tokens, mover).ok_or("no such creature")?;
     let board = movement::Board { map: &loaded.scenario.map, rule: loaded.scenario.rules.diagonals, others: &others };
-    let turn = moves.turn;
+    let turn = &moves.turn;
     let reach = movement::reach(&board, &rules_mover, start, turn.left_with_dash(), turn.parity);
     match reach.path(to) {
         Some(path) if path.cost <= turn.left() => Ok((path, false)),
@@ -189,18 +176,7 @@ fn apply_moves(
         match plan {
             Ok((path, _)) if path.steps.is_empty() => {}
             Ok((path, needs_dash)) => {
-                let record = MoveRecord {
-                    from: position.0,
-                    to: request.to,
-                    cost: path.cost,
-                    parity_before: turn_moves.turn.parity,
-                    dashed: needs_dash,
-                };
-                if needs_dash {
-                    turn_moves.turn.dashes += 1;
-                }
-                turn_moves.turn.spend(&path);
-                turn_moves.history.push(record);
+                turn_moves.turn.take_move(position.0, &path, needs_dash);
                 position.0 = request.to;
                 let squeezing = if path.fit == Fit::Squeezing { ", squeezing" } else { "" };
                 let dash = if needs_dash { " with a Dash" } else { "" };
@@ -267,19 +243,14 @@ fn apply_turn_requests(
             }
             TurnRequest::Dash(entity) => {
                 if let Ok((_, mut m, _, name, _)) = moves.get_mut(entity) {
-                    m.turn.dashes += 1;
+                    m.turn.dash();
                     notice.0 = Some((format!("{} takes the Dash action: {} ft left", name.0, m.turn.left()), false));
                 }
             }
             TurnRequest::Undo(entity) => {
                 if let Ok((_, mut m, mut position, name, _)) = moves.get_mut(entity) {
-                    if let Some(last) = m.history.pop() {
+                    if let Some(last) = m.turn.undo() {
                         position.0 = last.from;
-                        m.turn.spent = m.turn.spent.saturating_sub(last.cost);
-                        m.turn.parity = last.parity_before;
-                        if last.dashed {
-                            m.turn.dashes = m.turn.dashes.saturating_sub(1);
-                        }
                         notice.0 = Some((
                             format!("Took back {}'s move to {}: {} ft left", name.0, last.to, m.turn.left()),
                             false,
@@ -299,7 +270,6 @@ fn start_turn(
 ) {
     if let Ok((_, mut m, _, name, _)) = moves.get_mut(entity) {
         m.turn = TurnMovement::new(m.turn.speed);
-        m.history.clear();
         turn.active = Some(entity);
         notice.0 = Some((format!("Round {}: {}'s turn, {} ft of movement", turn.round, name.0, m.turn.speed), false));
     }
@@ -429,7 +399,7 @@ pub(super) fn drag_tokens(
                     rule: loaded.scenario.rules.diagonals,
                     others: &others,
                 };
-                let turn = moves.turn;
+                let turn = &moves.turn;
                 let reach = movement::reach(&board_view, &mover, start, turn.left_with_dash(), turn.parity);
                 let cells: Vec<(Cell, bool)> =
                     reach.cells().iter().filter(|r| r.cell != start).map(|r| (r.cell, r.cost > turn.left())).collect();

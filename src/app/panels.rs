@@ -96,7 +96,7 @@ fn roster_view(
     let mut rows: Vec<_> = tokens.iter().collect();
     rows.sort_by_key(|row| *row.12);
     let selected = selection.0.and_then(|e| tokens.get(e).ok()).map(
-        |(entity, id, _, _, _, size, _, position, abilities, facing, shield, pc, _, moves, inspiration)| TokenDetails {
+        |(entity, id, _, _, _, size, vitals, position, abilities, facing, shield, pc, _, moves, inspiration)| TokenDetails {
             id: id.0.clone(),
             anchor: position.0,
             cells: crate::rules::Footprint::of(grid, size.size, size.square_side).len(),
@@ -109,10 +109,11 @@ fn roster_view(
                 left: m.turn.left(),
                 allowance: m.turn.allowance(),
                 dashes: m.turn.dashes,
-                moves: m.history.len(),
+                moves: m.turn.moves.len(),
                 active: turn.active == Some(entity),
             }),
             inspiration: inspiration.map(|i| i.has),
+            exhaustion: vitals.exhaustion,
         },
     );
     RosterView {

@@ -10,7 +10,7 @@ use super::layout::BoardLayout;
 use super::movement::{TokenSpaces, cell_shade, occupants};
 use super::state::LoadedScenario;
 use crate::rules::Grid;
-use crate::rules::area::{covered_cells, degrees_toward, estimated_targets};
+use crate::rules::area::{covered_cells, degrees_toward, estimated_targets, holders};
 use crate::rules::lattice::{self, Point};
 use crate::ui::{TemplateSettings, TemplateView};
 
@@ -154,14 +154,12 @@ fn cover_template(
     let shape = tool.settings.shape();
     let cells =
         covered_cells(&loaded.scenario.map, shape, origin.to_units(layout.grid), tool.degrees).unwrap_or_default();
-    let inside: std::collections::HashSet<crate::rules::Cell> = cells.iter().map(|c| c.cell).collect();
     let everyone = occupants(&layout, &tokens);
-    let touched: Vec<String> = tokens
-        .iter()
-        .zip(&everyone)
-        .filter(|(_, o)| o.cells.iter().any(|c| inside.contains(c)))
-        .map(|((e, ..), o)| names.get(e).map(|n| n.0.clone()).unwrap_or_else(|_| o.id.clone()))
-        .collect();
+    let name_of = |id: &str| {
+        let entity = tokens.iter().find(|t| t.1.0 == id).map(|t| t.0);
+        entity.and_then(|e| names.get(e).ok()).map_or_else(|| id.to_owned(), |n| n.0.clone())
+    };
+    let touched: Vec<String> = holders(&cells, &everyone).into_iter().map(|o| name_of(&o.id)).collect();
     tool.view = TemplateView {
         settings: tool.settings,
         inside: touched,

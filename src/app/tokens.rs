@@ -119,7 +119,7 @@ fn components(token: &Token) -> impl Bundle {
         CreatureSize { size: token.size, square_side: token.square_side },
         Allegiance(token.side),
         Kind(token.kind),
-        Vitals { hp: token.hp, max_hp: token.max_hp, ac: token.ac, speed: token.speed },
+        Vitals { hp: token.hp, max_hp: token.max_hp, ac: token.ac, speed: token.speed, exhaustion: token.exhaustion },
         AbilityModifiers(token.abilities),
     )
 }

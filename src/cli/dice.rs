@@ -1,162 +1,160 @@
 //! `battlemap roll`, `battlemap table` and `battlemap mob`: dice, the DM's tables and the mob
 //! calculator, each rolled from a seeded generator whose seed is printed so the roll replays.
 
-use super::EXIT_INVALID;
-use crate::rules::dice::{RollMode, SeededDice};
+use clap::Args;
+use serde::Serialize;
 
-/// Reads `roll NOTATION [--adv|--dis] [--seed N] [--json]`.
-pub(super) fn parse_roll(args: &[String]) -> Result<(String, RollMode, Option<u64>, bool), String> {
-    let (mut notation, mut mode, mut seed, mut json) = (None, RollMode::Normal, None, false);
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--adv" => mode = RollMode::Advantage,
-            "--dis" => mode = RollMode::Disadvantage,
-            "--json" => json = true,
-            "--seed" => {
-                let text = args.next().ok_or("--seed needs a number")?;
-                seed = Some(text.parse().map_err(|_| format!("--seed takes a whole number, not {text:?}"))?);
-            }
-            text if notation.is_none() => notation = Some(text.to_owned()),
-            extra => return Err(format!("unexpected argument {extra:?}: roll takes one NOTATION")),
-        }
-    }
-    Ok((notation.ok_or("roll needs dice notation, such as 2d6+3")?, mode, seed, json))
+use super::{Seed, fail, say, say_json};
+use crate::rules::dice::{DiceRoll, RollMode, SeededDice};
+use crate::rules::tables::{self, TableRoll};
+
+#[derive(Args, Debug)]
+pub(super) struct RollArgs {
+    /// Dice notation, such as 2d6+3, 4d6kh3 or d20
+    #[arg(allow_hyphen_values = true)]
+    notation: String,
+    /// Roll twice and keep the higher
+    #[arg(long, conflicts_with = "dis")]
+    adv: bool,
+    /// Roll twice and keep the lower
+    #[arg(long)]
+    dis: bool,
+    #[command(flatten)]
+    seed: Seed,
+    /// Answer in JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// A roll and the seed that replays it.
+#[derive(Serialize)]
+struct Seeded<T> {
+    seed: u64,
+    roll: T,
 }
 
 /// `battlemap roll`: rolls with a seeded generator and says the seed, so the roll replays.
-pub fn roll(notation: &str, mode: RollMode, seed: Option<u64>, json: bool) -> u8 {
-    let seed = seed.unwrap_or_else(clock_seed);
-    match SeededDice::new(seed).roll(notation, mode) {
-        Ok(roll) if json => {
-            let answer = serde_json::json!({ "seed": seed, "roll": roll });
-            println!("{}", serde_json::to_string_pretty(&answer).expect("JSON values always serialise"));
-            0
-        }
-        Ok(roll) => {
-            let details: Vec<String> = roll.evaluations.iter().map(|e| format!("{} = {}", e.detail, e.total)).collect();
-            let how = match mode {
-                RollMode::Normal => "",
-                RollMode::Advantage => " with advantage (higher)",
-                RollMode::Disadvantage => " with disadvantage (lower)",
-            };
-            println!("{}{how}: {} → {} (seed {seed})", roll.notation, details.join(" | "), roll.total);
-            0
-        }
-        Err(error) => {
-            eprintln!("battlemap: {error}");
-            EXIT_INVALID
-        }
+pub(super) fn roll(args: &RollArgs) -> u8 {
+    let mode = match (args.adv, args.dis) {
+        (true, _) => RollMode::Advantage,
+        (_, true) => RollMode::Disadvantage,
+        _ => RollMode::Normal,
+    };
+    let seed = args.seed.or_clock();
+    let roll: DiceRoll = match SeededDice::new(seed).roll(&args.notation, mode) {
+        Ok(roll) => roll,
+        Err(error) => return fail(format_args!("battlemap: {error}")),
+    };
+    if args.json {
+        say_json(&Seeded { seed, roll });
+    } else {
+        let details: Vec<String> = roll.evaluations.iter().map(|e| format!("{} = {}", e.detail, e.total)).collect();
+        let how = match mode {
+            RollMode::Normal => "",
+            RollMode::Advantage => " with advantage (higher)",
+            RollMode::Disadvantage => " with disadvantage (lower)",
+        };
+        say(format_args!("{}{how}: {} → {} (seed {seed})", roll.notation, details.join(" | "), roll.total));
     }
+    0
 }
 
-/// Flags and values after a subcommand: `--name value` pairs and bare flags.
-fn options(
-    args: &[String],
-    with_values: &[&str],
-) -> Result<(Vec<String>, std::collections::HashMap<String, String>), String> {
-    let (mut positional, mut named) = (Vec::new(), std::collections::HashMap::new());
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        if with_values.contains(&arg.as_str()) {
-            let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
-            named.insert(arg.clone(), value.clone());
-        } else if arg.starts_with("--") {
-            named.insert(arg.clone(), String::new());
-        } else {
-            positional.push(arg.clone());
-        }
-    }
-    Ok((positional, named))
-}
-
-fn fail(message: impl std::fmt::Display) -> u8 {
-    eprintln!("battlemap: {message}");
-    EXIT_INVALID
+#[derive(Args, Debug)]
+pub(super) struct TableArgs {
+    /// A table's id (urban-chase-complications) or name ("Typical DCs"); all are listed without it
+    name: Option<String>,
+    /// Roll on the table (chase complications, madness)
+    #[arg(long, requires = "name")]
+    roll: bool,
+    #[command(flatten)]
+    seed: Seed,
+    /// Answer in JSON
+    #[arg(long)]
+    json: bool,
 }
 
 /// `battlemap table [NAME] [--roll] [--seed N] [--json]`: lists the tables, prints one, or rolls
 /// on it with a seeded generator.
-pub fn table(args: &[String]) -> u8 {
-    let (names, named) = match options(args, &["--seed"]) {
-        Ok(parsed) => parsed,
-        Err(message) => return fail(message),
-    };
-    let tables = match crate::rules::tables::all() {
+pub(super) fn table(args: &TableArgs) -> u8 {
+    let tables = match tables::all() {
         Ok(tables) => tables,
         Err(message) => return fail(message),
     };
-    let json = named.contains_key("--json");
-    let Some(name) = names.first() else {
+    let Some(name) = &args.name else {
         for t in &tables {
-            println!("{:<32} {}", t.id, t.name);
+            say(format_args!("{:<32} {}", t.id, t.name));
         }
         return 0;
     };
-    let Some(table) = crate::rules::tables::find(&tables, name) else {
-        return fail(format!("no table is called {name:?}; `battlemap table` lists them"));
+    let Some(table) = tables::find(&tables, name) else {
+        return fail(format_args!("battlemap: no table is called {name:?}; `battlemap table` lists them"));
     };
-    if named.contains_key("--roll") {
-        let seed = match named.get("--seed").map(|s| s.parse::<u64>()) {
-            Some(Ok(seed)) => seed,
-            Some(Err(_)) => return fail("--seed takes a whole number"),
-            None => clock_seed(),
+    if args.roll {
+        let seed = args.seed.or_clock();
+        let roll: TableRoll = match table.roll(&mut SeededDice::new(seed)) {
+            Ok(roll) => roll,
+            Err(error) => return fail(format_args!("battlemap: {error}")),
         };
-        return match table.roll(&mut SeededDice::new(seed)) {
-            Ok(roll) if json => {
-                println!("{}", serde_json::json!({ "seed": seed, "roll": roll }));
-                0
-            }
-            Ok(roll) => {
-                println!("{} (d{} = {}, seed {seed}): {}", roll.table, roll.die, roll.result, roll.row.join(" | "));
-                0
-            }
-            Err(error) => fail(error),
-        };
-    }
-    if json {
-        println!("{}", serde_json::to_string_pretty(table).expect("tables serialise"));
+        if args.json {
+            say_json(&Seeded { seed, roll });
+        } else {
+            say(format_args!("{} (d{} = {}, seed {seed}): {}", roll.table, roll.die, roll.result, roll.row.join(" | ")));
+        }
+    } else if args.json {
+        say_json(table);
     } else {
-        println!("{} ({})", table.name, table.source);
-        println!("{}", table.columns.join(" | "));
+        say(format_args!("{} ({})", table.name, table.source));
+        say(table.columns.join(" | "));
         for row in &table.rows {
-            println!("{}", row.join(" | "));
+            say(row.join(" | "));
         }
     }
     0
 }
 
+#[derive(Args, Debug)]
+pub(super) struct MobArgs {
+    /// The attackers' attack bonus
+    #[arg(long, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(-20..=30))]
+    bonus: i32,
+    /// The target's Armor Class
+    #[arg(long, value_parser = clap::value_parser!(i32).range(0..=50))]
+    ac: i32,
+    /// How many attack
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    attackers: u32,
+    /// Answer in JSON
+    #[arg(long)]
+    json: bool,
+}
+
+/// A mob's attack, by the Mob Attacks table.
+#[derive(Serialize)]
+struct MobAnswer {
+    roll_needed: i32,
+    attackers_per_hit: u32,
+    hits: u32,
+}
+
 /// `battlemap mob --bonus B --ac AC --attackers N [--json]`: DMG "Handling Mobs".
-pub fn mob(args: &[String]) -> u8 {
-    let (_, named) = match options(args, &["--bonus", "--ac", "--attackers"]) {
-        Ok(parsed) => parsed,
-        Err(message) => return fail(message),
-    };
-    let number = |key: &str| named.get(key).and_then(|v| v.parse::<i32>().ok());
-    let (Some(bonus), Some(ac), Some(attackers)) = (number("--bonus"), number("--ac"), number("--attackers")) else {
-        return fail("mob needs --bonus B --ac AC --attackers N (whole numbers)");
-    };
-    let Ok(attackers) = u32::try_from(attackers) else { return fail("--attackers can't be negative") };
-    let tables = match crate::rules::tables::all() {
+pub(super) fn mob(args: &MobArgs) -> u8 {
+    let tables = match tables::all() {
         Ok(tables) => tables,
         Err(message) => return fail(message),
     };
-    let Some((needed, per_hit, hits)) = crate::rules::tables::mob_hits(&tables, bonus, ac, attackers) else {
-        return fail("the Mob Attacks table is missing");
+    let Some((roll_needed, attackers_per_hit, hits)) = tables::mob_hits(&tables, args.bonus, args.ac, args.attackers)
+    else {
+        return fail("battlemap: the Mob Attacks table is missing");
     };
-    if named.contains_key("--json") {
-        println!("{}", serde_json::json!({ "roll_needed": needed, "attackers_per_hit": per_hit, "hits": hits }));
-    } else if per_hit == 0 {
-        println!("They need a {needed} on the d20: no mob of them can hit (roll individually instead).");
+    if args.json {
+        say_json(&MobAnswer { roll_needed, attackers_per_hit, hits });
+    } else if attackers_per_hit == 0 {
+        say(format_args!("They need a {roll_needed} on the d20: no mob of them can hit (roll individually instead)."));
     } else {
-        println!(
-            "They need {needed} or higher: one hit for every {per_hit} attackers, so {hits} hits from {attackers}."
-        );
+        say(format_args!(
+            "They need {roll_needed} or higher: one hit for every {attackers_per_hit} attackers, so {hits} hits from {}.",
+            args.attackers
+        ));
     }
     0
-}
-
-/// A seed from the clock, for rolls asked for without one (it is printed with the roll).
-pub(super) fn clock_seed() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }

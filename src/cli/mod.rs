@@ -1,5 +1,6 @@
-//! The command line: `battlemap [FILE] [window options]`, `battlemap check`, `battlemap query`.
-//! Documented in `docs/cli.md`; every answer is also available on the map.
+//! The command line, parsed by clap: `battlemap [FILE]` opens the map; `check`, `roll`, `table`,
+//! `mob`, `chase` and `query` answer without a window. Documented in `docs/cli.md`; every answer
+//! is also available on the map.
 
 mod chase;
 mod dice;
@@ -7,165 +8,175 @@ mod query;
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
-use crate::scenario::Scenario;
+use clap::{Args, Parser, Subcommand};
+
+use crate::app::LaunchOptions;
+use crate::scenario::{MAX_MAP_SIDE, Scenario};
 
 /// The exit code for a problem with the input (invalid scenario, unknown query, bad arguments).
 pub const EXIT_INVALID: u8 = 2;
 
-/// What the window should do, from the command line.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct MapOptions {
-    /// The scenario to open; `None` opens the built-in one.
-    pub scenario: Option<PathBuf>,
-    /// Save a PNG of the window here after `frames` frames, then exit.
-    pub screenshot: Option<PathBuf>,
-    pub frames: u32,
-    /// Write the app's state (selection, where cells and tokens are on screen) here as JSON
-    /// whenever it changes: for tests that drive the window.
-    pub state_file: Option<PathBuf>,
-    /// The window's size in logical pixels.
-    pub window: (u32, u32),
-    /// The seed of the session's dice (from the clock if not given).
-    pub seed: Option<u64>,
+#[derive(Parser, Debug)]
+#[command(
+    name = "battlemap",
+    version,
+    about = "A D&D 5e battle map: the DMG chapter 8 grid rules on squares and hexes",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    map: MapArgs,
 }
 
-/// What to do after reading the arguments.
-pub enum Command {
-    /// A headless command: run it, and exit with its code.
-    Run(Box<dyn FnOnce() -> u8>),
-    /// Open the battle map window.
-    OpenMap(MapOptions),
+/// Opening the map window.
+#[derive(Args, Debug)]
+struct MapArgs {
+    /// The scenario to open (the built-in tavern brawl if not given)
+    file: Option<PathBuf>,
+    /// Render --frames frames, save a PNG of the window here, and exit
+    #[arg(long, value_name = "PATH")]
+    screenshot: Option<PathBuf>,
+    /// Frames to render before the screenshot
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    frames: u32,
+    /// Write the app's state as JSON here whenever it changes (for tests that drive the window)
+    #[arg(long, value_name = "PATH")]
+    state_file: Option<PathBuf>,
+    /// The window's size in logical pixels
+    #[arg(long, value_name = "WxH", default_value = "1280x800", value_parser = parse_window)]
+    window: (u32, u32),
+    #[command(flatten)]
+    seed: Seed,
 }
 
-const USAGE: &str = "\
-battlemap: a D&D 5e battle map (DMG chapter 8 grid rules on squares and hexes)
-
-Usage:
-  battlemap [FILE] [--screenshot PATH [--frames N]] [--state-file PATH] [--window WxH] [--seed N]
-      Open the battle map with a scenario (the built-in tavern brawl if no FILE).
-      --screenshot PATH  render N frames (default 5), save a PNG of the window, exit
-  battlemap check FILE...
-      Validate scenarios; exit 0 when all are valid, 2 otherwise.
-  battlemap roll NOTATION [--adv|--dis] [--seed N] [--json]
-      Roll dice (2d6+3, 4d6kh3, d20, d100) with a seeded generator; the seed is printed.
-  battlemap table [NAME] [--roll] [--seed N] [--json]
-      List the DMG's tables, print one, or roll on it.
-  battlemap mob --bonus B --ac AC --attackers N [--json]
-      How many of a mob's attacks hit (DMG \"Handling Mobs\").
-  battlemap chase FILE [--seed N] [--rounds M] [--json]
-      Play the scene's chase (DMG \"Chases\") with a simple policy and print its log.
-  battlemap query FILE QUERY
-      Answer a rules question in JSON. Queries:
-        tokens                     every token's id, size, side and the cells of its space
-        distance A B               the range in feet between two tokens
-        path ID --to X,Y [--dash]  the cheapest path to a cell, or why not
-        reach ID [--dash]          every cell the token can end its move in
-        los A B                    whether A has line of sight to B
-        cover A B                  the cover B has against A, with every line
-        cover-from X,Y B           the cover B has against an area from a point
-        aoe SHAPE FEET --origin X,Y [--toward X,Y | --angle DEG] [--face] [--width FEET]
-                                   [--adjust bunched|spread [--seed N]]   the cells and tokens an area covers
-  battlemap --help | --version
-";
-
-fn usage_error(message: String) -> Command {
-    Command::Run(Box::new(move || {
-        eprintln!("battlemap: {message}\n\n{USAGE}");
-        EXIT_INVALID
-    }))
+/// The seed of a generator, parsed the same way by every command.
+#[derive(Args, Debug, Clone, Copy)]
+struct Seed {
+    /// The dice's seed (from the clock if not given; it is printed, so the rolls replay)
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
 }
 
-fn print_and_exit(text: &'static str) -> Command {
-    Command::Run(Box::new(move || {
-        print!("{text}");
-        0
-    }))
-}
-
-/// Reads the arguments (without the program name).
-pub fn parse(args: &[String]) -> Command {
-    match args.first().map(String::as_str) {
-        Some("--help" | "-h" | "help") => print_and_exit(USAGE),
-        Some("--version" | "-V") => print_and_exit(concat!("battlemap ", env!("CARGO_PKG_VERSION"), "\n")),
-        Some("check") => {
-            let files: Vec<PathBuf> = args[1..].iter().map(PathBuf::from).collect();
-            if files.is_empty() {
-                return usage_error("check needs at least one FILE".into());
-            }
-            Command::Run(Box::new(move || check(&files)))
-        }
-        Some("roll") => match dice::parse_roll(&args[1..]) {
-            Ok((notation, mode, seed, json)) => Command::Run(Box::new(move || dice::roll(&notation, mode, seed, json))),
-            Err(message) => usage_error(message),
-        },
-        Some("table") => {
-            let args = args[1..].to_vec();
-            Command::Run(Box::new(move || dice::table(&args)))
-        }
-        Some("mob") => {
-            let args = args[1..].to_vec();
-            Command::Run(Box::new(move || dice::mob(&args)))
-        }
-        Some("chase") => match chase::ChaseCommand::parse(&args[1..]) {
-            Ok(command) => Command::Run(Box::new(move || command.run())),
-            Err(message) => usage_error(message),
-        },
-        Some("query") => match query::Query::parse(&args[1..]) {
-            Ok(query) => Command::Run(Box::new(move || query.run())),
-            Err(message) => usage_error(message),
-        },
-        _ => match parse_map_options(args) {
-            Ok(options) => Command::OpenMap(options),
-            Err(message) => usage_error(message),
-        },
+impl Seed {
+    fn or_clock(self) -> u64 {
+        self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+        })
     }
 }
 
-fn parse_map_options(args: &[String]) -> Result<MapOptions, String> {
-    let mut options = MapOptions { frames: 5, window: (1280, 800), ..MapOptions::default() };
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = |name: &str| args.next().cloned().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "--screenshot" => options.screenshot = Some(value("--screenshot")?.into()),
-            "--frames" => {
-                let text = value("--frames")?;
-                options.frames = text
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=100_000).contains(n))
-                    .ok_or_else(|| format!("--frames takes a number of frames from 1 to 100000, not {text:?}"))?;
-            }
-            "--state-file" => options.state_file = Some(value("--state-file")?.into()),
-            "--seed" => {
-                let text = value("--seed")?;
-                options.seed = Some(text.parse().map_err(|_| format!("--seed takes a whole number, not {text:?}"))?);
-            }
-            "--window" => {
-                let text = value("--window")?;
-                options.window = text
-                    .split_once('x')
-                    .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
-                    .filter(|&(w, h)| (320..=8192).contains(&w) && (240..=8192).contains(&h))
-                    .ok_or_else(|| format!("--window takes WIDTHxHEIGHT such as 1280x800, not {text:?}"))?;
-            }
-            flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
-            file if options.scenario.is_none() => options.scenario = Some(file.into()),
-            extra => return Err(format!("unexpected argument {extra:?}: give one scenario FILE")),
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Validate scenarios: exit 0 when all are valid, 2 otherwise
+    Check {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+    /// Roll dice in standard notation (2d6+3, 4d6kh3, d20, d100) with a seeded generator
+    Roll(dice::RollArgs),
+    /// List the DMG's tables, print one, or roll on it
+    Table(dice::TableArgs),
+    /// How many of a mob's attacks hit (DMG "Handling Mobs")
+    Mob(dice::MobArgs),
+    /// Play the scene's chase (DMG "Chases") with a simple policy and print its log
+    Chase(chase::ChaseArgs),
+    /// Answer a rules question about a scenario, in JSON
+    Query(query::QueryArgs),
+}
+
+/// Runs the command line (the arguments of this process) and returns its exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        None => return open_map(cli.map),
+        Some(Command::Check { files }) => check(&files),
+        Some(Command::Roll(args)) => dice::roll(&args),
+        Some(Command::Table(args)) => dice::table(&args),
+        Some(Command::Mob(args)) => dice::mob(&args),
+        Some(Command::Chase(args)) => chase::run(&args),
+        Some(Command::Query(args)) => query::run(&args),
+    };
+    ExitCode::from(code)
+}
+
+fn open_map(args: MapArgs) -> ExitCode {
+    let scenario = match &args.file {
+        Some(path) => match Scenario::load(path) {
+            Ok(scenario) => Some((scenario, path.clone())),
+            Err(errors) => return ExitCode::from(fail(errors)),
+        },
+        None => None,
+    };
+    let options = LaunchOptions {
+        screenshot: args.screenshot,
+        frames: args.frames,
+        state_file: args.state_file,
+        window: args.window,
+        seed: args.seed.seed,
+    };
+    crate::app::run(scenario, options)
+}
+
+/// Reads `WIDTHxHEIGHT`, each within what a screen can be.
+fn parse_window(text: &str) -> Result<(u32, u32), String> {
+    text.split_once('x')
+        .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+        .filter(|&(w, h)| (320..=8192).contains(&w) && (240..=8192).contains(&h))
+        .ok_or_else(|| "write WIDTHxHEIGHT such as 1280x800, from 320x240 to 8192x8192".to_owned())
+}
+
+/// The furthest a cell or point on the command line may be from the map's origin, in cells: no
+/// map is larger than 500 by 500.
+const MAX_COORDINATE: i32 = 2 * MAX_MAP_SIDE as i32;
+
+/// Reads `X,Y`: a cell (`x,y` on squares, `q,r` on hexes) or a grid point, near enough to a map.
+fn parse_pair(text: &str) -> Result<(i32, i32), String> {
+    let (x, y) = text.split_once(',').ok_or("write two whole numbers as X,Y, such as 3,4")?;
+    let number = |n: &str| n.trim().parse::<i64>().map_err(|_| format!("{n:?} is not a whole number"));
+    let (x, y) = (number(x)?, number(y)?);
+    let near = |n: i64| (-i64::from(MAX_COORDINATE)..=i64::from(MAX_COORDINATE)).contains(&n);
+    if !(near(x) && near(y)) {
+        return Err(format!(
+            "{x},{y} is far off any map: columns and rows run from -{MAX_COORDINATE} to {MAX_COORDINATE}"
+        ));
+    }
+    Ok((x as i32, y as i32))
+}
+
+/// Prints a line of an answer. A reader that stops early (`battlemap table | head -1`) ends the
+/// output quietly: the write fails and the rest is dropped.
+fn say(text: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}
+
+/// Prints an answer as pretty JSON.
+fn say_json(answer: &impl serde::Serialize) {
+    match serde_json::to_string_pretty(answer) {
+        Ok(text) => say(text),
+        Err(error) => {
+            fail(format!("can't write the answer as JSON: {error}"));
         }
     }
-    Ok(options)
+}
+
+/// Reports a problem on stderr and gives the exit code for bad input.
+fn fail(message: impl std::fmt::Display) -> u8 {
+    let _ = writeln!(std::io::stderr().lock(), "{message}");
+    EXIT_INVALID
 }
 
 /// `battlemap check FILE...`: every problem of every file on stderr, a line per valid file on
 /// stdout; 0 when all are valid, [`EXIT_INVALID`] otherwise.
-pub fn check(files: &[PathBuf]) -> u8 {
+fn check(files: &[PathBuf]) -> u8 {
     let mut all_valid = true;
     for file in files {
         match Scenario::load(file) {
             Ok(scenario) => {
-                println!(
+                say(format_args!(
                     "{}: ok: {:?}, {} grid, {} by {} cells, {} tokens",
                     file.display(),
                     scenario.name,
@@ -173,23 +184,41 @@ pub fn check(files: &[PathBuf]) -> u8 {
                     scenario.map.width(),
                     scenario.map.height(),
                     scenario.tokens.len()
-                );
+                ));
                 if let Some(chase) = &scenario.chase {
-                    println!(
+                    say(format_args!(
                         "  chase {:?}: {} quarry, {} pursuers, {}",
                         chase.name,
                         chase.quarry.len(),
                         chase.pursuers.len(),
                         chase.rules.table.name
-                    );
+                    ));
                 }
             }
             Err(errors) => {
                 all_valid = false;
-                eprintln!("{errors}");
+                fail(errors);
             }
         }
     }
-    let _ = std::io::stdout().flush();
     if all_valid { 0 } else { EXIT_INVALID }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn pairs_are_bounded_before_the_rules_see_them() {
+        assert_eq!(parse_pair("3,-4"), Ok((3, -4)));
+        assert!(parse_pair("-2147483648,0").is_err_and(|e| e.contains("far off any map")));
+        assert!(parse_pair("99999999999999999999,0").is_err());
+        assert!(parse_pair("3").is_err());
+    }
 }

@@ -10,7 +10,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::distance::FEET_PER_CELL;
+use std::collections::HashSet;
+
 use super::grid::Cell;
+use super::movement::Occupant;
 use super::terrain::TerrainMap;
 
 /// A shape and its size in feet.
@@ -47,22 +50,101 @@ pub enum Shape {
     },
 }
 
+/// The shapes an area can take, without their sizes (the template panel's and the command
+/// line's choice).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ShapeKind {
+    #[default]
+    Sphere,
+    Cylinder,
+    Circle,
+    Cube,
+    Square,
+    Cone,
+    Line,
+}
+
+impl ShapeKind {
+    pub const ALL: [ShapeKind; 7] = [
+        ShapeKind::Sphere,
+        ShapeKind::Cylinder,
+        ShapeKind::Circle,
+        ShapeKind::Cube,
+        ShapeKind::Square,
+        ShapeKind::Cone,
+        ShapeKind::Line,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ShapeKind::Sphere => "Sphere",
+            ShapeKind::Cylinder => "Cylinder",
+            ShapeKind::Circle => "Circle",
+            ShapeKind::Cube => "Cube",
+            ShapeKind::Square => "Square",
+            ShapeKind::Cone => "Cone",
+            ShapeKind::Line => "Line",
+        }
+    }
+
+    /// What its size measures.
+    pub fn size_name(self) -> &'static str {
+        match self {
+            ShapeKind::Sphere | ShapeKind::Cylinder | ShapeKind::Circle => "radius",
+            ShapeKind::Cube | ShapeKind::Square => "side",
+            ShapeKind::Cone | ShapeKind::Line => "length",
+        }
+    }
+
+    /// Whether it points somewhere.
+    pub fn has_direction(self) -> bool {
+        !matches!(self, ShapeKind::Sphere | ShapeKind::Cylinder | ShapeKind::Circle)
+    }
+}
+
+impl Shape {
+    /// The shape of `kind` with its size in feet; `face` matters to cubes and squares (the middle
+    /// of a side at the origin instead of a corner), `width` to lines.
+    pub fn new(kind: ShapeKind, feet: u32, face: bool, width: u32) -> Self {
+        match kind {
+            ShapeKind::Sphere => Shape::Sphere { radius: feet },
+            ShapeKind::Cylinder => Shape::Cylinder { radius: feet },
+            ShapeKind::Circle => Shape::Circle { radius: feet },
+            ShapeKind::Cube => Shape::Cube { side: feet, face },
+            ShapeKind::Square => Shape::Square { side: feet, face },
+            ShapeKind::Cone => Shape::Cone { length: feet },
+            ShapeKind::Line => Shape::Line { length: feet, width },
+        }
+    }
+}
+
 /// Why an area can't be placed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum AreaError {
     /// Sizes run from 5 to 1,000 feet.
     BadSize(u32),
+    /// A line's width runs from 5 to 1,000 feet.
+    BadWidth(u32),
+    /// The direction is not a number.
+    BadDirection,
 }
 
 impl std::fmt::Display for AreaError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AreaError::BadSize(feet) => write!(f, "an area's size must be 5 to 1000 ft, not {feet} ft"),
+            AreaError::BadSize(feet) => {
+                write!(f, "an area's size must be {MIN_AREA_FEET} to {MAX_AREA_FEET} ft, not {feet} ft")
+            }
+            AreaError::BadWidth(feet) => {
+                write!(f, "a line's width must be {MIN_AREA_FEET} to {MAX_AREA_FEET} ft, not {feet} ft")
+            }
+            AreaError::BadDirection => write!(f, "an area's direction must be a number of degrees"),
         }
     }
 }
 
-/// The largest size of an area, in feet.
+/// The smallest and largest size of an area (and width of a line), in feet.
+pub const MIN_AREA_FEET: u32 = FEET_PER_CELL;
 pub const MAX_AREA_FEET: u32 = 1000;
 
 /// A cell in an area, and how much of it the area covers (0.5 to 1).
@@ -110,9 +192,6 @@ fn clip(subject: &[V], clip: &[V]) -> Vec<V> {
                 let d = sub(q, p);
                 let denom = cross(sub(b, a), d);
                 if denom.abs() > 1e-15 {
-                    let t = cross(sub(b, a), sub(a, p)) / -denom;
-                    let t = -t;
-                    let _ = t;
                     let s = cross(sub(a, p), sub(b, a)) / cross(d, sub(b, a));
                     output.push((p.0 + d.0 * s, p.1 + d.1 * s));
                 }
@@ -212,7 +291,7 @@ impl Shape {
                 Region::Polygon(vec![origin, along(l, -l / 2.0), along(l, l / 2.0)])
             }
             Shape::Line { length, width } => {
-                let (l, w) = (f64::from(length) / cell, f64::from(width.max(1)) / cell);
+                let (l, w) = (f64::from(length) / cell, f64::from(width) / cell);
                 Region::Polygon(vec![along(0.0, -w / 2.0), along(l, -w / 2.0), along(l, w / 2.0), along(0.0, w / 2.0)])
             }
         }
@@ -224,12 +303,16 @@ impl Shape {
 /// area's rules allow), `degrees` the direction clockwise from east.
 pub fn covered_cells(map: &TerrainMap, shape: Shape, origin: V, degrees: f64) -> Result<Vec<CoveredCell>, AreaError> {
     let feet = shape.feet();
-    let width_ok = match shape {
-        Shape::Line { width, .. } => (1..=MAX_AREA_FEET).contains(&width),
-        _ => true,
-    };
-    if !(FEET_PER_CELL..=MAX_AREA_FEET).contains(&feet) || !width_ok {
+    if !(MIN_AREA_FEET..=MAX_AREA_FEET).contains(&feet) {
         return Err(AreaError::BadSize(feet));
+    }
+    if let Shape::Line { width, .. } = shape
+        && !(MIN_AREA_FEET..=MAX_AREA_FEET).contains(&width)
+    {
+        return Err(AreaError::BadWidth(width));
+    }
+    if !degrees.is_finite() {
+        return Err(AreaError::BadDirection);
     }
     let grid = map.grid();
     let region = shape.region(origin, degrees);
@@ -259,6 +342,12 @@ pub fn covered_cells(map: &TerrainMap, shape: Shape, origin: V, degrees: f64) ->
         }
     }
     Ok(cells)
+}
+
+/// The creatures and objects with any cell of their space in the area, in the order given.
+pub fn holders<'a>(cells: &[CoveredCell], tokens: &'a [Occupant]) -> Vec<&'a Occupant> {
+    let inside: HashSet<Cell> = cells.iter().map(|c| c.cell).collect();
+    tokens.iter().filter(|t| t.cells.iter().any(|c| inside.contains(c))).collect()
 }
 
 /// The direction, in degrees clockwise from east (y south), from one point toward another.

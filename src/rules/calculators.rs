@@ -56,7 +56,8 @@ pub struct TravelRates {
     pub feet_per_minute: [u32; 3],
     /// Miles in 1 hour (speed ÷ 10), rounded to the nearest mile.
     pub miles_per_hour: [u32; 3],
-    /// Miles in a day of `hours`, rounded to the nearest mile.
+    /// Miles in a day of `hours`: the hourly rate times the hours (the DMG's phantom steed covers
+    /// 7 × 8 = 56 miles at a slow pace).
     pub miles_per_day: [u32; 3],
 }
 
@@ -70,7 +71,7 @@ pub fn special_travel(speed: u32, hours: u32) -> TravelRates {
     let feet = thirds.map(|t| (speed * 10 * t / 3) as u32);
     let round = |numerator: u64, denominator: u64| ((2 * numerator + denominator) / (2 * denominator)) as u32;
     let hour = thirds.map(|t| round(speed * t, 30));
-    let day = thirds.map(|t| round(speed * t * u64::from(hours), 30));
+    let day = hour.map(|miles| miles.saturating_mul(hours));
     TravelRates { feet_per_minute: feet, miles_per_hour: hour, miles_per_day: day }
 }
 
@@ -110,5 +111,6 @@ mod tests {
         let steed = special_travel(100, 8);
         assert_eq!(steed.feet_per_minute, [666, 1000, 1333]);
         assert_eq!(steed.miles_per_hour, [7, 10, 13]);
+        assert_eq!(steed.miles_per_day, [56, 80, 104], "the hourly rate times 8 hours");
     }
 }

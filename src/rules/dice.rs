@@ -11,8 +11,19 @@ use tyche::dice::DieRoll;
 use tyche::dice::roller::Roller;
 use tyche::expr::Describe;
 
-/// The longest notation accepted (tyche already limits a set of dice to 255 dice of 255 sides).
+/// The longest notation accepted.
 pub const MAX_NOTATION: usize = 200;
+
+/// The most dice in one set, and the most sides a die may have (tyche keeps both in a byte).
+pub const MAX_DICE: u32 = 255;
+pub const MAX_SIDES: u32 = 255;
+
+/// The most dice one roll may be expected to throw, rerolls and explosions included.
+pub const MAX_EXPECTED_DICE: f64 = 2000.0;
+
+/// The most dice one roll may throw: past this the roll is refused (an exploding roll that keeps
+/// exploding, however unlikely, stops here).
+pub const MAX_ROLLED_DICE: u32 = 100_000;
 
 /// Whether a roll is made once, or twice keeping the higher or the lower.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -53,37 +64,177 @@ pub struct DiceRoll {
     pub total: i32,
 }
 
+/// Dice notation that is valid and bounded: at most [`MAX_DICE`] dice of at most [`MAX_SIDES`]
+/// sides in a set, every die with at least one side, and rerolls or explosions that stop soon
+/// (a repeated one may be met by at most half the faces, and the dice a roll is expected to throw
+/// stay under [`MAX_EXPECTED_DICE`]). Scenarios, tables and the roller all check dice here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notation {
+    text: String,
+    expr: tyche::Expr,
+}
+
+impl Notation {
+    pub fn parse(text: &str) -> Result<Self, DiceError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(DiceError("write dice such as 2d6+3, 4d6kh3 or d20".into()));
+        }
+        if text.chars().count() > MAX_NOTATION {
+            return Err(DiceError(format!(
+                "the notation is {} characters long; dice are written in at most {MAX_NOTATION}",
+                text.chars().count()
+            )));
+        }
+        check_sizes(text)?;
+        let expr: tyche::Expr = text.parse().map_err(|e| DiceError(format!("{text:?} is not dice notation: {e}")))?;
+        let mut expected = 0.0;
+        check_dice(&expr, text, &mut expected)?;
+        if expected > MAX_EXPECTED_DICE {
+            return Err(DiceError(format!(
+                "{text:?} would throw about {expected:.0} dice; a roll may throw at most {MAX_EXPECTED_DICE:.0}"
+            )));
+        }
+        Ok(Self { text: text.to_owned(), expr })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether this is a d20 test (an ability check, attack roll or saving throw): one d20, with
+    /// or without numbers added, as `1d20+5` or `d20-1`. Inspiration gives advantage only to these
+    /// (DMG "Inspiration").
+    pub fn is_d20_test(&self) -> bool {
+        fn d20s(expr: &tyche::Expr) -> Option<u32> {
+            use tyche::Expr;
+            match expr {
+                Expr::Num(_) => Some(0),
+                Expr::Dice(dice) => (dice.count == 1 && dice.sides == 20 && dice.modifiers.is_empty()).then_some(1),
+                Expr::Add(a, b) | Expr::Sub(a, b) => Some(d20s(a)? + d20s(b)?),
+                _ => None,
+            }
+        }
+        d20s(&self.expr) == Some(1)
+    }
+}
+
+impl std::str::FromStr for Notation {
+    type Err = DiceError;
+
+    fn from_str(text: &str) -> Result<Self, DiceError> {
+        Self::parse(text)
+    }
+}
+
+/// Refuses a count or a number of sides over the limits before the parser sees it, so the
+/// sentence names the limit.
+fn check_sizes(text: &str) -> Result<(), DiceError> {
+    let bytes = text.as_bytes();
+    let number = |range: std::ops::Range<usize>| -> u64 {
+        text[range].parse::<u64>().unwrap_or(u64::MAX)
+    };
+    for (i, &b) in bytes.iter().enumerate() {
+        if b != b'd' {
+            continue;
+        }
+        let count_start = (0..i).rev().take_while(|&j| bytes[j].is_ascii_digit()).last();
+        if let Some(start) = count_start {
+            let count = number(start..i);
+            if count > u64::from(MAX_DICE) {
+                return Err(DiceError(format!(
+                    "{count} dice in one set: a set has at most {MAX_DICE} dice (write 200d6+55d6 for more)"
+                )));
+            }
+        }
+        let sides_end = (i + 1..bytes.len()).take_while(|&j| bytes[j].is_ascii_digit()).last();
+        if let Some(end) = sides_end {
+            let sides = number(i + 1..end + 1);
+            if sides > u64::from(MAX_SIDES) {
+                return Err(DiceError(format!("a d{sides}: a die has at most {MAX_SIDES} sides")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks every set of dice in the expression, adding the dice it is expected to throw.
+fn check_dice(expr: &tyche::Expr, text: &str, expected: &mut f64) -> Result<(), DiceError> {
+    use tyche::Expr;
+    use tyche::dice::modifier::Modifier;
+    match expr {
+        Expr::Dice(dice) => {
+            if dice.sides == 0 {
+                return Err(DiceError(format!("{text:?} has dice with no sides: a die has at least one")));
+            }
+            let mut thrown = f64::from(dice.count);
+            for modifier in &dice.modifiers {
+                let (cond, recurse) = match *modifier {
+                    Modifier::Reroll { cond, recurse } => (Some(cond), recurse),
+                    Modifier::Explode { cond, recurse } => (cond, recurse),
+                    _ => continue,
+                };
+                let met = (1..=dice.sides)
+                    .filter(|&face| cond.map_or(face == dice.sides, |c| c.check(face)))
+                    .count() as f64
+                    / f64::from(dice.sides);
+                if recurse && met > 0.5 {
+                    return Err(DiceError(format!(
+                        "{text:?} rerolls or explodes again and again on {:.0}% of a d{}'s faces; a repeated \
+                         reroll or explosion may be met by at most half of them",
+                        met * 100.0,
+                        dice.sides
+                    )));
+                }
+                thrown *= if recurse { 1.0 / (1.0 - met) } else { 1.0 + met };
+            }
+            *expected += thrown;
+            Ok(())
+        }
+        Expr::Neg(x) => check_dice(x, text, expected),
+        Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) | Expr::DivDown(a, b) | Expr::DivUp(a, b) => {
+            check_dice(a, text, expected)?;
+            check_dice(b, text, expected)
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The one generator of a session of play, with the seed it started from.
 #[derive(Debug)]
 pub struct SeededDice {
     pub seed: u64,
     rng: StdRng,
+    /// Dice thrown by the roll under way.
+    thrown: u32,
 }
 
 impl SeededDice {
     pub fn new(seed: u64) -> Self {
-        Self { seed, rng: StdRng::seed_from_u64(seed) }
+        Self { seed, rng: StdRng::seed_from_u64(seed), thrown: 0 }
     }
 
     /// Rolls `notation`, twice with advantage or disadvantage.
     pub fn roll(&mut self, notation: &str, mode: RollMode) -> Result<DiceRoll, DiceError> {
-        let notation = notation.trim();
-        if notation.is_empty() {
-            return Err(DiceError("write dice such as 2d6+3, 4d6kh3 or d20".into()));
-        }
-        if notation.len() > MAX_NOTATION {
-            return Err(DiceError(format!("the notation is {} characters; at most {MAX_NOTATION}", notation.len())));
-        }
-        let expr: tyche::Expr =
-            notation.parse().map_err(|e| DiceError(format!("{notation:?} is not dice notation: {e}")))?;
-        if has_sideless_dice(&expr) {
-            return Err(DiceError(format!("{notation:?} has dice with no sides: a die has at least one")));
-        }
+        let notation = Notation::parse(notation)?;
+        self.roll_notation(&notation, mode)
+    }
+
+    /// Rolls checked notation, twice with advantage or disadvantage.
+    pub fn roll_notation(&mut self, notation: &Notation, mode: RollMode) -> Result<DiceRoll, DiceError> {
+        let text = notation.as_str();
         let times = if mode == RollMode::Normal { 1 } else { 2 };
         let mut evaluations = Vec::with_capacity(times);
         for _ in 0..times {
-            let evaled = expr.eval(self).map_err(|e| DiceError(format!("can't roll {notation:?}: {e}")))?;
-            let total = evaled.calc().map_err(|e| DiceError(format!("can't total {notation:?}: {e}")))?;
+            self.thrown = 0;
+            let evaled = notation.expr.eval(self).map_err(|e| DiceError(format!("can't roll {text:?}: {e}")))?;
+            if self.thrown > MAX_ROLLED_DICE {
+                return Err(DiceError(format!(
+                    "{text:?} threw {} dice; a roll may throw at most {MAX_ROLLED_DICE}",
+                    self.thrown
+                )));
+            }
+            let total = evaled.calc().map_err(|e| DiceError(format!("can't total {text:?}: {e}")))?;
             evaluations.push(Evaluation { detail: evaled.describe(Some(50)), total });
         }
         let totals = evaluations.iter().map(|e| e.total);
@@ -92,26 +243,14 @@ impl SeededDice {
             _ => totals.max(),
         }
         .unwrap_or_default();
-        Ok(DiceRoll { notation: notation.to_owned(), mode, evaluations, total })
-    }
-}
-
-/// Whether any set of dice in the expression has 0 sides.
-fn has_sideless_dice(expr: &tyche::Expr) -> bool {
-    use tyche::Expr;
-    match expr {
-        Expr::Dice(dice) => dice.sides == 0,
-        Expr::Neg(x) => has_sideless_dice(x),
-        Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) | Expr::DivDown(a, b) | Expr::DivUp(a, b) => {
-            has_sideless_dice(a) || has_sideless_dice(b)
-        }
-        _ => false,
+        Ok(DiceRoll { notation: text.to_owned(), mode, evaluations, total })
     }
 }
 
 impl Roller for SeededDice {
     fn roll_die(&mut self, sides: u8) -> DieRoll {
-        // Sides are checked before rolling (`has_sideless_dice`).
+        self.thrown = self.thrown.saturating_add(1);
+        // Sides are checked before rolling (`Notation::parse`).
         DieRoll::new(self.rng.random_range(1..=sides.max(1)))
     }
 }
@@ -217,6 +356,40 @@ mod tests {
         for bad in ["", "2d", "abc", "1000d6", "d0", "2+3d0", "1d1x", "2d6+", &"1".repeat(500)] {
             let error = dice.roll(bad, RollMode::Normal).expect_err(bad);
             assert!(!error.0.is_empty(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_a_single_d20_with_numbers_is_a_d20_test() {
+        for (text, test) in [("d20", true), ("1d20+5", true), ("2+d20-1", true), ("2d20", false), ("1d20+1d4", false)] {
+            assert_eq!(Notation::parse(text).map(|n| n.is_d20_test()), Ok(test), "{text}");
+        }
+        for damage in ["2d6+3", "1d8", "d20kh1", "-d20"] {
+            assert_eq!(Notation::parse(damage).map(|n| n.is_d20_test()), Ok(false), "{damage}");
+        }
+    }
+
+    /// The limits are named: 255 dice in a set, 255 sides, and no notation that could throw dice
+    /// without end. Each refusal is quick and short.
+    #[test]
+    fn dice_beyond_the_limits_are_refused_with_the_limit() {
+        let cases = [
+            ("1000d6", "at most 255 dice"),
+            ("2d1000", "at most 255 sides"),
+            ("d0", "no sides"),
+            ("255d255x>1x>1x>1", "at most half"),
+            ("4d6rr<6", "at most half"),
+            ("255d2x+255d2x+255d2x+255d2x", "at most 2000"),
+        ];
+        for (bad, says) in cases {
+            let error = Notation::parse(bad).expect_err(bad);
+            assert!(error.0.contains(says), "{bad}: {error}");
+            assert!(error.0.len() < 300, "{bad}: a short sentence");
+        }
+        // Great Weapon Fighting's reroll of 1s and 2s, and exploding dice, still roll.
+        let mut dice = SeededDice::new(3);
+        for good in ["2d6r<3", "2d6rr<3", "4d6x", "4d6xo", "d20+5", "8d6", "4d6kh3", "255d255"] {
+            dice.roll(good, RollMode::Normal).unwrap_or_else(|e| panic!("{good}: {e}"));
         }
     }
 }

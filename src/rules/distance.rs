@@ -77,6 +77,12 @@ pub fn feet_between(grid: Grid, rule: DiagonalRule, a: Cell, b: Cell) -> u32 {
     leg_feet(grid, rule, a, b, DiagonalParity::default()).0
 }
 
+/// How steps are counted on `grid` under `rule`, in words: the diagonal rule means nothing on
+/// hexes.
+pub fn rule_name(grid: Grid, rule: DiagonalRule) -> &'static str {
+    if grid.is_hex() { "every hex 5 ft" } else { rule.name() }
+}
+
 /// The range in feet between two spaces: from the nearest cell of one to the nearest cell of the
 /// other (conventions, "Distance and range"). `None` if either space is empty.
 pub fn range_feet(grid: Grid, rule: DiagonalRule, a: &[Cell], b: &[Cell]) -> Option<u32> {

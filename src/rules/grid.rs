@@ -10,11 +10,24 @@
 use hexx::{Hex, OffsetHexMode};
 use serde::{Deserialize, Serialize};
 
-/// One cell of the map: `(x, y)` on squares, axial `(q, r)` on hexes.
+/// One cell of the map: `(x, y)` on squares, axial `(q, r)` on hexes. In JSON, `[x, y]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(from = "[i32; 2]", into = "[i32; 2]")]
 pub struct Cell {
     pub x: i32,
     pub y: i32,
+}
+
+impl From<[i32; 2]> for Cell {
+    fn from([x, y]: [i32; 2]) -> Self {
+        Self::new(x, y)
+    }
+}
+
+impl From<Cell> for [i32; 2] {
+    fn from(cell: Cell) -> Self {
+        [cell.x, cell.y]
+    }
 }
 
 impl Cell {

@@ -58,7 +58,8 @@ impl InitiativeOrder {
         let notation = format!("1d20{:+}", dex);
         let roll = dice.roll(&notation, RollMode::Normal)?;
         let initiative = roll.total;
-        let tiebreak = dice.roll("1d1000", RollMode::Normal).map_or(0, |r| r.total);
+        // The roll-off that settles a tie of initiative and Dexterity.
+        let tiebreak = dice.roll("1d100", RollMode::Normal)?.total;
         self.entries.retain(|e| e.id != id);
         self.entries.push(Entry { id: id.to_owned(), initiative, dex, tiebreak });
         self.sort();
@@ -158,8 +159,9 @@ mod tests {
             order.set(id, 12);
         }
         assert_eq!(order.entries[0].id, "lia", "Dex +4 wins the tie");
-        let rest: Vec<i32> = order.entries[1..].iter().map(|e| e.tiebreak).collect();
-        assert!(rest.windows(2).all(|w| w[0] >= w[1]), "then the roll-off");
+        let rest: Vec<(i8, i32)> = order.entries[1..].iter().map(|e| (e.dex, e.tiebreak)).collect();
+        assert!(rest.iter().all(|(_, roll)| (1..=100).contains(roll)), "a d100 roll-off: {rest:?}");
+        assert!(rest.windows(2).all(|w| w[0] >= w[1]), "then the higher Dexterity, then the roll-off: {rest:?}");
     }
 
     #[test]

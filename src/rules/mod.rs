@@ -4,6 +4,7 @@
 //! the PHB grid variant) and the geometric calls of `../shared/conventions.md`, which
 //! `docs/rules.md` restates and extends.
 
+pub mod advantage;
 pub mod area;
 pub mod calculators;
 pub mod chase;
@@ -18,6 +19,7 @@ pub mod sight;
 pub mod size;
 pub mod tables;
 pub mod terrain;
+pub mod visibility;
 
 pub use grid::{Cell, Grid, HexOrientation};
 pub use size::{Footprint, Size};

@@ -343,11 +343,13 @@ pub fn reach(board: &Board, mover: &Mover, start: Cell, budget: u32, parity: Dia
                 let diagonal = grid == Grid::Square && dx != 0 && dy != 0;
                 if diagonal {
                     // The corner rule: the space, moved along each axis alone, must fit as it
-                    // does after the step (creatures do not count).
+                    // does after the step. Creatures do not count; objects do, as they fill
+                    // their space like terrain (PHB "Corners").
                     let sides = [here.offset(dx, 0), here.offset(0, dy)];
                     let clear = sides.iter().all(|&side| {
                         let side_fit = search.anchor_index(side).and_then(|a| info_at(&mut search, a, side).fit);
                         matches!((fit, side_fit), (Fit::Full, Some(Fit::Full)) | (Fit::Squeezing, Some(_)))
+                            && !shapes.footprint(fit).at(side).any(|c| occupancy.holds_object(c, board.others))
                     });
                     if !clear {
                         continue;
@@ -419,6 +421,11 @@ impl Occupancy {
 
     fn at(&self, cell: Cell) -> &[usize] {
         self.cells.index(cell).map_or(&[], |k| self.lists[k].as_slice())
+    }
+
+    /// Whether an object fills `cell`.
+    fn holds_object(&self, cell: Cell, others: &[Occupant]) -> bool {
+        self.at(cell).iter().any(|&i| others[i].is_object)
     }
 }
 
@@ -588,21 +595,60 @@ pub fn why_not(
     })
 }
 
-/// Movement through one creature's turn: its speed, Dashes taken, feet spent, and the diagonal
-/// count carried between moves (DMG "Optional Rule: Diagonals").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+/// Movement through one creature's turn: its speed, Dashes taken, feet spent, the diagonal
+/// count carried between moves (DMG "Optional Rule: Diagonals"), and the moves made, newest last,
+/// so that the last can be taken back (PHB "Breaking Up Your Move": movement can be split).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct TurnMovement {
     pub speed: u32,
     /// Dash actions this turn (PHB "Dash": each adds the creature's current speed).
     pub dashes: u32,
     pub spent: u32,
     pub parity: DiagonalParity,
+    pub moves: Vec<MoveRecord>,
+}
+
+/// One move of a turn, enough to take it back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveRecord {
+    pub from: Cell,
+    pub to: Cell,
+    pub cost: u32,
+    pub parity_before: DiagonalParity,
+    /// The move needed a Dash, taken for it.
+    pub dashed: bool,
 }
 
 impl TurnMovement {
     /// A fresh turn at `speed`.
     pub fn new(speed: u32) -> Self {
         Self { speed, ..Self::default() }
+    }
+
+    /// The Dash action: movement grows by the creature's speed.
+    pub fn dash(&mut self) {
+        self.dashes = self.dashes.saturating_add(1);
+    }
+
+    /// Moves along `path` from `from`, taking a Dash first if `dashed`, and remembers the move.
+    pub fn take_move(&mut self, from: Cell, path: &Path, dashed: bool) {
+        let to = path.steps.last().map_or(from, |s| s.to);
+        self.moves.push(MoveRecord { from, to, cost: path.cost, parity_before: self.parity, dashed });
+        if dashed {
+            self.dash();
+        }
+        self.spend(path);
+    }
+
+    /// Takes back the last move (and the Dash taken for it); returns it.
+    pub fn undo(&mut self) -> Option<MoveRecord> {
+        let last = self.moves.pop()?;
+        self.spent = self.spent.saturating_sub(last.cost);
+        self.parity = last.parity_before;
+        if last.dashed {
+            self.dashes = self.dashes.saturating_sub(1);
+        }
+        Some(last)
     }
 
     /// Feet of movement this turn, Dashes included.
@@ -753,6 +799,27 @@ mod tests {
         );
     }
 
+    /// PHB "Corners": an object fills its space like terrain, so a diagonal can't cut a barrel's
+    /// corner either (docs/rules.md, "Objects").
+    #[test]
+    fn diagonals_do_not_cut_the_corners_of_objects() {
+        let map = map(Grid::Square, &["..", ".."]);
+        let barrel = Occupant {
+            id: "barrel".into(),
+            cells: vec![Cell::new(0, 1)],
+            side: Side::Neutral,
+            size: Size::Medium,
+            is_object: true,
+        };
+        let board = Board { map: &map, rule: Standard, others: std::slice::from_ref(&barrel) };
+        let reach = reach(&board, &medium(), Cell::new(0, 0), 30, DiagonalParity::default());
+        assert_eq!(reach.cost(Cell::new(1, 1)), Some(10));
+        let creature = Occupant { is_object: false, side: Side::Ally, ..barrel };
+        let board = Board { map: &map, rule: Standard, others: std::slice::from_ref(&creature) };
+        let reach = super::reach(&board, &medium(), Cell::new(0, 0), 30, DiagonalParity::default());
+        assert_eq!(reach.cost(Cell::new(1, 1)), Some(5), "a creature's corner may be cut");
+    }
+
     /// PHB "Squeezing into a Smaller Space": a Large creature can squeeze through a 5-ft-wide
     /// passage, spending 1 extra foot for every foot.
     #[test]
@@ -828,11 +895,30 @@ mod tests {
     fn turn_movement_counts_dashes_and_carries_the_diagonal_count() {
         let mut turn = TurnMovement::new(30);
         assert_eq!((turn.left(), turn.left_with_dash()), (30, 60));
-        turn.dashes = 1;
+        turn.dash();
         let path =
             Path { start: Cell::new(0, 0), steps: Vec::new(), cost: 35, parity: DiagonalParity(true), fit: Fit::Full };
         turn.spend(&path);
         assert_eq!((turn.left(), turn.parity), (25, DiagonalParity(true)));
+    }
+
+    /// A move that needed a Dash takes it; undoing the move gives back the feet, the diagonal
+    /// count and the Dash.
+    #[test]
+    fn undo_takes_back_the_move_and_its_dash() {
+        let map = map(Grid::Square, &["........"]);
+        let board = Board { map: &map, rule: Alternating, others: &[] };
+        let mut turn = TurnMovement::new(15);
+        let first = reach(&board, &medium(), Cell::new(0, 0), turn.left(), turn.parity).path(Cell::new(2, 0));
+        turn.take_move(Cell::new(0, 0), &first.expect("reachable"), false);
+        let far = reach(&board, &medium(), Cell::new(2, 0), turn.left_with_dash(), turn.parity).path(Cell::new(6, 0));
+        turn.take_move(Cell::new(2, 0), &far.expect("reachable with a Dash"), true);
+        assert_eq!((turn.dashes, turn.spent, turn.left(), turn.moves.len()), (1, 30, 0, 2));
+        let undone = turn.undo().expect("a move to undo");
+        assert_eq!((undone.from, undone.to, undone.dashed), (Cell::new(2, 0), Cell::new(6, 0), true));
+        assert_eq!((turn.dashes, turn.spent, turn.left()), (0, 10, 5));
+        assert!(turn.undo().is_some() && turn.undo().is_none());
+        assert_eq!(turn, TurnMovement::new(15));
     }
 
     #[test]
@@ -898,8 +984,8 @@ mod tests {
             start: Cell,
             budget: u32,
         ) -> HashMap<Cell, u32> {
-            let blocks = |c: Cell| map.terrain(c).is_none_or(|t| t.blocks_movement);
             let occupant = |c: Cell| others.iter().find(|o| o.cells.contains(&c));
+            let blocks = |c: Cell| map.terrain(c).is_none_or(|t| t.blocks_movement) || occupant(c).is_some_and(|o| o.is_object);
             let mut best: HashMap<(Cell, bool), u32> = HashMap::from([((start, false), 0)]);
             loop {
                 let mut changed = false;
@@ -911,7 +997,7 @@ mod tests {
                         if blocks(next) || (diagonal && (blocks(cell.offset(dx, 0)) || blocks(cell.offset(0, dy)))) {
                             continue;
                         }
-                        if occupant(next).is_some_and(|o| o.side.is_hostile_to(Side::Party)) {
+                        if occupant(next).is_some_and(|o| o.is_object || o.side.is_hostile_to(Side::Party)) {
                             continue;
                         }
                         let base = match (diagonal, rule, odd) {
@@ -949,7 +1035,7 @@ mod tests {
                 rows in small_map(),
                 budget in 0u32..60,
                 alternating in any::<bool>(),
-                seats in proptest::collection::vec((0usize..64, any::<bool>()), 0..4),
+                seats in proptest::collection::vec((0usize..64, 0u8..3), 0..4),
             ) {
                 let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
                 let map = map(Grid::Square, &rows);
@@ -957,11 +1043,12 @@ mod tests {
                 prop_assume!(!floor.is_empty());
                 let start = floor[0];
                 let mut others: Vec<Occupant> = Vec::new();
-                for (i, hostile) in seats {
+                for (i, kind) in seats {
                     let cell = floor[i % floor.len()];
                     if cell != start && !others.iter().any(|o| o.cells[0] == cell) {
-                        let side = if hostile { Side::Enemy } else { Side::Ally };
-                        others.push(Occupant { id: format!("o{i}"), cells: vec![cell], side, size: Size::Medium, is_object: false });
+                        // An ally, a hostile creature or an object.
+                        let side = if kind == 1 { Side::Enemy } else { Side::Ally };
+                        others.push(Occupant { id: format!("o{i}"), cells: vec![cell], side, size: Size::Medium, is_object: kind == 2 });
                     }
                 }
                 let rule = if alternating { Alternating } else { Standard };

@@ -117,21 +117,32 @@ impl Token {
 }
 
 impl Scenario {
-    /// Parses and validates scenario text; `file` names it in error messages.
+    /// Parses and validates scenario text; `file` names it in error messages. A UTF-8 byte-order
+    /// mark at the start is skipped.
     pub fn from_ron(file: &str, text: &str) -> Result<Self, ScenarioErrors> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let raw = raw::parse(file, text)?;
         validate::validate(file, text, raw)
     }
 
-    /// Reads, parses and validates a scenario file (refusing files over [`MAX_FILE_BYTES`]).
+    /// Reads, parses and validates a scenario file, reading at most [`MAX_FILE_BYTES`] (a larger
+    /// file, or an endless one such as `/dev/zero` or a pipe, is refused).
     pub fn load(path: &Path) -> Result<Self, ScenarioErrors> {
+        use std::io::Read;
         let file = path.display().to_string();
         let fail = |message: String| ScenarioErrors::one(ScenarioError::whole_file(&file, message));
-        let size = std::fs::metadata(path).map_err(|e| fail(format!("cannot read the file: {e}")))?.len();
-        if size > MAX_FILE_BYTES {
-            return Err(fail(format!("the file is {size} bytes; a scenario may be at most {MAX_FILE_BYTES} bytes")));
+        let reader = std::fs::File::open(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
+        let mut bytes = Vec::new();
+        reader
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| fail(format!("cannot read the file: {e}")))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(fail(format!("the file is larger than {MAX_FILE_BYTES} bytes, the most a scenario may be")));
         }
-        let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            fail(format!("the file is not UTF-8 text (a byte that isn't UTF-8 at byte {})", e.utf8_error().valid_up_to()))
+        })?;
         Self::from_ron(&file, &text)
     }
 

@@ -19,7 +19,7 @@ pub(super) struct RawScenario {
     #[serde(default)]
     pub rules: RuleOptions,
     #[serde(default)]
-    pub legend: BTreeMap<char, RawTerrain>,
+    pub legend: Legend,
     pub map: Vec<String>,
     #[serde(default)]
     pub creatures: Vec<RawCreature>,
@@ -156,20 +156,80 @@ fn neutral() -> Side {
     Side::Neutral
 }
 
+/// The legend's entries as written, in order and with any repeats, for validation to judge.
+#[derive(Debug, Default)]
+pub(super) struct Legend(pub Vec<(char, RawTerrain)>);
+
+impl<'de> Deserialize<'de> for Legend {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = Legend;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map from characters to terrain, such as { 'T': Wall }")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Legend, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(Legend(entries))
+            }
+        }
+        deserializer.deserialize_map(Entries)
+    }
+}
+
 /// Parses the text with `Option` fields written without `Some(...)`.
 pub(super) fn parse(file: &str, text: &str) -> Result<RawScenario, ScenarioErrors> {
     let options = ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME);
     options.from_str(text).map_err(|e| {
         let start = e.span.start;
         let position = (start.line > 0).then_some((start.line, start.col.max(1)));
-        ScenarioErrors::one(ScenarioError::at(file, position, plain_sentence(&e.code)))
+        let field = position.and_then(|(line, col)| field_before(text, line, col));
+        ScenarioErrors::one(ScenarioError::at(file, position, plain_sentence(&e.code, field.as_deref())))
     })
 }
 
-/// RON's error, as a sentence a DM can act on.
-fn plain_sentence(code: &ron::Error) -> String {
+/// The name of the field whose value is at `line:column` (the last `name:` before it), if any.
+fn field_before(text: &str, line: usize, col: usize) -> Option<String> {
+    let line_start: usize = text.split_inclusive('\n').take(line - 1).map(str::len).sum();
+    let offset = text[line_start..].char_indices().nth(col - 1).map_or(text.len(), |(i, _)| line_start + i);
+    let before = &text[..offset];
+    let colon = before.rfind(':')?;
+    if before[colon..].contains([')', ']', '}']) {
+        return None;
+    }
+    let name = before[..colon].trim_end();
+    let start = name.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+    let name = &name[start..];
+    (!name.is_empty() && name.len() <= 40).then(|| name.to_owned())
+}
+
+/// RON's error, as a sentence a DM can act on; `field` is the field the error is in, if known.
+fn plain_sentence(code: &ron::Error, field: Option<&str>) -> String {
     use ron::Error as E;
     match code {
+        E::IntegerOutOfBounds => match field {
+            Some(field) => match super::validate::limit_of(field) {
+                Some(limit) => format!("`{field}` is out of range: {}", limit.sentence()),
+                None => format!("the number for `{field}` is too large or too small"),
+            },
+            None => "this number is too large or too small".to_owned(),
+        },
+        E::SuggestRawIdentifier(word) | E::InvalidIdentifier(word) => format!(
+            "{} is not a name this file knows: write names with letters, digits and _, and text in \"quotes\"",
+            super::validate::quoted(word)
+        ),
+        E::ExpectedString => match field {
+            Some(field) => format!("`{field}` is text: write it in \"quotes\""),
+            None => "text is written in \"quotes\" here".to_owned(),
+        },
+        E::ExpectedStructLike if field.is_none() => {
+            "the file must start with `Scenario(` (and end with `)`)".to_owned()
+        }
         E::NoSuchStructField { expected, found, outer } => format!(
             "unknown field `{found}`{}; the fields allowed here are {}",
             outer.as_ref().map(|o| format!(" in {o}")).unwrap_or_default(),

@@ -8,12 +8,89 @@ use super::raw::{RawChase, RawChaseTable, RawCreature, RawObject, RawScenario, R
 use super::{ChaseSetup, MAX_MAP_SIDE, Scenario, Token, TokenKind};
 use crate::rules::chase::{ChaseRules, ComplicationTable, DEFAULT_CATCH_FEET};
 use crate::rules::creature::{Abilities, Direction};
+use crate::rules::dice::Notation;
 use crate::rules::size::{MAX_SQUARE_SIDE, TINY_PER_CELL};
 use crate::rules::terrain::{DEFAULT_LEGEND, Terrain, TerrainKind};
 use crate::rules::{Cell, Grid, Size, TerrainMap};
 
 /// At most this many problems are reported for one file.
 const MAX_REPORTED: usize = 50;
+
+/// The most entries a legend may have (beyond the default ones it may redefine).
+pub const MAX_LEGEND: usize = 256;
+
+/// The longest name (of the scenario, a creature, an object, a terrain, a chase), in characters.
+pub const MAX_NAME: usize = 100;
+
+/// How far from the map's origin a position may be written, in cells, before it is refused
+/// outright (the map is at most [`MAX_MAP_SIDE`] cells a side).
+const MAX_COORDINATE: i64 = 2 * MAX_MAP_SIDE as i64;
+
+/// How far along a chase's route a place may be set, in feet.
+pub const MAX_ROUTE_FEET: i64 = 100_000;
+
+/// The values a number written in a scenario may take, and what it is.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Limit {
+    low: i64,
+    high: i64,
+    what: &'static str,
+}
+
+impl Limit {
+    pub fn sentence(self) -> String {
+        format!("{} must be from {} to {}", self.what, self.low, self.high)
+    }
+
+    fn holds(self, value: i64) -> bool {
+        (self.low..=self.high).contains(&value)
+    }
+}
+
+/// The limit of a number by the field it is written under: one table, for validation and for
+/// the parser's "out of range" errors alike.
+pub(super) fn limit_of(field: &str) -> Option<Limit> {
+    const SKILLS_AND_SAVES: [&str; 24] = [
+        "Acrobatics", "AnimalHandling", "Arcana", "Athletics", "Deception", "History", "Insight", "Intimidation",
+        "Investigation", "Medicine", "Nature", "Perception", "Performance", "Persuasion", "Religion",
+        "SleightOfHand", "Stealth", "Survival", "Str", "Dex", "Con", "Int", "Wis", "Cha",
+    ];
+    let (low, high, what) = match field {
+        "at" => (-MAX_COORDINATE, MAX_COORDINATE, "a position's column and row (the map is at most 500 by 500)"),
+        "speed" => (0, 1000, "speed in feet"),
+        "ac" => (0, 50, "Armor Class"),
+        "hp" | "max_hp" => (0, 100_000, "hit points"),
+        "exhaustion" => (0, 5, "exhaustion"),
+        "space" => (4, i64::from(MAX_SQUARE_SIDE), "a Gargantuan space's side in squares"),
+        "str" | "dex" | "con" | "int" | "wis" | "cha" => (-5, 10, "an ability modifier"),
+        "bonus" => (-20, 30, "an attack bonus"),
+        "range" | "long_range" => (0, 10_000, "a range in feet"),
+        "sight" => (1, MAX_ROUTE_FEET, "sight in feet"),
+        "catch_within" => (5, 1000, "the catching distance in feet (a pursuer stops 5 ft behind its quarry)"),
+        "start" => (-MAX_ROUTE_FEET, MAX_ROUTE_FEET, "a place along the route in feet"),
+        "dc" => (1, 30, "a DC"),
+        "feet" | "min_move" => (0, 1000, "feet"),
+        skill if SKILLS_AND_SAVES.contains(&skill) => (-5, 20, "a skill or saving throw bonus"),
+        _ => return None,
+    };
+    Some(Limit { low, high, what })
+}
+
+/// A name for a message: as written when it is a valid name, else [`quoted`].
+fn shown(name: &str) -> String {
+    if name.chars().count() <= MAX_NAME && !name.chars().any(char::is_control) { name.to_owned() } else { quoted(name) }
+}
+
+/// User text for a message: escaped, and cut short when long, so a message stays one short line.
+pub(super) fn quoted(text: &str) -> String {
+    const LONGEST: usize = 40;
+    if text.chars().count() <= LONGEST {
+        format!("{text:?}")
+    } else {
+        let head: String = text.chars().take(LONGEST).collect();
+        format!("{head:?}… ({} characters)", text.chars().count())
+    }
+}
 
 struct Problems<'a> {
     file: &'a str,
@@ -34,6 +111,13 @@ impl Problems<'_> {
     fn add(&mut self, path: &str, message: String) {
         self.add_shifted(path, 0, message);
     }
+
+    /// Records a problem at `path` if `value` is outside the limit of `field` ([`limit_of`]).
+    fn bound(&mut self, who: &str, field: &str, value: i64, path: String) {
+        if let Some(limit) = limit_of(field).filter(|l| !l.holds(value)) {
+            self.add(&path, format!("{who}: `{field}` is {value}, but {}", limit.sentence()));
+        }
+    }
 }
 
 pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scenario, ScenarioErrors> {
@@ -41,6 +125,7 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
     if raw.name.trim().is_empty() {
         problems.add("name", "the scenario needs a name".to_owned());
     }
+    check_name(&raw.name, "name", "the scenario's name", &mut problems);
     let legend = legend(&raw, &mut problems);
     let map = terrain_map(&raw, &legend, &mut problems);
     let tokens = tokens(&raw, &mut problems);
@@ -65,9 +150,22 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
 fn legend(raw: &RawScenario, problems: &mut Problems) -> Vec<(char, Terrain)> {
     let mut legend: Vec<(char, Terrain)> =
         DEFAULT_LEGEND.iter().map(|&(c, kind)| (c, Terrain::standard(kind))).collect();
-    for (&glyph, entry) in &raw.legend {
+    if raw.legend.0.len() > MAX_LEGEND {
+        problems.add(
+            "legend",
+            format!("the legend has {} entries; a legend has at most {MAX_LEGEND}", raw.legend.0.len()),
+        );
+        return legend;
+    }
+    let mut seen = HashSet::new();
+    for (glyph, entry) in &raw.legend.0 {
+        let glyph = *glyph;
         let path = format!("legend.'{glyph}'");
-        if glyph.is_whitespace() || glyph == '"' || glyph == '\\' {
+        if !seen.insert(glyph) {
+            problems.add(&path, format!("{glyph:?} is in the legend twice: give each character one terrain"));
+            continue;
+        }
+        if glyph.is_whitespace() || glyph.is_control() || glyph == '"' || glyph == '\\' {
             problems.add(
                 &path,
                 format!("{glyph:?} cannot stand for terrain: use a visible character other than a quote or backslash"),
@@ -84,10 +182,11 @@ fn legend(raw: &RawScenario, problems: &mut Problems) -> Vec<(char, Terrain)> {
             RawTerrain::Rubble => Terrain::standard(TerrainKind::Rubble),
             RawTerrain::ArrowSlit => Terrain::standard(TerrainKind::ArrowSlit),
             RawTerrain::Custom { name, blocks_movement, blocks_sight, blocks_cover, difficult, color } => {
+                check_name(name, &path, "a terrain's name", problems);
                 let color = match color.as_deref().map(parse_color) {
                     Some(Some(rgb)) => Some(rgb),
                     Some(None) => {
-                        problems.add(&path, format!("the colour of `{name}` must be written \"#rrggbb\""));
+                        problems.add(&path, format!("the colour of {} must be written \"#rrggbb\"", quoted(name)));
                         None
                     }
                     None => None,
@@ -107,6 +206,16 @@ fn legend(raw: &RawScenario, problems: &mut Problems) -> Vec<(char, Terrain)> {
         legend.push((glyph, terrain));
     }
     legend
+}
+
+/// A name is printable text of at most [`MAX_NAME`] characters (it is shown on the map and
+/// printed on the terminal).
+fn check_name(name: &str, path: &str, what: &str, problems: &mut Problems) {
+    if name.chars().any(char::is_control) {
+        problems.add(path, format!("{what} {} holds control characters: write plain text", quoted(name)));
+    } else if name.chars().count() > MAX_NAME {
+        problems.add(path, format!("{what} {} is longer than {MAX_NAME} characters", quoted(name)));
+    }
 }
 
 fn parse_color(text: &str) -> Option<[u8; 3]> {
@@ -152,10 +261,11 @@ fn terrain_map(raw: &RawScenario, legend: &[(char, Terrain)], problems: &mut Pro
         }
     }
     let palette: Vec<Terrain> = legend.iter().map(|(_, t)| t.clone()).collect();
+    let index: HashMap<char, usize> = legend.iter().enumerate().map(|(i, (c, _))| (*c, i)).collect();
     let mut map = TerrainMap::filled(raw.grid, width as u32, height as u32, palette);
     for (row, text) in raw.map.iter().enumerate() {
         for (col, glyph) in text.chars().enumerate() {
-            match legend.iter().position(|(c, _)| *c == glyph) {
+            match index.get(&glyph).copied() {
                 Some(index) => {
                     map.set(raw.grid.from_storage(col as i32, row as i32), index);
                 }
@@ -189,7 +299,7 @@ fn tokens(raw: &RawScenario, problems: &mut Problems) -> Vec<(String, Token)> {
         if !seen.insert(token.id.clone()) {
             problems.add(
                 &format!("{path}.id"),
-                format!("the id {:?} is used twice: every creature and object needs its own", token.id),
+                format!("the id {} is used twice: every creature and object needs its own", quoted(&token.id)),
             );
         }
         tokens.push((path, token));
@@ -250,70 +360,72 @@ fn object(o: &RawObject) -> Token {
 }
 
 fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
-    let who = if token.name.is_empty() { token.id.clone() } else { token.name.clone() };
-    if token.id.is_empty() || !token.id.chars().all(|c| c.is_alphanumeric() || matches!(c, '-' | '_')) {
+    let who = shown(if token.name.is_empty() { &token.id } else { &token.name });
+    if token.id.is_empty()
+        || token.id.chars().count() > MAX_NAME
+        || !token.id.chars().all(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
+    {
         problems.add(
             &format!("{path}.id"),
-            format!("the id {:?} must be letters, digits, '-' or '_' (it is typed on the command line)", token.id),
+            format!(
+                "the id {} must be up to {MAX_NAME} letters, digits, '-' or '_' (it is typed on the command line)",
+                quoted(&token.id)
+            ),
         );
     }
+    check_name(&token.name, &format!("{path}.name"), "the name", problems);
+    problems.bound(&who, "at", i64::from(token.anchor.x), format!("{path}.at"));
+    problems.bound(&who, "at", i64::from(token.anchor.y), format!("{path}.at"));
     if let Some(side) = token.square_side {
         if token.size != Size::Gargantuan || grid.is_hex() {
             problems.add(
                 &format!("{path}.space"),
                 format!("{who}: `space` sets a larger square space for a Gargantuan creature on squares only"),
             );
-        } else if !(4..=MAX_SQUARE_SIDE).contains(&side) {
-            problems.add(
-                &format!("{path}.space"),
-                format!("{who}: a Gargantuan space is 4 to {MAX_SQUARE_SIDE} squares wide, not {side}"),
-            );
+        } else {
+            problems.bound(&who, "space", i64::from(side), format!("{path}.space"));
         }
     }
-    let limits: [(&str, i64, i64, i64); 3] = [
-        ("speed", i64::from(token.speed), 0, 1000),
-        ("ac", i64::from(token.ac), 0, 50),
-        ("hp", i64::from(token.hp), 0, 100_000),
-    ];
-    for (field, value, low, high) in limits {
-        if !(low..=high).contains(&value) {
-            problems.add(
-                &format!("{path}.{field}"),
-                format!("{who}: {field} must be between {low} and {high}, not {value}"),
-            );
-        }
+    for (field, value) in [
+        ("speed", i64::from(token.speed)),
+        ("ac", i64::from(token.ac)),
+        ("hp", i64::from(token.hp)),
+        ("max_hp", i64::from(token.max_hp)),
+        ("exhaustion", i64::from(token.exhaustion)),
+    ] {
+        problems.bound(&who, field, value, format!("{path}.{field}"));
     }
-    if token.max_hp < token.hp || token.max_hp > 100_000 {
-        problems.add(
-            &format!("{path}.max_hp"),
-            format!("{who}: max_hp must be at least hp ({}) and at most 100000", token.hp),
-        );
+    let a = token.abilities;
+    for (field, value) in [("str", a.str), ("dex", a.dex), ("con", a.con), ("int", a.int), ("wis", a.wis), ("cha", a.cha)]
+    {
+        problems.bound(&who, field, i64::from(value), format!("{path}.abilities.{field}"));
     }
-    if token.exhaustion > 5 {
-        problems.add(
-            &format!("{path}.exhaustion"),
-            format!("{who}: exhaustion runs from 0 to 5, not {}", token.exhaustion),
-        );
+    for (skill, bonus) in &token.skills {
+        problems.bound(&who, &format!("{skill:?}"), i64::from(*bonus), format!("{path}.skills"));
     }
-    if token.skills.values().chain(token.saves.values()).any(|b| !(-5..=20).contains(b)) {
-        problems.add(&format!("{path}.skills"), format!("{who}: skill and save bonuses run from -5 to +20"));
+    for (ability, bonus) in &token.saves {
+        problems.bound(&who, &format!("{ability:?}"), i64::from(*bonus), format!("{path}.saves"));
     }
     for (i, attack) in token.attacks.iter().enumerate() {
-        if let Err(e) =
-            crate::rules::dice::SeededDice::new(0).roll(&attack.damage, crate::rules::dice::RollMode::Normal)
-        {
-            problems.add(&format!("{path}.attacks[{i}].damage"), format!("{who}'s {}: {e}", attack.name));
+        let at = format!("{path}.attacks[{i}]");
+        problems.bound(&who, "bonus", i64::from(attack.bonus), format!("{at}.bonus"));
+        problems.bound(&who, "range", i64::from(attack.range), format!("{at}.range"));
+        if let Some(long) = attack.long_range {
+            problems.bound(&who, "long_range", i64::from(long), format!("{at}.long_range"));
+        }
+        check_name(&attack.name, &format!("{at}.name"), "an attack's name", problems);
+        if let Err(e) = Notation::parse(&attack.damage) {
+            problems.add(&format!("{at}.damage"), format!("{who}'s {}: {e}", quoted(&attack.name)));
         }
         if attack.long_range.is_some_and(|long| long < attack.range) {
             problems.add(
-                &format!("{path}.attacks[{i}].long_range"),
-                format!("{who}'s {}: the long range must be at least the normal range", attack.name),
+                &format!("{at}.long_range"),
+                format!("{who}'s {}: the long range must be at least the normal range", quoted(&attack.name)),
             );
         }
     }
-    let a = token.abilities;
-    if [a.str, a.dex, a.con, a.int, a.wis, a.cha].iter().any(|m| !(-5..=10).contains(m)) {
-        problems.add(&format!("{path}.abilities"), format!("{who}: ability modifiers run from -5 to +10"));
+    if token.max_hp < token.hp {
+        problems.add(&format!("{path}.max_hp"), format!("{who}: max_hp must be at least hp ({})", token.hp));
     }
     if let Some(facing) = token.facing {
         let allowed = Direction::facings(grid);
@@ -331,11 +443,22 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
     }
 }
 
+/// Whether the token's anchor and space are valid, so that its cells can be worked out.
+fn within_reach(token: &Token) -> bool {
+    let holds = |field: &str, value: i64| limit_of(field).is_some_and(|l| l.holds(value));
+    holds("at", i64::from(token.anchor.x))
+        && holds("at", i64::from(token.anchor.y))
+        && token.square_side.is_none_or(|side| holds("space", i64::from(side)))
+}
+
 /// Every space on the map, on open ground, and not overlapping another (Tiny ones may share a
 /// cell, four at most: DMG table Creature Size and Space).
 fn check_placement(grid: Grid, map: &TerrainMap, tokens: &[(String, Token)], problems: &mut Problems) {
     let mut occupants: HashMap<Cell, Vec<usize>> = HashMap::new();
     for (i, (path, token)) in tokens.iter().enumerate() {
+        if !within_reach(token) {
+            continue;
+        }
         let at = format!("{path}.at");
         let cells = token.cells(grid);
         if let Some(off) = cells.iter().find(|c| !map.contains(**c)) {
@@ -344,7 +467,8 @@ fn check_placement(grid: Grid, map: &TerrainMap, tokens: &[(String, Token)], pro
                 &at,
                 format!(
                     "{} at {} is off the map: its space includes {off}, outside the {cols} by {rows} map",
-                    token.name, token.anchor
+                    shown(&token.name),
+                    token.anchor
                 ),
             );
             continue;
@@ -352,7 +476,8 @@ fn check_placement(grid: Grid, map: &TerrainMap, tokens: &[(String, Token)], pro
         if let Some((cell, terrain)) =
             cells.iter().find_map(|c| map.terrain(*c).filter(|t| t.blocks_movement).map(|t| (c, t)))
         {
-            problems.add(&at, format!("{} at {} stands inside {} at {cell}", token.name, token.anchor, terrain.name));
+            let text = format!("{} at {} stands inside {} at {cell}", shown(&token.name), token.anchor, terrain.name);
+            problems.add(&at, text);
             continue;
         }
         for cell in cells {
@@ -373,7 +498,7 @@ fn check_placement(grid: Grid, map: &TerrainMap, tokens: &[(String, Token)], pro
                 &format!("{path}.at"),
                 format!(
                     "{} would be the fifth Tiny creature in {cell}: at most {TINY_PER_CELL} share a cell",
-                    token.name
+                    shown(&token.name)
                 ),
             );
             continue;
@@ -384,67 +509,60 @@ fn check_placement(grid: Grid, map: &TerrainMap, tokens: &[(String, Token)], pro
                 let (path, token) = &tokens[other];
                 problems.add(
                     &format!("{path}.at"),
-                    format!("{}'s space overlaps {}'s at {cell}", token.name, tokens[first].1.name),
+                    format!("{}'s space overlaps {}'s at {cell}", shown(&token.name), shown(&tokens[first].1.name)),
                 );
             }
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::parse_color;
-
-    #[test]
-    fn colours_are_hash_rrggbb() {
-        assert_eq!(parse_color("#ff8000"), Some([255, 128, 0]));
-        assert_eq!(parse_color("ff8000"), None);
-        assert_eq!(parse_color("#ff80"), None);
-        assert_eq!(parse_color("#gg0000"), None);
-        assert_eq!(parse_color("#ééé"), None);
-    }
-}
-
-/// Checks the scene's chase: its participants are creatures of the scene, each on one side, its
-/// table covers the d20, and the local creature waits outside the chase.
+/// Checks the scene's chase: its participants are creatures of the scene, each once and on one
+/// side, its places and distances are bounded, its table covers the d20, and the local creature
+/// waits outside the chase.
 fn chase(raw: &RawChase, scene: &str, tokens: &[(String, Token)], problems: &mut Problems) -> Option<ChaseSetup> {
     let before = problems.list.len();
     let creature = |id: &str| tokens.iter().any(|(_, t)| t.id == id && t.kind == TokenKind::Creature);
+    if let Some(name) = &raw.name {
+        check_name(name, "chase.name", "the chase's name", problems);
+    }
     for (field, ids) in [("quarry", &raw.quarry), ("pursuers", &raw.pursuers)] {
         if ids.is_empty() {
             problems.add(&format!("chase.{field}"), format!("a chase needs at least one creature in `{field}`"));
         }
         for (i, id) in ids.iter().enumerate() {
+            let path = format!("chase.{field}[{i}]");
             if !creature(id) {
-                problems
-                    .add(&format!("chase.{field}[{i}]"), format!("{id:?} is not the id of a creature in this scene"));
+                problems.add(&path, format!("{} is not the id of a creature in this scene", quoted(id)));
+            } else if ids[..i].contains(id) {
+                problems.add(&path, format!("{} is in `{field}` twice: each creature runs once", quoted(id)));
             }
         }
     }
     if let Some(both) = raw.quarry.iter().find(|id| raw.pursuers.contains(id)) {
-        problems.add("chase.pursuers", format!("{both:?} can't be both quarry and pursuer"));
+        problems.add("chase.pursuers", format!("{} can't be both quarry and pursuer", quoted(both)));
     }
     let in_chase = |id: &String| raw.quarry.contains(id) || raw.pursuers.contains(id);
-    for id in raw.start.keys() {
+    for (id, feet) in &raw.start {
         if !in_chase(id) {
-            problems.add("chase.start", format!("{id:?} has a start but is not in the chase"));
+            problems.add("chase.start", format!("{} has a start but is not in the chase", quoted(id)));
         }
+        problems.bound(&shown(id), "start", i64::from(*feet), "chase.start".to_owned());
     }
     let table = match &raw.table {
         RawChaseTable::Urban => ComplicationTable::urban(),
         RawChaseTable::Wilderness => ComplicationTable::wilderness(),
         RawChaseTable::Custom(table) => {
             if let Err(e) = table.validate() {
-                problems.add("chase.table", format!("the table {:?}: {e}", table.name));
+                problems.add("chase.table", format!("the table {}: {e}", quoted(&table.name)));
             }
             table.clone()
         }
     };
-    if raw.sight == Some(0) {
-        problems.add(
-            "chase.sight",
-            "sight is in feet and must be more than 0 (leave it out for always in sight)".to_owned(),
-        );
+    if let Some(sight) = raw.sight {
+        problems.bound("the chase", "sight", i64::from(sight), "chase.sight".to_owned());
+    }
+    if let Some(feet) = raw.catch_within {
+        problems.bound("the chase", "catch_within", i64::from(feet), "chase.catch_within".to_owned());
     }
     let local_creature = raw.local_creature.as_ref().and_then(|id| {
         let token = tokens.iter().map(|(_, t)| t).find(|t| t.id == *id && t.kind == TokenKind::Creature);
@@ -452,13 +570,14 @@ fn chase(raw: &RawChase, scene: &str, tokens: &[(String, Token)], problems: &mut
             Some(_) if in_chase(id) => {
                 problems.add(
                     "chase.local_creature",
-                    format!("{id:?} is already in the chase; the local creature joins later"),
+                    format!("{} is already in the chase; the local creature joins later", quoted(id)),
                 );
                 None
             }
             Some(token) => Some((token.id.clone(), token.sheet())),
             None => {
-                problems.add("chase.local_creature", format!("{id:?} is not the id of a creature in this scene"));
+                let text = format!("{} is not the id of a creature in this scene", quoted(id));
+                problems.add("chase.local_creature", text);
                 None
             }
         }
@@ -476,4 +595,18 @@ fn chase(raw: &RawChase, scene: &str, tokens: &[(String, Token)], problems: &mut
         pursuers: raw.pursuers.clone(),
         start: raw.start.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_color;
+
+    #[test]
+    fn colours_are_hash_rrggbb() {
+        assert_eq!(parse_color("#ff8000"), Some([255, 128, 0]));
+        assert_eq!(parse_color("ff8000"), None);
+        assert_eq!(parse_color("#ff80"), None);
+        assert_eq!(parse_color("#gg0000"), None);
+        assert_eq!(parse_color("#ééé"), None);
+    }
 }

@@ -39,6 +39,8 @@ pub struct TokenDetails {
     pub movement: Option<MovementView>,
     /// A player character's inspiration: whether it has it.
     pub inspiration: Option<bool>,
+    /// Its exhaustion level (0 to 5; a chase's dashes can raise it).
+    pub exhaustion: u8,
 }
 
 /// A creature's movement this turn.
@@ -152,6 +154,9 @@ fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requ
         }
         if let Some(shield) = details.shield {
             line("Shield", format!("{shield:?} arm"));
+        }
+        if details.exhaustion > 0 {
+            line("Exhaustion", format!("level {}", details.exhaustion));
         }
         if let Some(m) = details.movement {
             let dashed = match m.dashes {

@@ -3,58 +3,8 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::PanelRequest;
-use crate::rules::area::Shape;
-
-/// The shapes a template can take.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ShapeKind {
-    #[default]
-    Sphere,
-    Cylinder,
-    Circle,
-    Cube,
-    Square,
-    Cone,
-    Line,
-}
-
-impl ShapeKind {
-    pub const ALL: [ShapeKind; 7] = [
-        ShapeKind::Sphere,
-        ShapeKind::Cylinder,
-        ShapeKind::Circle,
-        ShapeKind::Cube,
-        ShapeKind::Square,
-        ShapeKind::Cone,
-        ShapeKind::Line,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ShapeKind::Sphere => "Sphere",
-            ShapeKind::Cylinder => "Cylinder",
-            ShapeKind::Circle => "Circle",
-            ShapeKind::Cube => "Cube",
-            ShapeKind::Square => "Square",
-            ShapeKind::Cone => "Cone",
-            ShapeKind::Line => "Line",
-        }
-    }
-
-    /// What its size measures.
-    pub fn size_name(self) -> &'static str {
-        match self {
-            ShapeKind::Sphere | ShapeKind::Cylinder | ShapeKind::Circle => "radius",
-            ShapeKind::Cube | ShapeKind::Square => "side",
-            ShapeKind::Cone | ShapeKind::Line => "length",
-        }
-    }
-
-    /// Whether it points somewhere.
-    pub fn has_direction(self) -> bool {
-        !matches!(self, ShapeKind::Sphere | ShapeKind::Cylinder | ShapeKind::Circle)
-    }
-}
+pub use crate::rules::area::ShapeKind;
+use crate::rules::area::{MAX_AREA_FEET, MIN_AREA_FEET, Shape};
 
 /// The template's shape and size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,16 +25,7 @@ impl Default for TemplateSettings {
 
 impl TemplateSettings {
     pub fn shape(self) -> Shape {
-        let feet = self.feet;
-        match self.kind {
-            ShapeKind::Sphere => Shape::Sphere { radius: feet },
-            ShapeKind::Cylinder => Shape::Cylinder { radius: feet },
-            ShapeKind::Circle => Shape::Circle { radius: feet },
-            ShapeKind::Cube => Shape::Cube { side: feet, face: self.face },
-            ShapeKind::Square => Shape::Square { side: feet, face: self.face },
-            ShapeKind::Cone => Shape::Cone { length: feet },
-            ShapeKind::Line => Shape::Line { length: feet, width: self.width },
-        }
+        Shape::new(self.kind, self.feet, self.face, self.width)
     }
 }
 
@@ -110,7 +51,7 @@ pub fn template_panel(ui: &mut egui::Ui, view: &TemplateView) -> Vec<PanelReques
         }
     });
     ui.horizontal(|ui| {
-        ui.add(egui::DragValue::new(&mut settings.feet).range(5..=1000).speed(5.0).suffix(" ft"));
+        ui.add(egui::DragValue::new(&mut settings.feet).range(MIN_AREA_FEET..=MAX_AREA_FEET).speed(5.0).suffix(" ft"));
         ui.label(settings.kind.size_name());
     });
     match settings.kind {
@@ -120,7 +61,7 @@ pub fn template_panel(ui: &mut egui::Ui, view: &TemplateView) -> Vec<PanelReques
         ShapeKind::Line => {
             ui.horizontal(|ui| {
                 ui.label("Width");
-                ui.add(egui::DragValue::new(&mut settings.width).range(5..=100).speed(5.0).suffix(" ft"));
+                ui.add(egui::DragValue::new(&mut settings.width).range(MIN_AREA_FEET..=100).speed(5.0).suffix(" ft"));
             });
         }
         _ => {}

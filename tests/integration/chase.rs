@@ -6,21 +6,15 @@ use serde_json::Value;
 use super::cli::battlemap;
 use super::{root, scratch};
 
-/// The snapshot of `battlemap chase scenes/forest_chase.ron --seed 7`. A deliberate change of
-/// the rules or the policy rewrites it with `BATTLEMAP_UPDATE_SNAPSHOTS=1 cargo test chase`.
-const SNAPSHOT: &str = "tests/snapshots/forest_chase_seed7.txt";
-
+/// The log of `battlemap chase scenes/forest_chase.ron --seed 7`, against its insta snapshot
+/// (`tests/integration/snapshots/`). A deliberate change of the rules or the policy is reviewed
+/// with `cargo insta review`, or accepted with `INSTA_UPDATE=always cargo test chase`.
 #[test]
 fn a_seeded_chase_log_matches_its_snapshot() {
     let (code, out, err) = battlemap(&["chase", "scenes/forest_chase.ron", "--seed", "7"]);
     assert_eq!(code, 0, "{err}");
-    let path = root().join(SNAPSHOT);
-    if std::env::var_os("BATTLEMAP_UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&path, &out).expect("writes the snapshot");
-    }
-    let expected = std::fs::read_to_string(&path).expect("the snapshot exists");
-    assert_eq!(out, expected, "the log differs from {SNAPSHOT}");
     assert!(out.contains("rolls initiative") && out.contains("The chase is over"), "{out}");
+    insta::assert_snapshot!("forest_chase_seed7", out);
 }
 
 #[test]

@@ -112,7 +112,7 @@ fn moving_spends_movement_and_undo_takes_it_back() {
     app.world_mut().write_message(TurnRequest::Undo(lia));
     app.update();
     let moves = app.world().get::<TurnMoves>(lia).cloned().expect("moves");
-    assert_eq!((moves.turn.dashes, moves.turn.left(), moves.history.len()), (0, 10, 1));
+    assert_eq!((moves.turn.dashes, moves.turn.left(), moves.turn.moves.len()), (0, 10, 1));
     assert_eq!(app.world().get::<Position>(lia).map(|p| p.0), Some(Cell::new(7, 7)));
 
     // A new turn resets the movement.
@@ -177,10 +177,10 @@ fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
     app.update();
     app.world_mut().write_message(DiceRequest::Inspiration { entity: brom, give: false });
     app.update();
-    let roll = |app: &mut App, hidden: bool| {
+    let roll = |app: &mut App, notation: &str, hidden: bool| {
         app.world_mut().write_message(DiceRequest::Roll {
             roller: Some(brom),
-            notation: "d20+3".into(),
+            notation: notation.into(),
             mode: RollMode::Normal,
             hidden,
             reason: "attack on the thug".into(),
@@ -188,11 +188,15 @@ fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
         app.update();
         app.world().resource::<Session>().log.entries.last().cloned().expect("logged")
     };
-    let first = roll(&mut app, false);
+    // DMG "Inspiration": advantage on one ability check, attack roll or saving throw, so a damage
+    // roll leaves it for the next d20.
+    let damage = roll(&mut app, "2d6+3", false);
+    assert_eq!((damage.roll.mode, damage.reason.as_str()), (RollMode::Normal, "attack on the thug"));
+    let first = roll(&mut app, "d20+3", false);
     assert_eq!(first.roll.mode, RollMode::Advantage, "spent inspiration");
     assert_eq!(first.who, "Brom");
     assert_eq!(first.reason, "attack on the thug, with inspiration");
-    let second = roll(&mut app, true);
+    let second = roll(&mut app, "d20+3", true);
     assert_eq!(second.roll.mode, RollMode::Normal, "only the next roll");
     assert_eq!(second.player_text(), "The DM rolled.");
     app.world_mut().write_message(DiceRequest::RollTable { id: "urban-chase-complications".into(), hidden: false });
@@ -253,13 +257,17 @@ fn a_chase_runs_on_messages_and_returns_to_the_map() {
         app.world().resource::<Session>().log.entries.iter().any(|e| e.reason.contains("Chase Complications"));
     assert!(complication_roll, "the end-of-turn d20 is in the roll log");
 
-    // A hurt participant comes back to the map hurt.
+    // A hurt participant comes back to the map hurt, and a tired one tired: exhaustion lasts
+    // until a long rest (PHB appendix A, "Exhaustion").
     if let Some(chases) = app.world_mut().resource_mut::<ChaseMode>().chases.as_mut() {
         chases.active_mut().participants.iter_mut().filter(|p| p.id == "brom").for_each(|p| p.hp = 9);
     }
+    send(&mut app, ChaseRequest::SetExhaustion("lia".into(), 2));
     send(&mut app, ChaseRequest::ReturnToMap);
     assert!(app.world().resource::<ChaseMode>().chases.is_none());
     let mut query = app.world_mut().query::<(&TokenId, &Vitals)>();
-    let brom = query.iter(app.world()).find(|(id, _)| id.0 == "brom").expect("Brom").1.hp;
-    assert_eq!(brom, 9);
+    let vitals: std::collections::HashMap<String, Vitals> =
+        query.iter(app.world()).map(|(id, v)| (id.0.clone(), *v)).collect();
+    assert_eq!(vitals["brom"].hp, 9);
+    assert_eq!((vitals["lia"].exhaustion, vitals["brom"].exhaustion), (2, 0));
 }

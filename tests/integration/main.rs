@@ -5,6 +5,7 @@ mod chase;
 mod cli;
 mod headless;
 mod panels;
+mod robustness;
 mod scenarios;
 mod window;
 

@@ -38,6 +38,7 @@ fn roster(selected: Option<&str>) -> RosterView {
             player_character: true,
             movement: Some(MovementView { speed: 30, left: 20, allowance: 30, dashes: 0, moves: 1, active: true }),
             inspiration: Some(false),
+            exhaustion: 0,
         }),
     }
 }

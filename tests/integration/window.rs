@@ -1,8 +1,8 @@
 //! The real window under Xvfb with software Vulkan: every sample scenario is drawn and its
 //! screenshot checked, and xdotool clicks a token to select it.
 //!
-//! Needs `Xvfb`, `xdotool` and a Vulkan driver (Mesa's lavapipe). Without them the tests say so
-//! and pass, except under CI (`CI` set), where they fail: `.ci/run` installs the packages.
+//! Needs `Xvfb`, `xdotool` and a Vulkan driver (Mesa's lavapipe): without them the tests fail
+//! with a sentence saying what to install (`.ci/run` installs them where missing).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -33,14 +33,25 @@ fn have(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// Starts Xvfb on a free display, or returns `None` (and says why) where it is not installed.
-fn start_display(number: u32) -> Option<Display> {
-    if !have("Xvfb") || !have("xdotool") {
-        assert!(std::env::var_os("CI").is_none(), "CI must have Xvfb and xdotool (see .ci/run)");
-        eprintln!("skipping the real-window test: Xvfb or xdotool is not installed");
-        return None;
-    }
-    let number = (number..number + 50).find(|n| !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists())?;
+/// Starts Xvfb on a free display; fails, saying what to install, where the tools are missing.
+fn start_display(number: u32) -> Display {
+    let vulkan = std::fs::read_dir("/usr/share/vulkan/icd.d")
+        .is_ok_and(|d| d.flatten().any(|e| e.file_name().to_string_lossy().ends_with(".json")));
+    let missing: Vec<&str> = [("Xvfb", "xvfb"), ("xdotool", "xdotool")]
+        .into_iter()
+        .filter(|(program, _)| !have(program))
+        .map(|(_, package)| package)
+        .chain((!vulkan).then_some("mesa-vulkan-drivers"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "the real-window tests need {}: install them with `apt-get install {} libvulkan1` (.ci/run does)",
+        missing.join(" and "),
+        missing.join(" ")
+    );
+    let number = (number..number + 50)
+        .find(|n| !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists())
+        .expect("a free X display number");
     let name = format!(":{number}");
     let server = Command::new("Xvfb")
         .args([&name, "-screen", "0", "1400x900x24", "-nolisten", "tcp"])
@@ -54,7 +65,7 @@ fn start_display(number: u32) -> Option<Display> {
         assert!(Instant::now() < deadline, "Xvfb did not start");
         std::thread::sleep(Duration::from_millis(100));
     }
-    Some(Display { name, server })
+    Display { name, server }
 }
 
 fn app(display: &Display, args: &[&str]) -> Command {
@@ -110,7 +121,7 @@ fn close(a: [u8; 3], b: [u8; 3], tolerance: i32) -> bool {
 
 #[test]
 fn every_sample_scene_is_drawn_in_a_real_window() {
-    let Some(display) = start_display(90) else { return };
+    let display = start_display(90);
     for scene in sample_scenes() {
         let stem = scene.file_stem().and_then(|s| s.to_str()).expect("name").to_owned();
         let png = out_dir().join(format!("{stem}.png"));
@@ -137,9 +148,23 @@ fn every_sample_scene_is_drawn_in_a_real_window() {
         assert_eq!((image.width(), image.height()), (1280, 800), "{stem}");
         let state = read_state(&state_file).expect("state written");
 
-        // Not blank: many colours.
-        let distinct: std::collections::HashSet<[u8; 3]> = image.pixels().map(|p| p.0).collect();
-        assert!(distinct.len() > 50, "{stem}: only {} colours", distinct.len());
+        // The tokens are drawn where the app says, in their side's colour (a point of each disc
+        // beside its initials; labels of crowded neighbours may cover a few).
+        let discs: Vec<&Value> = state["tokens"]
+            .as_array()
+            .expect("tokens")
+            .iter()
+            .filter(|t| t["tiny"] == false && t["fill"].is_array())
+            .collect();
+        assert!(!discs.is_empty(), "{stem}: tokens on screen");
+        let coloured = discs
+            .iter()
+            .filter(|t| {
+                let rgb: Vec<u8> = t["rgb"].as_array().expect("rgb").iter().map(|v| v.as_u64().expect("u8") as u8).collect();
+                close(pixel(&image, &t["fill"]), [rgb[0], rgb[1], rgb[2]], 12)
+            })
+            .count();
+        assert!(4 * coloured >= 3 * discs.len(), "{stem}: only {coloured} of {} discs show their colour", discs.len());
 
         // The map fills the free part of the window: along one axis it spans it, margins aside.
         let view = state["map_view"].as_array().expect("map view");
@@ -175,23 +200,31 @@ fn every_sample_scene_is_drawn_in_a_real_window() {
 
 #[test]
 fn clicking_a_token_selects_it() {
-    let Some(display) = start_display(140) else { return };
+    let display = start_display(140);
     let (running, state_file, state) = open_tavern(&display, "click-state");
     assert!(
         state["tokens"].as_array().is_some_and(|t| t.iter().all(|t| t["screen"].is_array())),
         "every token on screen"
     );
-    // Idle, the app draws nothing: it redraws on input only.
+    // Idle, the app draws nothing: it redraws on input only. Its last frames after the map
+    // settled may still run (slowly, when the machine is busy), so the quietest of a few 3-s
+    // windows counts.
     let ticks = || -> u64 {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", running.0.id())).expect("the app runs");
         let fields: Vec<&str> = stat.rsplit(')').next().expect("stat").split_whitespace().collect();
         fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
     };
-    std::thread::sleep(Duration::from_secs(2));
-    let before = ticks();
-    std::thread::sleep(Duration::from_secs(3));
-    let idle = ticks() - before;
-    assert!(idle < 30, "the idle app used {idle} ticks of CPU in 3 s");
+    let mut windows = Vec::new();
+    for _ in 0..5 {
+        let before = ticks();
+        std::thread::sleep(Duration::from_secs(3));
+        windows.push(ticks() - before);
+        if windows.last().is_some_and(|&t| t < 30) {
+            break;
+        }
+    }
+    let idle = windows.iter().min().copied().unwrap_or(u64::MAX);
+    assert!(idle < 30, "the idle app used {windows:?} ticks of CPU in successive 3-s windows");
     let lia =
         state["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "lia").expect("Lia")["screen"].clone();
     let click = |at: &Value| {
@@ -269,7 +302,7 @@ fn token<'a>(state: &'a Value, id: &str) -> &'a Value {
 
 #[test]
 fn dragging_a_token_moves_it_and_spends_movement() {
-    let Some(display) = start_display(190) else { return };
+    let display = start_display(190);
     let (_running, state_file, state) = open_tavern(&display, "drag-state");
     // Each phase waits for the app to report it, so a slow frame can't merge the steps.
     let xdotool = |args: &[&str]| xdotool(&display, args);
@@ -307,7 +340,7 @@ fn dragging_a_token_moves_it_and_spends_movement() {
 
 #[test]
 fn hovering_shows_cover_and_the_template_covers_cells() {
-    let Some(display) = start_display(240) else { return };
+    let display = start_display(240);
     let (_running, state_file, state) = open_tavern(&display, "cover-state");
     let xdotool = |args: &[&str]| xdotool(&display, args);
     // Select the bandit captain, then hover Brom: no one stands between them.
@@ -343,7 +376,7 @@ fn hovering_shows_cover_and_the_template_covers_cells() {
 /// thief's turn (Dash, run, end) and see the screen handed to the next participant.
 #[test]
 fn a_hotseat_chase_turn_with_the_mouse() {
-    let Some(display) = start_display(230) else { return };
+    let display = start_display(230);
     let state_file = out_dir().join("chase-state.json");
     let _ = std::fs::remove_file(&state_file);
     let _running = Running::start(
@@ -362,9 +395,20 @@ fn a_hotseat_chase_turn_with_the_mouse() {
     assert!(state["notice"].as_str().is_some_and(|n| n.contains("has a chase")), "{}", state["notice"]);
     xdotool(&display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
     xdotool(&display, &["key", "c"]);
-    let target = |state: &Value, name: &str| -> (f64, f64) {
-        let at = &state["chase"]["targets"][name];
-        (at[0].as_f64().unwrap_or_else(|| panic!("no {name} in {state}")), at[1].as_f64().expect("y"))
+    // A button's place once it has stayed put for a moment: egui windows size themselves over
+    // their first frames, and a slow frame could otherwise send the click to where it was.
+    let target = |_: &Value, name: &str| -> (f64, f64) {
+        let mut previous = None;
+        loop {
+            let state = wait_for_state(&state_file, 30, name, |s| s["chase"]["targets"][name].is_array());
+            let at = &state["chase"]["targets"][name];
+            let here = (at[0].as_f64().expect("x"), at[1].as_f64().expect("y"));
+            if previous == Some(here) {
+                return here;
+            }
+            previous = Some(here);
+            std::thread::sleep(Duration::from_millis(300));
+        }
     };
     let click = |p: (f64, f64)| {
         let [x, y] = at(p);

@@ -1,148 +1,199 @@
-//! `battlemap query FILE QUERY ...`: rules questions answered in JSON on stdout.
+//! `battlemap query FILE QUERY ...`: rules questions answered in JSON on stdout. Each answer is a
+//! `Serialize` type below, so its fields are the JSON's (documented in `docs/cli.md`).
 
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
+use clap::{Args, Subcommand, ValueEnum};
+use rand::{RngExt, SeedableRng};
+use serde::Serialize;
 
-use super::EXIT_INVALID;
-use crate::rules::area::{Shape, adjusted_targets, covered_cells, degrees_toward, estimated_targets};
-use crate::rules::distance::{DiagonalParity, range_feet};
-use crate::rules::lattice::{self, Point};
-use crate::rules::movement::{Board, TurnMovement, reach, why_not};
-use crate::rules::sight::{Cover, From as CoverFrom, SightBoard, cover, line_of_sight};
+use super::{fail, parse_pair, say_json};
+use crate::rules::area::{
+    MAX_AREA_FEET, MIN_AREA_FEET, Shape, ShapeKind, adjusted_targets, covered_cells, degrees_toward,
+    estimated_targets, holders,
+};
+use crate::rules::distance::{DiagonalParity, range_feet, rule_name};
+use crate::rules::lattice::{self, Point, Segment};
+use crate::rules::movement::{Board, Fit, MoveError, Occupant, Step, TurnMovement, reach, why_not};
+use crate::rules::sight::{Blocker, Cover, CoverDegree, From as CoverFrom, SightBoard, cover, line_of_sight};
 use crate::rules::{Cell, Grid};
-use crate::scenario::{Scenario, Token};
+use crate::scenario::{Scenario, Token, TokenKind};
 
-/// One rules question about one scenario.
-pub(super) struct Query {
+#[derive(Args, Debug)]
+pub(super) struct QueryArgs {
+    /// The scenario to ask about
     file: PathBuf,
+    #[command(subcommand)]
     question: Question,
 }
 
+#[derive(Subcommand, Debug)]
 enum Question {
+    /// Every token: id, name, kind, side, size, anchor and the cells of its space
     Tokens,
-    Distance { from: String, to: String },
-    Path { id: String, to: Cell, dash: bool },
-    Reach { id: String, dash: bool },
-    Sight { from: String, to: String },
-    Cover { from: String, to: String },
-    CoverFrom { origin: String, to: String },
-    Area { shape: String, feet: u32, origin: String, aim: Aim, face: bool, width: u32, adjust: Option<(bool, u64)> },
+    /// The range in feet between two tokens, nearest cell to nearest cell
+    Distance { a: String, b: String },
+    /// The cheapest path for a token to a cell with a fresh turn's movement, or why not
+    Path {
+        id: String,
+        /// The cell for the token's anchor: x,y on squares, q,r on hexes
+        #[arg(long, value_name = "X,Y", allow_hyphen_values = true, value_parser = parse_pair)]
+        to: (i32, i32),
+        /// Take the Dash action too
+        #[arg(long)]
+        dash: bool,
+    },
+    /// Every cell the token can end its move in this turn
+    Reach {
+        id: String,
+        /// Take the Dash action too
+        #[arg(long)]
+        dash: bool,
+    },
+    /// Whether A has line of sight to B, and a clear line if so
+    Los { a: String, b: String },
+    /// The cover B has against A, with every line of the ruling
+    Cover { a: String, b: String },
+    /// The cover B has against an area whose point of origin is POINT
+    CoverFrom {
+        /// X,Y: a grid intersection on squares; Q,R a hex's centre or Q,R@N its corner N (0 to 5)
+        #[arg(allow_hyphen_values = true, value_parser = parse_point)]
+        origin: PointArg,
+        b: String,
+    },
+    /// The cells an area covers by at least half, and the tokens inside
+    Aoe(AreaArgs),
 }
 
-/// Which way an area points.
-enum Aim {
-    Toward(String),
-    Degrees(f64),
+#[derive(Args, Debug)]
+struct AreaArgs {
+    shape: ShapeArg,
+    /// The radius (sphere, cylinder, circle), side (cube, square) or length (cone, line)
+    #[arg(value_parser = clap::value_parser!(u32).range(i64::from(MIN_AREA_FEET)..=i64::from(MAX_AREA_FEET)))]
+    feet: u32,
+    /// The point of origin (see cover-from for how points are written)
+    #[arg(long, value_name = "POINT", allow_hyphen_values = true, value_parser = parse_point)]
+    origin: PointArg,
+    /// Aim toward this point
+    #[arg(long, value_name = "POINT", conflicts_with = "angle", allow_hyphen_values = true, value_parser = parse_point)]
+    toward: Option<PointArg>,
+    /// Aim this many degrees clockwise from east
+    #[arg(long, value_name = "DEG", allow_hyphen_values = true, value_parser = parse_angle)]
+    angle: Option<f64>,
+    /// Cubes and squares: the middle of a side at the origin instead of a corner
+    #[arg(long)]
+    face: bool,
+    /// A line's width in feet
+    #[arg(long, value_name = "FEET", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(i64::from(MIN_AREA_FEET)..=i64::from(MAX_AREA_FEET)))]
+    width: u32,
+    /// Add (bunched) or subtract (spread) the DMG's optional 1d3 to the table's estimate
+    #[arg(long)]
+    adjust: Option<Bunching>,
+    /// The seed of that 1d3
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "adjust")]
+    seed: u64,
 }
 
-const QUERIES: &str = "tokens, distance A B, path ID --to X,Y [--dash], reach ID [--dash], los A B, cover A B, \
-cover-from X,Y B, aoe SHAPE FEET --origin X,Y [--toward X,Y | --angle DEG] [--face] [--width FEET] \
-[--adjust bunched|spread [--seed N]]";
-
-/// Reads `X,Y` (a cell: `x,y` on squares, `q,r` on hexes).
-fn parse_cell(text: &str) -> Result<Cell, String> {
-    text.split_once(',')
-        .and_then(|(x, y)| Some(Cell::new(x.trim().parse().ok()?, y.trim().parse().ok()?)))
-        .ok_or_else(|| format!("expected a cell as X,Y (such as 3,4), not {text:?}"))
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ShapeArg {
+    Sphere,
+    Cylinder,
+    Circle,
+    Cube,
+    Square,
+    Cone,
+    Line,
 }
 
-fn parse_area(shape: &str, feet: &str, options: &[&str]) -> Result<Question, String> {
-    let feet: u32 = feet.parse().map_err(|_| format!("the area's size is a number of feet, not {feet:?}"))?;
-    let (mut origin, mut aim, mut face, mut width) = (None, Aim::Degrees(0.0), false, 5);
-    let (mut bunching, mut seed) = (None, 0u64);
-    let mut options = options.iter();
-    while let Some(option) = options.next() {
-        let mut value = || options.next().copied().ok_or_else(|| format!("{option} needs a value"));
-        match *option {
-            "--origin" => origin = Some(value()?.to_owned()),
-            "--toward" => aim = Aim::Toward(value()?.to_owned()),
-            "--angle" => {
-                let text = value()?;
-                aim = Aim::Degrees(text.parse().map_err(|_| format!("--angle takes degrees, not {text:?}"))?);
-            }
-            "--face" => face = true,
-            "--width" => {
-                let text = value()?;
-                width = text.parse().map_err(|_| format!("--width takes feet, not {text:?}"))?;
-            }
-            "--adjust" => {
-                bunching = Some(match value()? {
-                    "bunched" => true,
-                    "spread" => false,
-                    other => return Err(format!("--adjust takes bunched or spread, not {other:?}")),
-                });
-            }
-            "--seed" => {
-                let text = value()?;
-                seed = text.parse().map_err(|_| format!("--seed takes a whole number, not {text:?}"))?;
-            }
-            other => return Err(format!("unknown option {other} for aoe")),
+impl From<ShapeArg> for ShapeKind {
+    fn from(shape: ShapeArg) -> Self {
+        match shape {
+            ShapeArg::Sphere => ShapeKind::Sphere,
+            ShapeArg::Cylinder => ShapeKind::Cylinder,
+            ShapeArg::Circle => ShapeKind::Circle,
+            ShapeArg::Cube => ShapeKind::Cube,
+            ShapeArg::Square => ShapeKind::Square,
+            ShapeArg::Cone => ShapeKind::Cone,
+            ShapeArg::Line => ShapeKind::Line,
         }
     }
-    let origin = origin.ok_or("aoe needs --origin X,Y")?;
-    Ok(Question::Area { shape: shape.to_owned(), feet, origin, aim, face, width, adjust: bunching.map(|b| (b, seed)) })
 }
 
-impl Query {
-    pub fn parse(args: &[String]) -> Result<Self, String> {
-        let [file, question, rest @ ..] = args else {
-            return Err(format!("query needs a FILE and a QUERY; the queries are: {QUERIES}"));
-        };
-        let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
-        let question = match (question.as_str(), rest.as_slice()) {
-            ("tokens", []) => Question::Tokens,
-            ("distance", [from, to]) => Question::Distance { from: (*from).into(), to: (*to).into() },
-            ("path", [id, "--to", cell]) => Question::Path { id: (*id).into(), to: parse_cell(cell)?, dash: false },
-            ("path", [id, "--to", cell, "--dash"] | [id, "--dash", "--to", cell]) => {
-                Question::Path { id: (*id).into(), to: parse_cell(cell)?, dash: true }
-            }
-            ("reach", [id]) => Question::Reach { id: (*id).into(), dash: false },
-            ("reach", [id, "--dash"]) => Question::Reach { id: (*id).into(), dash: true },
-            ("los", [from, to]) => Question::Sight { from: (*from).into(), to: (*to).into() },
-            ("cover", [from, to]) => Question::Cover { from: (*from).into(), to: (*to).into() },
-            ("cover-from", [origin, to]) => Question::CoverFrom { origin: (*origin).into(), to: (*to).into() },
-            ("aoe", [shape, feet, options @ ..]) => parse_area(shape, feet, options)?,
-            (known @ ("tokens" | "distance" | "path" | "reach" | "los" | "cover" | "cover-from" | "aoe"), extra) => {
-                return Err(format!("wrong arguments for `{known}`: {extra:?}; the queries are: {QUERIES}"));
-            }
-            (other, _) => return Err(format!("unknown query {other:?}; the queries are: {QUERIES}")),
-        };
-        Ok(Self { file: file.into(), question })
-    }
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Bunching {
+    Bunched,
+    Spread,
+}
 
-    /// Loads the scenario, prints the answer, and returns the exit code.
-    pub fn run(self) -> u8 {
-        let scenario = match Scenario::load(&self.file) {
-            Ok(s) => s,
-            Err(errors) => {
-                eprintln!("{errors}");
-                return EXIT_INVALID;
-            }
-        };
-        let answer = match &self.question {
-            Question::Tokens => Ok(tokens(&scenario)),
-            Question::Distance { from, to } => distance(&scenario, from, to),
-            Question::Path { id, to, dash } => path(&scenario, id, *to, *dash),
-            Question::Reach { id, dash } => reach_cells(&scenario, id, *dash),
-            Question::Sight { from, to } => sight(&scenario, from, to),
-            Question::Cover { from, to } => cover_between(&scenario, from, to),
-            Question::CoverFrom { origin, to } => cover_from(&scenario, origin, to),
-            Question::Area { shape, feet, origin, aim, face, width, adjust } => {
-                area(&scenario, shape, *feet, origin, aim, *face, *width, *adjust)
-            }
-        };
-        match answer {
-            Ok(answer) => {
-                println!("{}", serde_json::to_string_pretty(&answer).expect("JSON values always serialise"));
-                0
-            }
-            Err(message) => {
-                eprintln!("{}: {message}", self.file.display());
-                EXIT_INVALID
-            }
+/// A point as written: `X,Y`, or `Q,R@N` for a hex's corner.
+#[derive(Clone, Copy, Debug)]
+struct PointArg {
+    cell: (i32, i32),
+    corner: Option<usize>,
+}
+
+fn parse_point(text: &str) -> Result<PointArg, String> {
+    let (cell, corner) = match text.split_once('@') {
+        Some((cell, corner)) => {
+            (cell, Some(corner.parse::<usize>().map_err(|_| format!("{corner:?} after @ is not a whole number"))?))
         }
+        None => (text, None),
+    };
+    Ok(PointArg { cell: parse_pair(cell)?, corner })
+}
+
+fn parse_angle(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|d| d.is_finite() && d.abs() <= 3600.0)
+        .ok_or_else(|| "an angle is a number of degrees from -3600 to 3600".to_owned())
+}
+
+/// Loads the scenario, prints the answer, and returns the exit code.
+pub(super) fn run(args: &QueryArgs) -> u8 {
+    let scenario = match Scenario::load(&args.file) {
+        Ok(s) => s,
+        Err(errors) => return fail(errors),
+    };
+    let answer: Result<Answer, String> = match &args.question {
+        Question::Tokens => Ok(Answer::Tokens(tokens(&scenario))),
+        Question::Distance { a, b } => distance(&scenario, a, b).map(Answer::Distance),
+        Question::Path { id, to, dash } => path(&scenario, id, Cell::new(to.0, to.1), *dash).map(Answer::Path),
+        Question::Reach { id, dash } => reach_cells(&scenario, id, *dash).map(Answer::Reach),
+        Question::Los { a, b } => sight(&scenario, a, b).map(Answer::Sight),
+        Question::Cover { a, b } => cover_between(&scenario, a, b).map(Answer::Cover),
+        Question::CoverFrom { origin, b } => cover_from(&scenario, *origin, b).map(Answer::Cover),
+        Question::Aoe(area_args) => area(&scenario, area_args).map(Answer::Area),
+    };
+    match answer {
+        Ok(answer) => {
+            say_json(&answer);
+            0
+        }
+        Err(message) => fail(format_args!("{}: {message}", args.file.display())),
     }
+}
+
+/// Every answer a query gives.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Answer {
+    Tokens(TokensAnswer),
+    Distance(DistanceAnswer),
+    Path(PathAnswer),
+    Reach(ReachAnswer),
+    Sight(SightAnswer),
+    Cover(CoverAnswer),
+    Area(AreaAnswer),
+}
+
+/// A point in grid units (x east, y south), rounded to thousandths.
+type Units = [f64; 2];
+
+fn units((x, y): (f64, f64)) -> Units {
+    let round = |v: f64| (v * 1000.0).round() / 1000.0;
+    [round(x), round(y)]
 }
 
 fn token<'a>(scenario: &'a Scenario, id: &str) -> Result<&'a Token, String> {
@@ -152,229 +203,333 @@ fn token<'a>(scenario: &'a Scenario, id: &str) -> Result<&'a Token, String> {
     })
 }
 
-/// Every token: id, name, kind, side, size, anchor and the cells of its space.
-pub fn tokens(scenario: &Scenario) -> Value {
-    let token = |t: &Token| {
-        json!({
-            "id": t.id,
-            "name": t.name,
-            "kind": t.kind,
-            "side": t.side.name(),
-            "size": t.size.name(),
-            "anchor": [t.anchor.x, t.anchor.y],
-            "cells": t.cells(scenario.grid).iter().map(|c| [c.x, c.y]).collect::<Vec<_>>(),
-        })
-    };
-    json!({
-        "scenario": scenario.name,
-        "grid": scenario.grid.name(),
-        "tokens": scenario.tokens.iter().map(token).collect::<Vec<_>>(),
-    })
+#[derive(Serialize)]
+struct TokensAnswer {
+    scenario: String,
+    grid: &'static str,
+    tokens: Vec<TokenAnswer>,
 }
 
-/// The range between two tokens: nearest cell to nearest cell.
-fn distance(scenario: &Scenario, from: &str, to: &str) -> Result<Value, String> {
-    let (a, b) = (token(scenario, from)?, token(scenario, to)?);
-    let feet = range_feet(scenario.grid, scenario.rules.diagonals, &a.cells(scenario.grid), &b.cells(scenario.grid))
-        .ok_or("a token has no space")?;
-    Ok(json!({ "from": a.id, "to": b.id, "feet": feet, "diagonals": scenario.rules.diagonals.name() }))
+#[derive(Serialize)]
+struct TokenAnswer {
+    id: String,
+    name: String,
+    kind: TokenKind,
+    side: &'static str,
+    size: &'static str,
+    anchor: Cell,
+    cells: Vec<Cell>,
 }
 
-/// The movement a token has at the start of its turn, with or without a Dash.
-fn turn(token: &Token, dash: bool) -> TurnMovement {
-    TurnMovement { dashes: u32::from(dash), ..TurnMovement::new(token.speed) }
-}
-
-fn path(scenario: &Scenario, id: &str, to: Cell, dash: bool) -> Result<Value, String> {
-    let mover = token(scenario, id)?;
-    let others = scenario.occupants_except(id);
-    let board = Board { map: &scenario.map, rule: scenario.rules.diagonals, others: &others };
-    let budget = turn(mover, dash).left();
-    let start = mover.anchor;
-    let found = reach(&board, &mover.mover(), start, budget, DiagonalParity::default()).path(to);
-    Ok(match found {
-        Some(path) => json!({
-            "id": id,
-            "budget": budget,
-            "reachable": true,
-            "cost": path.cost,
-            "cells": path.cells().iter().map(|c| [c.x, c.y]).collect::<Vec<_>>(),
-            "steps": path.steps,
-            "squeezing_at_end": path.fit == crate::rules::movement::Fit::Squeezing,
-        }),
-        None => {
-            let reason = why_not(&board, &mover.mover(), start, to, budget, DiagonalParity::default());
-            json!({
-                "id": id,
-                "budget": budget,
-                "reachable": false,
-                "why": reason,
-                "explanation": reason.map(|r| r.to_string()),
+fn tokens(scenario: &Scenario) -> TokensAnswer {
+    TokensAnswer {
+        scenario: scenario.name.clone(),
+        grid: scenario.grid.name(),
+        tokens: scenario
+            .tokens
+            .iter()
+            .map(|t| TokenAnswer {
+                id: t.id.clone(),
+                name: t.name.clone(),
+                kind: t.kind,
+                side: t.side.name(),
+                size: t.size.name(),
+                anchor: t.anchor,
+                cells: t.cells(scenario.grid),
             })
-        }
-    })
-}
-
-fn reach_cells(scenario: &Scenario, id: &str, dash: bool) -> Result<Value, String> {
-    let mover = token(scenario, id)?;
-    let others = scenario.occupants_except(id);
-    let board = Board { map: &scenario.map, rule: scenario.rules.diagonals, others: &others };
-    let budget = turn(mover, dash).left();
-    let reach = reach(&board, &mover.mover(), mover.anchor, budget, DiagonalParity::default());
-    let cells: Vec<Value> = reach
-        .cells()
-        .iter()
-        .map(|r| json!({ "cell": [r.cell.x, r.cell.y], "cost": r.cost, "squeezing": r.fit == crate::rules::movement::Fit::Squeezing }))
-        .collect();
-    Ok(json!({ "id": id, "budget": budget, "dash": dash, "cells": cells }))
-}
-
-/// A point of the grid: `X,Y` is a square's corner (a grid intersection) on squares; on hexes
-/// `Q,R` is a hex's centre and `Q,R@N` its corner N (0 to 5, clockwise from the one shared with
-/// `(q+1, r)` and `(q, r+1)`).
-fn parse_point(grid: Grid, text: &str) -> Result<Point, String> {
-    let (cell_text, corner) = match text.split_once('@') {
-        Some((cell, corner)) => (
-            cell,
-            Some(
-                corner
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|c| *c < 6)
-                    .ok_or_else(|| format!("a hex corner is 0 to 5, not {corner:?}"))?,
-            ),
-        ),
-        None => (text, None),
-    };
-    let cell = parse_cell(cell_text)?;
-    match (grid, corner) {
-        (Grid::Square, None) => Ok(Point::square_corner(cell.x, cell.y)),
-        (Grid::Square, Some(_)) => Err("on squares a point is a grid intersection X,Y, without @".into()),
-        (Grid::Hex(_), None) => Ok(lattice::centre(grid, cell)),
-        (Grid::Hex(_), Some(n)) => Ok(lattice::corners(grid, cell)[n]),
+            .collect(),
     }
 }
 
-fn point_json(grid: Grid, point: Point) -> Value {
-    let (x, y) = point.to_units(grid);
-    json!([round3(x), round3(y)])
+#[derive(Serialize)]
+struct DistanceAnswer {
+    from: String,
+    to: String,
+    feet: u32,
+    /// How steps are counted: `every square 5 ft`, `diagonals 5/10 ft` or `every hex 5 ft`.
+    diagonals: &'static str,
 }
 
-fn round3(v: f64) -> f64 {
-    (v * 1000.0).round() / 1000.0
+fn distance(scenario: &Scenario, from: &str, to: &str) -> Result<DistanceAnswer, String> {
+    let (a, b) = (token(scenario, from)?, token(scenario, to)?);
+    let (grid, rule) = (scenario.grid, scenario.rules.diagonals);
+    let feet = range_feet(grid, rule, &a.cells(grid), &b.cells(grid)).ok_or("a token has no space")?;
+    Ok(DistanceAnswer { from: a.id.clone(), to: b.id.clone(), feet, diagonals: rule_name(grid, rule) })
 }
 
-fn sight_board(scenario: &Scenario) -> Vec<crate::rules::movement::Occupant> {
+/// The movement a token has at the start of its turn, with or without a Dash.
+fn budget(token: &Token, dash: bool) -> u32 {
+    let mut turn = TurnMovement::new(token.speed);
+    if dash {
+        turn.dash();
+    }
+    turn.left()
+}
+
+#[derive(Serialize)]
+struct PathAnswer {
+    id: String,
+    budget: u32,
+    reachable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cells: Option<Vec<Cell>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steps: Option<Vec<Step>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    squeezing_at_end: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<MoveError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explanation: Option<String>,
+}
+
+fn board<'a>(scenario: &'a Scenario, others: &'a [Occupant]) -> Board<'a> {
+    Board { map: &scenario.map, rule: scenario.rules.diagonals, others }
+}
+
+fn path(scenario: &Scenario, id: &str, to: Cell, dash: bool) -> Result<PathAnswer, String> {
+    let mover = token(scenario, id)?;
+    let others = scenario.occupants_except(id);
+    let board = board(scenario, &others);
+    let budget = budget(mover, dash);
+    let found = reach(&board, &mover.mover(), mover.anchor, budget, DiagonalParity::default()).path(to);
+    let mut answer = PathAnswer {
+        id: id.to_owned(),
+        budget,
+        reachable: found.is_some(),
+        cost: None,
+        cells: None,
+        steps: None,
+        squeezing_at_end: None,
+        why: None,
+        explanation: None,
+    };
+    match found {
+        Some(path) => {
+            answer.cost = Some(path.cost);
+            answer.cells = Some(path.cells());
+            answer.squeezing_at_end = Some(path.fit == Fit::Squeezing);
+            answer.steps = Some(path.steps);
+        }
+        None => {
+            let reason = why_not(&board, &mover.mover(), mover.anchor, to, budget, DiagonalParity::default());
+            answer.explanation = reason.as_ref().map(ToString::to_string);
+            answer.why = reason;
+        }
+    }
+    Ok(answer)
+}
+
+#[derive(Serialize)]
+struct ReachAnswer {
+    id: String,
+    budget: u32,
+    dash: bool,
+    cells: Vec<ReachCell>,
+}
+
+#[derive(Serialize)]
+struct ReachCell {
+    cell: Cell,
+    cost: u32,
+    squeezing: bool,
+}
+
+fn reach_cells(scenario: &Scenario, id: &str, dash: bool) -> Result<ReachAnswer, String> {
+    let mover = token(scenario, id)?;
+    let others = scenario.occupants_except(id);
+    let budget = budget(mover, dash);
+    let reach = reach(&board(scenario, &others), &mover.mover(), mover.anchor, budget, DiagonalParity::default());
+    let cells = reach
+        .cells()
+        .iter()
+        .map(|r| ReachCell { cell: r.cell, cost: r.cost, squeezing: r.fit == Fit::Squeezing })
+        .collect();
+    Ok(ReachAnswer { id: id.to_owned(), budget, dash, cells })
+}
+
+/// Resolves a written point on the scenario's grid, refusing one off the map.
+fn point(scenario: &Scenario, written: PointArg) -> Result<Point, String> {
+    let grid = scenario.grid;
+    let (x, y) = written.cell;
+    match (grid, written.corner) {
+        (Grid::Square, Some(_)) => Err("on squares a point is a grid intersection X,Y, without @N".into()),
+        (Grid::Square, None) => {
+            let (w, h) = (scenario.map.width() as i32, scenario.map.height() as i32);
+            if (0..=w).contains(&x) && (0..=h).contains(&y) {
+                Ok(Point::square_corner(x, y))
+            } else {
+                Err(format!("the point {x},{y} is off the map: intersections run from 0,0 to {w},{h}"))
+            }
+        }
+        (Grid::Hex(_), Some(n)) if n > 5 => Err(format!("a hex has corners 0 to 5, not {n}")),
+        (Grid::Hex(_), corner) => {
+            let cell = Cell::new(x, y);
+            if !scenario.map.contains(cell) {
+                return Err(format!("the hex {x},{y} is not on the map; a point is a hex's centre or corner"));
+            }
+            Ok(match corner {
+                Some(n) => lattice::corners(grid, cell)[n],
+                None => lattice::centre(grid, cell),
+            })
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct SightAnswer {
+    from: String,
+    to: String,
+    line_of_sight: bool,
+    line: Option<LineAnswer>,
+}
+
+#[derive(Serialize)]
+struct LineAnswer {
+    from: Units,
+    to: Units,
+}
+
+impl LineAnswer {
+    fn of(grid: Grid, line: &Segment) -> Self {
+        Self { from: units(line.from.to_units(grid)), to: units(line.end_units(grid)) }
+    }
+}
+
+fn sight_board(scenario: &Scenario) -> Vec<Occupant> {
     scenario.tokens.iter().map(|t| t.occupant(scenario.grid)).collect()
 }
 
-fn sight(scenario: &Scenario, from: &str, to: &str) -> Result<Value, String> {
+fn sight(scenario: &Scenario, from: &str, to: &str) -> Result<SightAnswer, String> {
     let (a, b) = (token(scenario, from)?, token(scenario, to)?);
     let tokens = sight_board(scenario);
     let board = SightBoard { map: &scenario.map, tokens: &tokens };
     let line = line_of_sight(&board, &a.cells(scenario.grid), &b.cells(scenario.grid));
-    Ok(json!({
-        "from": a.id,
-        "to": b.id,
-        "line_of_sight": line.is_some(),
-        "line": line.map(|(p, q)| json!({ "from": point_json(scenario.grid, p), "to": point_json(scenario.grid, q) })),
-    }))
-}
-
-fn cover_json(scenario: &Scenario, ruling: &Cover) -> Value {
-    let grid = scenario.grid;
-    json!({
-        "degree": ruling.degree,
-        "label": ruling.degree.label(),
-        "bonus": ruling.degree.bonus(),
-        "corner": point_json(grid, ruling.corner),
-        "target_cell": [ruling.target_cell.x, ruling.target_cell.y],
-        "lines": ruling.lines.iter().map(|l| json!({
-            "from": point_json(grid, l.from),
-            "to": point_json(grid, l.to),
-            "blocked_by": l.blocked_by,
-        })).collect::<Vec<_>>(),
-        "total": ruling.total,
+    Ok(SightAnswer {
+        from: a.id.clone(),
+        to: b.id.clone(),
+        line_of_sight: line.is_some(),
+        line: line.map(|l| LineAnswer::of(scenario.grid, &l)),
     })
 }
 
-fn cover_between(scenario: &Scenario, from: &str, to: &str) -> Result<Value, String> {
+#[derive(Serialize)]
+struct CoverAnswer {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    origin: Option<Units>,
+    to: String,
+    degree: CoverDegree,
+    label: &'static str,
+    /// The bonus to AC and Dexterity saves; null for total cover.
+    bonus: Option<i32>,
+    corner: Units,
+    target_cell: Cell,
+    lines: Vec<CoverLineAnswer>,
+    total: bool,
+}
+
+#[derive(Serialize)]
+struct CoverLineAnswer {
+    from: Units,
+    to: Units,
+    blocked_by: Option<Blocker>,
+}
+
+impl CoverAnswer {
+    fn of(grid: Grid, ruling: Cover, to: &str) -> Self {
+        Self {
+            from: None,
+            origin: None,
+            to: to.to_owned(),
+            degree: ruling.degree,
+            label: ruling.degree.label(),
+            bonus: ruling.degree.bonus(),
+            corner: units(ruling.corner.to_units(grid)),
+            target_cell: ruling.target_cell,
+            lines: ruling
+                .lines
+                .into_iter()
+                .map(|l| CoverLineAnswer {
+                    from: units(l.from.to_units(grid)),
+                    to: units(l.to.to_units(grid)),
+                    blocked_by: l.blocked_by,
+                })
+                .collect(),
+            total: ruling.total,
+        }
+    }
+}
+
+fn cover_between(scenario: &Scenario, from: &str, to: &str) -> Result<CoverAnswer, String> {
     let (a, b) = (token(scenario, from)?, token(scenario, to)?);
     let tokens = sight_board(scenario);
     let board = SightBoard { map: &scenario.map, tokens: &tokens };
     let cells = a.cells(scenario.grid);
     let ruling =
         cover(&board, CoverFrom::Space { cells: &cells, id: Some(&a.id) }, Some(&b.id), &b.cells(scenario.grid));
-    let mut answer = cover_json(scenario, &ruling);
-    answer["from"] = json!(a.id);
-    answer["to"] = json!(b.id);
-    Ok(answer)
+    Ok(CoverAnswer { from: Some(a.id.clone()), ..CoverAnswer::of(scenario.grid, ruling, &b.id) })
 }
 
-fn cover_from(scenario: &Scenario, origin: &str, to: &str) -> Result<Value, String> {
-    let point = parse_point(scenario.grid, origin)?;
+fn cover_from(scenario: &Scenario, origin: PointArg, to: &str) -> Result<CoverAnswer, String> {
+    let origin = point(scenario, origin)?;
     let b = token(scenario, to)?;
     let tokens = sight_board(scenario);
     let board = SightBoard { map: &scenario.map, tokens: &tokens };
-    let ruling = cover(&board, CoverFrom::Origin(point), Some(&b.id), &b.cells(scenario.grid));
-    let mut answer = cover_json(scenario, &ruling);
-    answer["origin"] = point_json(scenario.grid, point);
-    answer["to"] = json!(b.id);
-    Ok(answer)
+    let ruling = cover(&board, CoverFrom::Origin(origin), Some(&b.id), &b.cells(scenario.grid));
+    Ok(CoverAnswer { origin: Some(units(origin.to_units(scenario.grid))), ..CoverAnswer::of(scenario.grid, ruling, &b.id) })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn area(
-    scenario: &Scenario,
-    shape: &str,
-    feet: u32,
-    origin: &str,
-    aim: &Aim,
-    face: bool,
-    width: u32,
-    adjust: Option<(bool, u64)>,
-) -> Result<Value, String> {
-    let grid = scenario.grid;
-    let shape = match shape {
-        "sphere" => Shape::Sphere { radius: feet },
-        "cylinder" => Shape::Cylinder { radius: feet },
-        "circle" => Shape::Circle { radius: feet },
-        "cube" => Shape::Cube { side: feet, face },
-        "square" => Shape::Square { side: feet, face },
-        "cone" => Shape::Cone { length: feet },
-        "line" => Shape::Line { length: feet, width },
-        other => {
-            return Err(format!(
-                "unknown shape {other:?}; the shapes are sphere, cylinder, circle, cube, square, cone, line"
-            ));
-        }
-    };
-    let origin_units = parse_point(grid, origin)?.to_units(grid);
-    let degrees = match aim {
-        Aim::Degrees(d) => *d,
-        Aim::Toward(text) => degrees_toward(origin_units, parse_point(grid, text)?.to_units(grid)),
-    };
-    let cells = covered_cells(&scenario.map, shape, origin_units, degrees).map_err(|e| e.to_string())?;
-    let inside: std::collections::HashSet<Cell> = cells.iter().map(|c| c.cell).collect();
-    let touched: Vec<&str> = scenario
-        .tokens
-        .iter()
-        .filter(|t| t.cells(grid).iter().any(|c| inside.contains(c)))
-        .map(|t| t.id.as_str())
-        .collect();
-    Ok(json!({
-        "shape": shape,
-        "origin": [round3(origin_units.0), round3(origin_units.1)],
-        "degrees": round3(degrees),
-        "cells": cells.iter().map(|c| [c.cell.x, c.cell.y]).collect::<Vec<_>>(),
-        "tokens": touched,
-        "estimate": estimated_targets(shape.table_area(), feet),
-        "adjusted": adjust.map(|(bunched, seed)| {
-            // The DMG's optional 1d3, from a generator seeded on the command line so it replays.
-            use rand::{RngExt, SeedableRng};
-            let roll = rand::rngs::StdRng::seed_from_u64(seed).random_range(1..=3u32);
-            let estimate = estimated_targets(shape.table_area(), feet);
-            json!({ "seed": seed, "roll_1d3": roll, "bunched": bunched, "targets": adjusted_targets(estimate, roll, bunched) })
-        }),
-    }))
+#[derive(Serialize)]
+struct AreaAnswer {
+    shape: Shape,
+    origin: Units,
+    degrees: f64,
+    cells: Vec<Cell>,
+    tokens: Vec<String>,
+    /// The Targets in Areas of Effect table's estimate.
+    estimate: u32,
+    adjusted: Option<Adjusted>,
 }
+
+/// The estimate with the DMG's optional 1d3, from a generator seeded on the command line.
+#[derive(Serialize)]
+struct Adjusted {
+    seed: u64,
+    roll_1d3: u32,
+    bunched: bool,
+    targets: u32,
+}
+
+fn area(scenario: &Scenario, args: &AreaArgs) -> Result<AreaAnswer, String> {
+    let grid = scenario.grid;
+    let shape = Shape::new(args.shape.into(), args.feet, args.face, args.width);
+    let origin = point(scenario, args.origin)?.to_units(grid);
+    let degrees = match (args.toward, args.angle) {
+        (Some(toward), _) => degrees_toward(origin, point(scenario, toward)?.to_units(grid)),
+        (None, angle) => angle.unwrap_or(0.0),
+    };
+    let cells = covered_cells(&scenario.map, shape, origin, degrees).map_err(|e| e.to_string())?;
+    let occupants = sight_board(scenario);
+    let estimate = estimated_targets(shape.table_area(), args.feet);
+    let adjusted = args.adjust.map(|bunching| {
+        let roll_1d3 = rand::rngs::StdRng::seed_from_u64(args.seed).random_range(1..=3u32);
+        let bunched = matches!(bunching, Bunching::Bunched);
+        Adjusted { seed: args.seed, roll_1d3, bunched, targets: adjusted_targets(estimate, roll_1d3, bunched) }
+    });
+    Ok(AreaAnswer {
+        shape,
+        origin: units(origin),
+        degrees: (degrees * 1000.0).round() / 1000.0,
+        cells: cells.iter().map(|c| c.cell).collect(),
+        tokens: holders(&cells, &occupants).into_iter().map(|o| o.id.clone()).collect(),
+        estimate,
+        adjusted,
+    })
+}
+
+#[cfg(test)]
+mod fuzz;

@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::creature::{Ability, Skill};
+use crate::rules::dice::Notation;
 use crate::rules::tables::{self, parse_range};
 
 /// A check (any one of `options`, the participant's choice) or a saving throw.
@@ -135,6 +136,12 @@ impl Complication {
     }
 }
 
+/// The most feet a row may cost or ask for.
+pub const MAX_FEET: u32 = 1000;
+
+/// The largest attack bonus a row's attacker may have, either way.
+pub const MAX_BONUS: i32 = 30;
+
 /// A d20 table of complications.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename = "ComplicationTable")]
@@ -170,16 +177,27 @@ impl ComplicationTable {
             {
                 return Err(format!("the row {:?} has DC {}: DCs run from 1 to 30", row.roll, test.dc()));
             }
+            if let Some(Alternative::SpendMovement { feet }) = row.alternative
+                && feet > MAX_FEET
+            {
+                return Err(format!("the row {:?} spends {feet} ft: at most {MAX_FEET}", row.roll));
+            }
             for effect in row.on_fail.iter().chain(&row.always) {
-                let dice = match effect {
-                    Effect::Damage { dice, .. } | Effect::OpportunityAttack { dice, .. } => Some(dice),
-                    Effect::Fall { distance } => Some(distance),
-                    _ => None,
+                let (dice, feet, bonus) = match effect {
+                    Effect::Damage { dice, .. } => (Some(dice), 0, 0),
+                    Effect::OpportunityAttack { dice, bonus, min_move, .. } => (Some(dice), *min_move, *bonus),
+                    Effect::Fall { distance } => (Some(distance), 0, 0),
+                    Effect::DifficultTerrain { feet } => (None, *feet, 0),
+                    _ => (None, 0, 0),
                 };
-                if let Some(dice) = dice
-                    && dice.parse::<tyche::Expr>().is_err()
-                {
-                    return Err(format!("the row {:?} has {dice:?}, which is not dice notation", row.roll));
+                if let Some(Err(e)) = dice.map(|d| Notation::parse(d)) {
+                    return Err(format!("the row {:?}: {e}", row.roll));
+                }
+                if feet > MAX_FEET {
+                    return Err(format!("the row {:?} has {feet} ft: at most {MAX_FEET}", row.roll));
+                }
+                if !(-MAX_BONUS..=MAX_BONUS).contains(&bonus) {
+                    return Err(format!("the row {:?} has an attack bonus of {bonus}: from -{MAX_BONUS} to +{MAX_BONUS}", row.roll));
                 }
             }
         }

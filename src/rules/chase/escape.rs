@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Chase;
+use crate::rules::advantage::Sources;
 use crate::rules::dice::RollMode;
 
 /// A factor of the scene, chosen by the DM.
@@ -53,34 +54,22 @@ impl EscapeFactor {
     }
 }
 
-/// Advantage and disadvantage cancel, however many of each (DMG "Advantage and Disadvantage").
-pub fn combine(advantages: usize, disadvantages: usize) -> RollMode {
-    match (advantages > 0, disadvantages > 0) {
-        (true, false) => RollMode::Advantage,
-        (false, true) => RollMode::Disadvantage,
-        _ => RollMode::Normal,
-    }
-}
-
 impl Chase {
-    /// The mode of `quarry`'s escape check with `lead` as the lead pursuer, and its sources: the
-    /// scene's factors, a ranger or Survival-proficient lead pursuer, and exhaustion (disadvantage
-    /// on ability checks from level 1).
-    pub fn escape_mode(&self, quarry: &str, lead: &str) -> (RollMode, Vec<String>) {
-        let mut sources: Vec<(String, bool)> =
-            self.rules.escape_factors.iter().map(|f| (f.name(), f.gives_advantage())).collect();
+    /// The advantages and disadvantages of `quarry`'s escape check with `lead` as the lead
+    /// pursuer: the scene's factors, a ranger or Survival-proficient lead pursuer, and exhaustion
+    /// (disadvantage on ability checks from level 1).
+    pub fn escape_sources(&self, quarry: &str, lead: &str) -> Sources {
+        let mut sources = Sources::default();
+        for factor in &self.rules.escape_factors {
+            let mode = if factor.gives_advantage() { RollMode::Advantage } else { RollMode::Disadvantage };
+            sources.add(mode, factor.name());
+        }
         if self.participant(lead).is_some_and(|p| p.sheet.tracker) {
-            sources.push(("the lead pursuer is a ranger or proficient in Survival".to_owned(), false));
+            sources.disadvantage("the lead pursuer is a ranger or proficient in Survival");
         }
         if self.participant(quarry).is_some_and(|p| p.exhaustion >= 1) {
-            sources.push(("exhaustion".to_owned(), false));
+            sources.disadvantage("exhaustion");
         }
-        let advantages = sources.iter().filter(|(_, adv)| *adv).count();
-        let mode = combine(advantages, sources.len() - advantages);
-        let text = sources
-            .into_iter()
-            .map(|(name, adv)| format!("{}: {name}", if adv { "advantage" } else { "disadvantage" }))
-            .collect();
-        (mode, text)
+        sources
     }
 }

@@ -26,6 +26,7 @@ pub use complication::{Alternative, CheckKind, Complication, ComplicationTable, 
 pub use escape::EscapeFactor;
 pub use turn::{Resolution, Turn};
 
+use super::advantage::Sources;
 use super::creature::{Ability, Sheet};
 use super::dice::{DiceError, DiceRoll, Evaluation, LogEntry, RollMode, SeededDice};
 use super::initiative::InitiativeOrder;
@@ -452,26 +453,21 @@ impl Chase {
                 (p.sheet.save_bonus(*ability), format!("{} saving throw", ability.name()), true, *ability)
             }
         };
-        let mut disadvantages = Vec::new();
+        let mut sources = Sources::default();
         if !is_save && p.exhaustion >= 1 {
-            disadvantages.push("exhaustion");
+            sources.disadvantage("exhaustion");
         }
         if is_save && p.exhaustion >= 3 {
-            disadvantages.push("exhaustion 3");
+            sources.disadvantage("exhaustion 3");
         }
         if is_save && ability == Ability::Dex && p.restrained {
-            disadvantages.push("restrained");
+            sources.disadvantage("restrained");
         }
-        let mode = if disadvantages.is_empty() { RollMode::Normal } else { RollMode::Disadvantage };
         let name = p.name().to_owned();
         let dc = test.dc();
-        let roll = self.roll(&format!("1d20{bonus:+}"), mode, dice)?;
+        let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;
         let passed = roll.total >= dc;
-        let why = if disadvantages.is_empty() {
-            String::new()
-        } else {
-            format!(" (disadvantage: {})", disadvantages.join(", "))
-        };
+        let why = if sources.is_empty() { String::new() } else { format!(" ({})", sources.describe()) };
         let text = format!(
             "{name} makes a DC {dc} {label}{why}: {} — {}.",
             roll.total,
@@ -693,12 +689,12 @@ impl Chase {
                     self.say(text);
                     continue;
                 }
-                let (mode, sources) = self.escape_mode(quarry, &lead);
+                let sources = self.escape_sources(quarry, &lead);
                 let bonus =
                     self.participant(quarry).map_or(0, |p| p.sheet.skill_bonus(super::creature::Skill::Stealth));
-                let roll = self.roll(&format!("1d20{bonus:+}"), mode, dice)?;
+                let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;
                 let escaped = roll.total > passive;
-                let how = if sources.is_empty() { String::new() } else { format!(" ({})", sources.join("; ")) };
+                let how = if sources.is_empty() { String::new() } else { format!(" ({})", sources.describe()) };
                 let text = format!(
                     "{name} tries to escape: Dexterity (Stealth) {}{how} against {watcher}'s passive Perception {passive} — {}.",
                     roll.total,

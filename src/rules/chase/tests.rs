@@ -439,7 +439,7 @@ fn escape_factors_cancel() {
         guard.sheet.tracker = tracker;
         let rules = ChaseRules { escape_factors: factors, ..ChaseRules::default() };
         let (chase, _) = start(vec![entrant("thief", Role::Quarry, 40), guard], rules);
-        chase.escape_mode("thief", "guard").0
+        chase.escape_sources("thief", "guard").mode()
     };
     assert_eq!(mode(vec![ManyThingsToHideBehind], false), RollMode::Advantage);
     assert_eq!(mode(vec![ManyThingsToHideBehind, CrowdedOrNoisy], false), RollMode::Advantage);
@@ -506,6 +506,35 @@ fn attacks_need_range_and_count_cover() {
         turn.action_used = false;
     }
     assert!(matches!(chase.attack("thief", 0, CoverDegree::None, &mut dice), Err(ChaseError::Refused(_))));
+}
+
+/// PHB appendix A, "Restrained": "The creature's attack rolls have disadvantage." A guard caught
+/// in a net shoots with disadvantage; freed, it doesn't.
+#[test]
+fn a_restrained_attacker_has_disadvantage() {
+    let mut archer = entrant("guard", Role::Pursuer, 0);
+    archer.sheet.attacks.push(Attack {
+        name: "Shortbow".into(),
+        bonus: 4,
+        damage: "1d6+2".into(),
+        damage_type: "piercing".into(),
+        range: 80,
+        long_range: Some(320),
+    });
+    for restrained in [true, false] {
+        let (mut chase, mut dice) =
+            start(vec![archer.clone(), entrant("thief", Role::Quarry, 20)], ChaseRules::default());
+        chase.participant_mut("guard").expect("guard").restrained = restrained;
+        chase.begin_turn(&mut dice).expect("guard");
+        chase.attack("thief", 0, CoverDegree::None, &mut dice).expect("in range");
+        let attack = chase
+            .events
+            .iter()
+            .find_map(|e| e.roll.as_ref().filter(|r| r.reason.starts_with("Shortbow at")))
+            .expect("the attack roll");
+        let expected = if restrained { RollMode::Disadvantage } else { RollMode::Normal };
+        assert_eq!(attack.roll.mode, expected, "restrained: {restrained}");
+    }
 }
 
 /// "If a pursuit splits into several smaller chases, resolve each chase separately. Run a round

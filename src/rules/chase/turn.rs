@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::complication::{Alternative, Effect};
 use super::{Chase, ChaseError, Entrant, Pending, Role, Status};
+use crate::rules::advantage::Sources;
 use crate::rules::creature::{Ability, Attack};
 use crate::rules::dice::{RollMode, SeededDice};
 use crate::rules::sight::CoverDegree;
@@ -123,7 +124,7 @@ impl Chase {
     pub fn movement_left(&self) -> u32 {
         let Some(turn) = &self.turn else { return 0 };
         let allowance = self.turn_speed() * if turn.dashed { 2 } else { 1 };
-        allowance.saturating_sub(turn.moved + turn.lost)
+        allowance.saturating_sub(turn.moved.saturating_add(turn.lost))
     }
 
     /// Meets the complication waiting for the acting participant.
@@ -158,7 +159,8 @@ impl Chase {
                     false
                 }
                 Some(Alternative::SpendMovement { feet }) => {
-                    self.turn_mut()?.lost += feet;
+                    let turn = self.turn_mut()?;
+                    turn.lost = turn.lost.saturating_add(feet);
                     let text = format!("{} spends {feet} ft of movement to go round.", self.name_of(&id));
                     self.say(text);
                     false
@@ -193,7 +195,8 @@ impl Chase {
         let name = self.name_of(id);
         match effect {
             Effect::DifficultTerrain { feet } => {
-                self.turn_mut()?.lost += feet;
+                let turn = self.turn_mut()?;
+                turn.lost = turn.lost.saturating_add(*feet);
                 self.say(format!(
                     "{name} struggles through {feet} ft of difficult terrain: {feet} ft of movement lost."
                 ));
@@ -215,9 +218,10 @@ impl Chase {
             }
             Effect::Fall { distance } => {
                 let roll = self.roll(distance, RollMode::Normal, dice)?;
-                let feet = roll.total.max(0) * 5;
+                let feet = roll.total.max(0).saturating_mul(5);
                 self.record(format!("{name} falls {feet} ft."), &name, "fall distance (×5 ft)", roll);
-                let d6 = feet / 10;
+                // PHB "Falling": 1d6 bludgeoning for every 10 feet, to a maximum of 20d6.
+                let d6 = (feet / 10).min(20);
                 if d6 > 0 {
                     let roll = self.roll(&format!("{d6}d6"), RollMode::Normal, dice)?;
                     let total = roll.total.max(0);
@@ -238,7 +242,7 @@ impl Chase {
             }
             Effect::LocalCreature => match self.rules.local_creature.take() {
                 Some((local, sheet)) => {
-                    let position = self.participant(id).map_or(0, |p| p.position) - super::LOCAL_CREATURE_BEHIND_FEET;
+                    let position = self.participant(id).map_or(0, |p| p.position).saturating_sub(super::LOCAL_CREATURE_BEHIND_FEET);
                     let entrant = Entrant { id: local, sheet, role: Role::Pursuer, position };
                     self.join_pursuing(entrant, &[id.to_owned()], dice)?;
                 }
@@ -327,18 +331,19 @@ impl Chase {
         let id = self.ready_to_act()?;
         let left = self.movement_left();
         let from = self.participant(&id).map_or(0, |p| p.position);
-        let mut to = from + feet.min(left) as i32;
+        let mut to = from.saturating_add(i32::try_from(feet.min(left)).unwrap_or(i32::MAX));
         for pursuit in self.pursuits.iter().filter(|p| p.pursuers.contains(&id)) {
             for quarry in pursuit.quarry.iter().filter_map(|q| self.participant(q)).filter(|q| q.is_running()) {
                 if quarry.position > from {
-                    to = to.min(quarry.position - 5);
+                    to = to.min(quarry.position.saturating_sub(5));
                 }
             }
         }
         let to = to.max(from);
-        let moved = (to - from) as u32;
+        let moved = to.abs_diff(from);
         self.participant_mut(&id)?.position = to;
-        self.turn_mut()?.moved += moved;
+        let turn = self.turn_mut()?;
+        turn.moved = turn.moved.saturating_add(moved);
         let text = format!("{} moves {moved} ft, to {to} ft.", self.name_of(&id));
         self.say(text);
         self.check_catches();
@@ -380,6 +385,8 @@ impl Chase {
             .cloned()
             .ok_or_else(|| ChaseError::Refused(format!("{} has no such attack", attacker.name())))?;
         let exhausted = attacker.exhaustion >= 3;
+        // PHB appendix A, "Restrained": the creature's attack rolls have disadvantage.
+        let attacker_restrained = attacker.restrained;
         let (target_name, ac, target_restrained) = self
             .participant(target)
             .filter(|p| p.is_running())
@@ -396,32 +403,28 @@ impl Chase {
                 attack.name
             )));
         }
-        let mut disadvantages = Vec::new();
-        let mut advantages = Vec::new();
+        let mut sources = Sources::default();
         if distance > attack.range {
-            disadvantages.push("long range");
+            sources.disadvantage("long range");
         }
         if exhausted {
-            disadvantages.push("exhaustion 3");
+            sources.disadvantage("exhaustion 3");
+        }
+        if attacker_restrained {
+            sources.disadvantage("restrained");
         }
         if self.turn_ref()?.blinded {
-            disadvantages.push("blinded");
+            sources.disadvantage("blinded");
         }
         if target_restrained {
-            advantages.push("target restrained");
+            sources.advantage("target restrained");
         }
-        let mode = match (advantages.is_empty(), disadvantages.is_empty()) {
-            (false, true) => RollMode::Advantage,
-            (true, false) => RollMode::Disadvantage,
-            _ => RollMode::Normal,
-        };
         let name = self.name_of(&id);
-        let roll = self.roll(&format!("1d20{:+}", attack.bonus), mode, dice)?;
+        let roll = self.roll(&format!("1d20{:+}", attack.bonus), sources.mode(), dice)?;
         let natural = roll.total - attack.bonus;
         let target_ac = ac + cover_bonus;
         let hit = natural == 20 || (natural != 1 && roll.total >= target_ac);
-        let sources: Vec<&str> = advantages.iter().chain(&disadvantages).copied().collect();
-        let how = if sources.is_empty() { String::new() } else { format!(" ({})", sources.join(", ")) };
+        let how = if sources.is_empty() { String::new() } else { format!(" ({})", sources.describe()) };
         let cover_text = if cover_bonus > 0 { format!(" with cover +{cover_bonus}") } else { String::new() };
         let text = format!(
             "{name} attacks {target_name} with {} at {distance} ft{how}: {} against AC {target_ac}{cover_text} — {}.",
