@@ -78,7 +78,7 @@ fn main() {
             let cells = movement::reach(&board, &mover, square.start, budget, DiagonalParity::default()).cells().len();
             let t =
                 time(|| movement::reach(&board, &mover, square.start, budget, DiagonalParity::default()).cells().len());
-            report(&format!("battlemap reach, square, {} ft, {rule:?}", budget), t, cells);
+            report(&format!("battlemap reach, square, {budget} ft, {rule:?}"), t, cells);
         }
         // The peer: the same graph (standard rule, walls and corners, hostile creatures block,
         // allies cost double), bounded like ours to cells within budget/5 steps of the start.

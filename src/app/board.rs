@@ -7,21 +7,37 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy_ecs_tilemap::prelude::*;
 
+use super::AppSystems;
+use super::input::MapKeys;
 use super::layout::{BoardLayout, PIXELS_PER_UNIT};
-use super::state::{GridVisible, LoadedScenario, ScenarioChanged};
+use super::state::{GridVisible, LoadedScenario, ScenarioChanged, Toggle};
 use crate::rules::terrain::{Terrain, TerrainKind};
 use crate::rules::{Cell, Grid, HexOrientation};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TileTextures>().add_systems(
         Update,
-        (build_board.run_if(on_message::<ScenarioChanged>), show_grid_lines).chain().in_set(BoardSet),
+        (
+            build_board.run_if(on_message::<ScenarioChanged>).in_set(AppSystems::Build),
+            grid_key.in_set(AppSystems::Input),
+            toggle_grid_lines.in_set(AppSystems::Apply),
+            show_grid_lines.in_set(AppSystems::Show),
+        ),
     );
 }
 
-/// The systems that build the board and its tokens from the loaded scenario.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct BoardSet;
+/// `G` switches the grid lines.
+fn grid_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {
+    if keys.pressed(KeyCode::KeyG) {
+        toggles.write(Toggle::GridLines);
+    }
+}
+
+fn toggle_grid_lines(mut toggles: MessageReader<Toggle>, mut visible: ResMut<GridVisible>) {
+    for _ in toggles.read().filter(|t| **t == Toggle::GridLines) {
+        visible.0 = !visible.0;
+    }
+}
 
 /// The board's layout in the world, for every system that maps cells to pixels.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
@@ -75,21 +91,17 @@ pub struct TilemapPlacement {
 impl TilemapPlacement {
     pub fn of(layout: &BoardLayout) -> Self {
         let size = TilemapSize { x: layout.width, y: layout.height };
-        let hex_long = PIXELS_PER_UNIT * 2.0 / 3.0_f32.sqrt();
-        let flipped_parity_is_even = layout.height % 2 == 0;
-        let (map_type, grid_size) = match layout.grid {
-            Grid::Square => (TilemapType::Square, TilemapGridSize { x: PIXELS_PER_UNIT, y: PIXELS_PER_UNIT }),
-            Grid::Hex(HexOrientation::PointyTop) => (
-                TilemapType::Hexagon(if flipped_parity_is_even {
-                    HexCoordSystem::RowEven
-                } else {
-                    HexCoordSystem::RowOdd
-                }),
-                TilemapGridSize { x: PIXELS_PER_UNIT, y: hex_long },
-            ),
-            Grid::Hex(HexOrientation::FlatTop) => {
-                (TilemapType::Hexagon(HexCoordSystem::ColumnEven), TilemapGridSize { x: hex_long, y: PIXELS_PER_UNIT })
-            }
+        let flipped_parity_is_even = layout.height.is_multiple_of(2);
+        let cell = layout.cell_size();
+        let grid_size = TilemapGridSize { x: cell.x, y: cell.y };
+        let map_type = match layout.grid {
+            Grid::Square => TilemapType::Square,
+            Grid::Hex(HexOrientation::PointyTop) => TilemapType::Hexagon(if flipped_parity_is_even {
+                HexCoordSystem::RowEven
+            } else {
+                HexCoordSystem::RowOdd
+            }),
+            Grid::Hex(HexOrientation::FlatTop) => TilemapType::Hexagon(HexCoordSystem::ColumnEven),
         };
         let mut placement = Self { map_type, size, grid_size, offset: Vec2::ZERO };
         let origin = TilePos { x: 0, y: 0 };
@@ -124,12 +136,12 @@ impl TilemapPlacement {
 
 /// A white tile of the grid's shape (transparent outside it); `lined` darkens its edge.
 pub fn tile_image(grid: Grid, lined: bool) -> Image {
-    let long = (PIXELS_PER_UNIT * 2.0 / 3.0_f32.sqrt()).round() as u32;
-    let unit = PIXELS_PER_UNIT as u32;
-    let (width, height, normals): (u32, u32, &[f32]) = match grid {
-        Grid::Square => (unit, unit, &[0.0, 90.0]),
-        Grid::Hex(HexOrientation::PointyTop) => (unit, long, &[0.0, 60.0, 120.0]),
-        Grid::Hex(HexOrientation::FlatTop) => (long, unit, &[30.0, 90.0, 150.0]),
+    let size = super::layout::cell_size(grid).round();
+    let (width, height) = (size.x as u32, size.y as u32);
+    let normals: &[f32] = match grid {
+        Grid::Square => &[0.0, 90.0],
+        Grid::Hex(HexOrientation::PointyTop) => &[0.0, 60.0, 120.0],
+        Grid::Hex(HexOrientation::FlatTop) => &[30.0, 90.0, 150.0],
     };
     let inradius = PIXELS_PER_UNIT / 2.0;
     let line = 1.6;

@@ -23,8 +23,7 @@ pub(super) fn plugin(app: &mut App) {
                 fit_map,
             )
                 .chain()
-                .after(super::board::BoardSet)
-                .after(super::input::InputSet),
+                .in_set(super::AppSystems::Apply),
         );
 }
 
@@ -179,7 +178,8 @@ fn fit_map(
     mut redraw: ResMut<RedrawFrames>,
 ) {
     let asked = requests.read().count() > 0;
-    if !asked && !(auto_fit.0 && fitted_for.0 != view.0) {
+    let stale = auto_fit.0 && fitted_for.0 != view.0;
+    if !(asked || stale) {
         return;
     }
     let Some(board) = board else { return };

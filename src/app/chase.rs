@@ -9,11 +9,13 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use serde_json::json;
 
+use super::AppSystems;
 use super::components::{Allegiance, DisplayName, Kind, Position, RosterOrder, TokenId, Vitals};
 use super::dice::{Inspiration, Session};
+use super::input::MapKeys;
 use super::state::{LoadedScenario, Notice, ScenarioChanged, Selection};
 use crate::rules::chase::{
-    Chase, ChaseError, ChaseRules, Chases, ComplicationTable, DEFAULT_CATCH_FEET, Participant, Role, Test,
+    Chase, ChaseError, ChaseRules, Chases, ComplicationTable, DEFAULT_CATCH_FEET, Participant, Role, TableSource, Test,
 };
 use crate::rules::creature::Side;
 use crate::scenario::{Scenario, TokenKind};
@@ -24,9 +26,13 @@ use crate::ui::chase::{
 
 /// The chase's state and the systems that apply requests to it: no window needed.
 pub(super) fn logic_plugin(app: &mut App) {
-    app.init_resource::<ChaseMode>()
-        .add_message::<ChaseMessage>()
-        .add_systems(Update, (reset_on_new_scenario, chase_key, apply_chase_messages).chain());
+    app.init_resource::<ChaseMode>().add_message::<ChaseMessage>().add_systems(
+        Update,
+        (
+            chase_key.in_set(AppSystems::Input),
+            (reset_on_new_scenario, apply_chase_messages).chain().in_set(AppSystems::Apply),
+        ),
+    );
 }
 
 /// The setup window and the chase screen, drawn in the egui pass.
@@ -65,10 +71,10 @@ impl ChaseMode {
             .map(|id| (id.clone(), Role::Quarry))
             .chain(setup.pursuers.iter().map(|id| (id.clone(), Role::Pursuer)))
             .collect();
-        let table = match &setup.rules.table {
-            t if *t == ComplicationTable::urban() => TableChoice::Urban,
-            t if *t == ComplicationTable::wilderness() => TableChoice::Wilderness,
-            _ => TableChoice::Scene,
+        let table = match setup.table_source {
+            TableSource::Urban => TableChoice::Urban,
+            TableSource::Wilderness => TableChoice::Wilderness,
+            TableSource::Custom => TableChoice::Scene,
         };
         ChaseDraft {
             roles,
@@ -127,13 +133,9 @@ fn reset_on_new_scenario(
     }
 }
 
-fn chase_key(
-    keys: Option<Res<ButtonInput<KeyCode>>>,
-    egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
-    mut messages: MessageWriter<ChaseMessage>,
-) {
-    let pressed = keys.is_some_and(|k| k.just_pressed(KeyCode::KeyC));
-    if pressed && !egui_input.is_some_and(|e| e.wants_any_keyboard_input()) {
+/// `C` opens or closes the chase setup.
+fn chase_key(keys: MapKeys, mut messages: MessageWriter<ChaseMessage>) {
+    if keys.pressed(KeyCode::KeyC) {
         messages.write(ChaseMessage(ChaseRequest::ToggleSetup));
     }
 }
@@ -503,7 +505,7 @@ fn turn_card(chase: &Chase, turn: &crate::rules::chase::Turn, sides: &Sides) -> 
             text: c.text.clone(),
             test: c.test.as_ref().map(Test::name),
             options,
-            alternative: c.alternative.map(|a| a.name()),
+            alternative: c.alternative.map(super::super::rules::chase::complication::Alternative::name),
             negators,
         }
     });

@@ -15,7 +15,7 @@ use crate::rules::tables::{self, Table};
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<DiceRequest>()
         .add_systems(Startup, start_session)
-        .add_systems(Update, (give_inspiration_slots, apply_dice_requests).chain());
+        .add_systems(Update, (give_inspiration_slots, apply_dice_requests).chain().in_set(super::AppSystems::Apply));
 }
 
 /// The session's dice, its log, and the tables.
@@ -168,7 +168,8 @@ fn apply_dice_requests(
                 } else if i.has {
                     i.has = false;
                     i.spent_on_next_roll = true;
-                    let text = format!("{name} spends inspiration: advantage on the next ability check, attack roll or save");
+                    let text =
+                        format!("{name} spends inspiration: advantage on the next ability check, attack roll or save");
                     notice.0 = Some((text, false));
                 }
             }

@@ -10,7 +10,7 @@ use super::tokens::TokenDisc;
 use crate::rules::Footprint;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, draw_highlights.after(super::input::InputSet));
+    app.add_systems(Update, draw_highlights.in_set(super::AppSystems::Show));
 }
 
 const SELECTED: Color = Color::srgb(1.0, 0.84, 0.2);

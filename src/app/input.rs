@@ -1,30 +1,56 @@
 //! The mouse and keyboard on the map: the cell under the cursor, clicking a token to select it,
-//! Esc to clear, G for grid lines, and scenario files dropped on the window.
+//! Esc to clear the selection, and scenario files dropped on the window. [`MapKeys`] is how every
+//! feature plugin reads its own keys.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::window::{FileDragAndDrop, PrimaryWindow};
 
+use super::AppSystems;
 use super::board::Board;
 use super::camera::{MapCamera, MapViewRect};
 use super::components::{CreatureSize, Position, TokenId};
-use super::movement::TurnRequest;
-use super::state::{GridVisible, OpenScenario, SelectToken};
+use super::state::{OpenScenario, SelectToken};
 use super::tokens::TokenDisc;
 use crate::rules::{Cell, Footprint};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PointerOnMap>().add_systems(
         Update,
-        (track_pointer, click_tokens, keyboard_shortcuts, dropped_files)
-            .chain()
-            .in_set(InputSet)
-            .after(super::board::BoardSet),
+        (
+            (track_pointer, click_tokens).chain().in_set(AppSystems::Pointer),
+            (escape_key, dropped_files).in_set(AppSystems::Input),
+        ),
     );
 }
 
-/// The systems that read the mouse and keyboard.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct InputSet;
+/// The keyboard as the map sees it: a key counts only while no panel's text field has it.
+#[derive(SystemParam)]
+pub struct MapKeys<'w> {
+    keys: Option<Res<'w, ButtonInput<KeyCode>>>,
+    egui: Option<Res<'w, bevy_egui::input::EguiWantsInput>>,
+}
+
+impl MapKeys<'_> {
+    fn free(&self) -> Option<&ButtonInput<KeyCode>> {
+        self.keys.as_deref().filter(|_| !self.egui.as_ref().is_some_and(|e| e.wants_any_keyboard_input()))
+    }
+
+    /// Whether `key` was just pressed.
+    pub fn pressed(&self, key: KeyCode) -> bool {
+        self.free().is_some_and(|k| k.just_pressed(key))
+    }
+
+    /// Whether `key` is held down.
+    pub fn held(&self, key: KeyCode) -> bool {
+        self.free().is_some_and(|k| k.pressed(key))
+    }
+
+    /// Whether Ctrl is held.
+    pub fn control(&self) -> bool {
+        self.held(KeyCode::ControlLeft) || self.held(KeyCode::ControlRight)
+    }
+}
 
 /// Where the pointer is on the map, if it is over the map and not over a panel.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
@@ -130,48 +156,10 @@ fn click_tokens(
     }
 }
 
-fn keyboard_shortcuts(
-    keys: Res<ButtonInput<KeyCode>>,
-    egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
-    mut grid: ResMut<GridVisible>,
-    mut select: MessageWriter<SelectToken>,
-    selection: Res<super::state::Selection>,
-    mut turn: MessageWriter<TurnRequest>,
-    mut ruler: ResMut<super::ruler::Ruler>,
-    mut sight: ResMut<super::sight::SightOverlay>,
-    mut template: ResMut<super::template::TemplateTool>,
-    mut dice_open: ResMut<super::panels::DicePanelOpen>,
-) {
-    if egui_input.is_some_and(|e| e.wants_any_keyboard_input()) {
-        return;
-    }
-    if keys.just_pressed(KeyCode::KeyG) {
-        grid.0 = !grid.0;
-    }
-    if keys.just_pressed(KeyCode::Escape) {
+/// `Esc` clears the selection.
+fn escape_key(keys: MapKeys, mut select: MessageWriter<SelectToken>) {
+    if keys.pressed(KeyCode::Escape) {
         select.write(SelectToken(None));
-    }
-    let control = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    if let Some(entity) = selection.0.filter(|_| control && keys.just_pressed(KeyCode::KeyZ)) {
-        turn.write(TurnRequest::Undo(entity));
-    }
-    if keys.just_pressed(KeyCode::KeyN) {
-        turn.write(TurnRequest::NextTurn);
-    }
-    if keys.just_pressed(KeyCode::KeyD) {
-        dice_open.0 = !dice_open.0;
-    }
-    if keys.just_pressed(KeyCode::KeyV) {
-        sight.toggle();
-    }
-    if keys.just_pressed(KeyCode::KeyT) {
-        template.toggle();
-        ruler.active = false;
-    }
-    if keys.just_pressed(KeyCode::KeyR) {
-        ruler.active = !ruler.active;
-        ruler.waypoints.clear();
-        template.active = false;
     }
 }
 

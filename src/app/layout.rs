@@ -1,13 +1,26 @@
-//! Where cells are in Bevy's world: grid units (y south) scaled to pixels, with y up.
+//! Where cells are in Bevy's world: grid units (y south) scaled to pixels, with y up. Hexes go
+//! through one `hexx::HexLayout`; points the rules give in grid units are only scaled and flipped.
 
 use bevy::math::{Rect, Vec2};
+use hexx::HexLayout;
 
-use crate::rules::{Cell, Grid, HexOrientation, TerrainMap};
+use crate::rules::{Cell, Grid, TerrainMap};
 
 /// World pixels per grid unit (one 5-ft cell at zoom 1).
 pub const PIXELS_PER_UNIT: f32 = 64.0;
 
-const SQRT3_2: f32 = 0.866_025_4;
+/// The hexes of a hex grid in world pixels, y up: adjacent centres [`PIXELS_PER_UNIT`] apart.
+fn hex_layout(grid: Grid) -> Option<HexLayout> {
+    let Grid::Hex(orientation) = grid else { return None };
+    let mut layout = HexLayout::new(orientation.to_hexx()).with_hex_size(PIXELS_PER_UNIT / 3.0_f32.sqrt());
+    layout.invert_y();
+    Some(layout)
+}
+
+/// The size of a cell's bounding box in world pixels.
+pub fn cell_size(grid: Grid) -> Vec2 {
+    hex_layout(grid).map_or(Vec2::splat(PIXELS_PER_UNIT), |hexes| Vec2::from_array(hexes.rect_size().abs().to_array()))
+}
 
 /// The map's place in the world.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,9 +40,20 @@ impl BoardLayout {
         Vec2::new(x as f32, -(y as f32)) * PIXELS_PER_UNIT
     }
 
+    fn hexes(&self) -> Option<HexLayout> {
+        hex_layout(self.grid)
+    }
+
     /// The centre of `cell` in world coordinates.
     pub fn world(&self, cell: Cell) -> Vec2 {
-        self.world_point(self.grid.center(cell))
+        match self.hexes() {
+            Some(hexes) => Vec2::from_array(hexes.hex_to_world_pos(cell.hex()).to_array()),
+            None => self.world_point(self.grid.center(cell)),
+        }
+    }
+
+    pub fn cell_size(&self) -> Vec2 {
+        cell_size(self.grid)
     }
 
     /// The corners of `cell` in world coordinates.
@@ -39,17 +63,9 @@ impl BoardLayout {
 
     /// The cell whose area holds the world point, if that cell is on the map.
     pub fn cell_at(&self, world: Vec2) -> Option<Cell> {
-        let (x, y) = (world.x / PIXELS_PER_UNIT, -world.y / PIXELS_PER_UNIT);
-        let cell = match self.grid {
-            Grid::Square => Cell::new(x.floor() as i32, y.floor() as i32),
-            Grid::Hex(HexOrientation::PointyTop) => {
-                let r = y / SQRT3_2;
-                Cell::from_hex(hexx::Hex::round([x - r / 2.0, r]))
-            }
-            Grid::Hex(HexOrientation::FlatTop) => {
-                let q = x / SQRT3_2;
-                Cell::from_hex(hexx::Hex::round([q, y - q / 2.0]))
-            }
+        let cell = match self.hexes() {
+            Some(hexes) => Cell::from_hex(hexes.world_pos_to_hex(Vec2::from_array(world.to_array()))),
+            None => Cell::new((world.x / PIXELS_PER_UNIT).floor() as i32, (-world.y / PIXELS_PER_UNIT).floor() as i32),
         };
         let (col, row) = self.grid.to_storage(cell);
         (col >= 0 && row >= 0 && (col as u32) < self.width && (row as u32) < self.height).then_some(cell)
@@ -73,6 +89,7 @@ impl BoardLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::HexOrientation;
     use crate::rules::terrain::{Terrain, TerrainKind};
 
     fn layout(grid: Grid) -> BoardLayout {
@@ -96,6 +113,23 @@ mod tests {
             }
             assert_eq!(layout.cell_at(Vec2::new(-1000.0, 0.0)), None);
         }
+    }
+
+    /// The app's hexx layout and the rules' grid units put every cell at the same place.
+    #[test]
+    fn the_world_agrees_with_the_rules_grid_units() {
+        for grid in [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)] {
+            let layout = layout(grid);
+            for col in 0..7 {
+                for row in 0..5 {
+                    let cell = grid.from_storage(col, row);
+                    let (world, rules) = (layout.world(cell), layout.world_point(grid.center(cell)));
+                    assert!(world.distance(rules) < 1e-3, "{grid:?} {cell}: {world} and {rules}");
+                }
+            }
+        }
+        let pointy = layout(Grid::Hex(HexOrientation::PointyTop)).cell_size();
+        assert!((pointy - Vec2::new(64.0, 128.0 / 3.0_f32.sqrt())).length() < 1e-3, "{pointy}");
     }
 
     #[test]

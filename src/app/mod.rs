@@ -87,9 +87,26 @@ pub fn plugin(app: &mut App) {
     ));
 }
 
+/// The order of the app's work in each frame, configured here once (the bevy_new_2d pattern):
+/// build what a new scenario needs, find the pointer, turn the mouse and the keys into messages,
+/// apply the messages to the state, then show the state. Each feature plugin puts its systems in
+/// these sets.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AppSystems {
+    Build,
+    Pointer,
+    Input,
+    Apply,
+    Show,
+}
+
 /// The parts of the app that need no window or GPU: the state, the board and the tokens.
 /// Headless tests add this to `MinimalPlugins`.
 pub fn headless_plugin(app: &mut App) {
+    app.configure_sets(
+        Update,
+        (AppSystems::Build, AppSystems::Pointer, AppSystems::Input, AppSystems::Apply, AppSystems::Show).chain(),
+    );
     app.add_plugins((
         state::plugin,
         board::plugin,

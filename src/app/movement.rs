@@ -6,11 +6,12 @@ use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
+use super::AppSystems;
 use super::board::Board;
 use super::components::*;
-use super::input::{InputSet, PointerOnMap};
+use super::input::{MapKeys, PointerOnMap};
 use super::layout::BoardLayout;
-use super::state::{LoadedScenario, Notice, RedrawFrames, ScenarioChanged, SelectToken};
+use super::state::{LoadedScenario, Notice, RedrawFrames, ScenarioChanged, SelectToken, Selection};
 use super::tokens::{TokenDisc, TokenMarker};
 use crate::rules::movement::{self, Fit, Mover, Occupant, Path, TurnMovement};
 use crate::rules::{Cell, Footprint};
@@ -21,25 +22,36 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Turn>()
         .add_message::<MoveToken>()
         .add_message::<TurnRequest>()
-        .add_systems(Update, give_turn_movement.run_if(on_message::<ScenarioChanged>).after(super::board::BoardSet))
         .add_systems(
             Update,
-            (apply_turn_requests, apply_moves, place_tokens)
-                .chain()
-                .in_set(MovementSet)
-                .after(super::board::BoardSet)
-                .after(InputSet),
+            (
+                turn_keys.in_set(AppSystems::Input),
+                (
+                    give_turn_movement.run_if(on_message::<ScenarioChanged>),
+                    apply_turn_requests,
+                    apply_moves,
+                    place_tokens,
+                )
+                    .chain()
+                    .in_set(AppSystems::Apply),
+            ),
         );
 }
 
 /// The mouse side of movement, for the window: dragging and its preview.
 pub(super) fn drag_plugin(app: &mut App) {
-    app.add_systems(Update, (drag_tokens.before(MovementSet).after(InputSet), draw_drag_path.after(MovementSet)));
+    app.add_systems(Update, (drag_tokens.in_set(AppSystems::Input), draw_drag_path.in_set(AppSystems::Show)));
 }
 
-/// The systems that apply moves and turn actions.
-#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct MovementSet;
+/// `N` gives the next creature its turn; `Ctrl+Z` takes back the selected creature's last move.
+fn turn_keys(keys: MapKeys, selection: Res<Selection>, mut turn: MessageWriter<TurnRequest>) {
+    if let Some(entity) = selection.0.filter(|_| keys.control() && keys.pressed(KeyCode::KeyZ)) {
+        turn.write(TurnRequest::Undo(entity));
+    }
+    if keys.pressed(KeyCode::KeyN) {
+        turn.write(TurnRequest::NextTurn);
+    }
+}
 
 /// A creature's movement this turn, with the moves it made (for undo).
 #[derive(Component, Clone, Debug, Default, PartialEq)]
@@ -227,7 +239,7 @@ fn apply_turn_requests(
                         continue;
                     }
                 }
-                let Some(id) = session.initiative.next().map(|e| e.id.clone()) else { continue };
+                let Some(id) = session.initiative.pass_turn().map(|e| e.id.clone()) else { continue };
                 turn.round = session.initiative.round;
                 let Some(next) = moves.iter().find_map(|(e, ..)| (ids.get(e).ok()?.0 == id).then_some(e)) else {
                     continue;
@@ -248,14 +260,12 @@ fn apply_turn_requests(
                 }
             }
             TurnRequest::Undo(entity) => {
-                if let Ok((_, mut m, mut position, name, _)) = moves.get_mut(entity) {
-                    if let Some(last) = m.turn.undo() {
-                        position.0 = last.from;
-                        notice.0 = Some((
-                            format!("Took back {}'s move to {}: {} ft left", name.0, last.to, m.turn.left()),
-                            false,
-                        ));
-                    }
+                if let Ok((_, mut m, mut position, name, _)) = moves.get_mut(entity)
+                    && let Some(last) = m.turn.undo()
+                {
+                    position.0 = last.from;
+                    notice.0 =
+                        Some((format!("Took back {}'s move to {}: {} ft left", name.0, last.to, m.turn.left()), false));
                 }
             }
         }

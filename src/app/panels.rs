@@ -8,11 +8,12 @@ use super::camera::{FitMap, MapViewRect};
 use super::chase::{ChaseMessage, ChaseMode};
 use super::components::*;
 use super::dice::{DiceRequest, Inspiration, Session};
+use super::input::MapKeys;
 use super::input::PointerOnMap;
 use super::movement::{Dragging, Turn, TurnMoves, TurnRequest};
 use super::ruler::Ruler;
 use super::sight::{CoverPreview, SightOverlay};
-use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection};
+use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection, Toggle};
 use super::template::TemplateTool;
 use crate::ui::chase::ChaseRequest;
 use crate::ui::{
@@ -23,6 +24,10 @@ use crate::ui::{
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<StatusEditState>()
         .init_resource::<DicePanelOpen>()
+        .add_systems(
+            Update,
+            (dice_panel_key.in_set(super::AppSystems::Input), toggle_dice_panel.in_set(super::AppSystems::Apply)),
+        )
         .add_systems(EguiPrimaryContextPass, draw_panels.in_set(MapPanels))
         .add_systems(
             PreUpdate,
@@ -96,24 +101,26 @@ fn roster_view(
     let mut rows: Vec<_> = tokens.iter().collect();
     rows.sort_by_key(|row| *row.12);
     let selected = selection.0.and_then(|e| tokens.get(e).ok()).map(
-        |(entity, id, _, _, _, size, vitals, position, abilities, facing, shield, pc, _, moves, inspiration)| TokenDetails {
-            id: id.0.clone(),
-            anchor: position.0,
-            cells: crate::rules::Footprint::of(grid, size.size, size.square_side).len(),
-            abilities: abilities.0,
-            facing: facing.map(|f| f.0),
-            shield: shield.map(|s| s.0),
-            player_character: pc,
-            movement: moves.map(|m| MovementView {
-                speed: m.turn.speed,
-                left: m.turn.left(),
-                allowance: m.turn.allowance(),
-                dashes: m.turn.dashes,
-                moves: m.turn.moves.len(),
-                active: turn.active == Some(entity),
-            }),
-            inspiration: inspiration.map(|i| i.has),
-            exhaustion: vitals.exhaustion,
+        |(entity, id, _, _, _, size, vitals, position, abilities, facing, shield, pc, _, moves, inspiration)| {
+            TokenDetails {
+                id: id.0.clone(),
+                anchor: position.0,
+                cells: crate::rules::Footprint::of(grid, size.size, size.square_side).len(),
+                abilities: abilities.0,
+                facing: facing.map(|f| f.0),
+                shield: shield.map(|s| s.0),
+                player_character: pc,
+                movement: moves.map(|m| MovementView {
+                    speed: m.turn.speed,
+                    left: m.turn.left(),
+                    allowance: m.turn.allowance(),
+                    dashes: m.turn.dashes,
+                    moves: m.turn.moves.len(),
+                    active: turn.active == Some(entity),
+                }),
+                inspiration: inspiration.map(|i| i.has),
+                exhaustion: vitals.exhaustion,
+            }
         },
     );
     RosterView {
@@ -142,6 +149,19 @@ fn roster_view(
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DicePanelOpen(pub bool);
 
+/// `D` shows or hides the dice panel.
+fn dice_panel_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {
+    if keys.pressed(KeyCode::KeyD) {
+        toggles.write(Toggle::DicePanel);
+    }
+}
+
+fn toggle_dice_panel(mut toggles: MessageReader<Toggle>, mut open: ResMut<DicePanelOpen>) {
+    for _ in toggles.read().filter(|t| **t == Toggle::DicePanel) {
+        open.0 = !open.0;
+    }
+}
+
 /// What the panels read.
 #[derive(bevy::ecs::system::SystemParam)]
 struct Seen<'w> {
@@ -154,14 +174,14 @@ struct Seen<'w> {
     chase: Res<'w, ChaseMode>,
 }
 
-/// The map tools the panels switch.
+/// The map tools the panels show.
 #[derive(bevy::ecs::system::SystemParam)]
 struct Tools<'w> {
-    dice_open: ResMut<'w, DicePanelOpen>,
+    dice_open: Res<'w, DicePanelOpen>,
     template: ResMut<'w, TemplateTool>,
-    sight_overlay: ResMut<'w, SightOverlay>,
-    ruler: ResMut<'w, Ruler>,
-    grid_visible: ResMut<'w, GridVisible>,
+    sight_overlay: Res<'w, SightOverlay>,
+    ruler: Res<'w, Ruler>,
+    grid_visible: Res<'w, GridVisible>,
 }
 
 /// Where the panels' requests go.
@@ -173,6 +193,7 @@ struct Requests<'w> {
     open: MessageWriter<'w, OpenScenario>,
     fit: MessageWriter<'w, FitMap>,
     chase: MessageWriter<'w, ChaseMessage>,
+    toggles: MessageWriter<'w, Toggle>,
 }
 
 fn draw_panels(
@@ -180,7 +201,7 @@ fn draw_panels(
     tokens: TokenQuery,
     seen: Seen,
     tools: Tools,
-    mut loaded_rules: ResMut<LoadedScenario>,
+    loaded: Res<LoadedScenario>,
     mut edit: ResMut<StatusEditState>,
     mut dice_edit: Local<DiceEdit>,
     session: Option<Res<Session>>,
@@ -188,10 +209,10 @@ fn draw_panels(
     out: Requests,
 ) -> Result {
     let Seen { selection, pointer, notice, turn, dragging, cover_preview, chase: chase_mode } = seen;
-    let Tools { mut dice_open, mut template, mut sight_overlay, mut ruler, mut grid_visible } = tools;
-    let Requests { mut dice, mut turn_requests, mut select, mut open, mut fit, mut chase } = out;
+    let Tools { dice_open, mut template, sight_overlay, ruler, grid_visible } = tools;
+    let Requests { mut dice, mut turn_requests, mut select, mut open, mut fit, mut chase, mut toggles } = out;
     let ctx = contexts.ctx_mut()?;
-    let loaded = &*loaded_rules;
+    let loaded = &*loaded;
     let scenario = &loaded.scenario;
     let roster = roster_view(&tokens, *selection, scenario.grid, &turn, session.as_deref());
     let active_name = turn.active.and_then(|e| tokens.get(e).ok()).map(|t| t.2.0.clone());
@@ -263,7 +284,7 @@ fn draw_panels(
         } else if let Some(preview) = cover_preview.0.as_ref().filter(|_| !ruler.active) {
             cursor_label(ctx, at, &preview.label(), false);
         } else if let Some(measure) = ruler.active.then(|| ruler.measure(loaded, pointer.cell)).flatten() {
-            let legs: Vec<String> = measure.legs.iter().map(|l| l.to_string()).collect();
+            let legs: Vec<String> = measure.legs.iter().map(ToString::to_string).collect();
             let detail = if legs.len() > 1 { format!(" ({})", legs.join(" + ")) } else { String::new() };
             cursor_label(ctx, at, &format!("{} ft{detail}", measure.total), false);
         }
@@ -281,7 +302,11 @@ fn draw_panels(
             PanelRequest::ClearSelection => {
                 select.write(SelectToken(None));
             }
-            PanelRequest::ShowGrid(on) => grid_visible.0 = on,
+            PanelRequest::ShowGrid(on) => {
+                if on != grid_visible.0 {
+                    toggles.write(Toggle::GridLines);
+                }
+            }
             PanelRequest::Open(path) => {
                 open.write(OpenScenario { path: Some(path.into()) });
             }
@@ -304,17 +329,19 @@ fn draw_panels(
                 turn_requests.write(TurnRequest::NextTurn);
             }
             PanelRequest::ToggleDiagonals => {
-                let rules = &mut loaded_rules.scenario.rules;
-                rules.diagonals = rules.diagonals.toggled();
+                toggles.write(Toggle::Diagonals);
             }
-            PanelRequest::ToggleSight => sight_overlay.toggle(),
-            PanelRequest::ToggleDice => dice_open.0 = !dice_open.0,
+            PanelRequest::ToggleSight => {
+                toggles.write(Toggle::SightOverlay);
+            }
+            PanelRequest::ToggleDice => {
+                toggles.write(Toggle::DicePanel);
+            }
             PanelRequest::ToggleChase => {
                 chase.write(ChaseMessage(ChaseRequest::ToggleSetup));
             }
             PanelRequest::ToggleTemplate => {
-                template.toggle();
-                ruler.active = false;
+                toggles.write(Toggle::Template);
             }
             PanelRequest::SetTemplate(settings) => template.settings = settings,
             PanelRequest::Roll { notation, mode, hidden, reason } => {
@@ -327,9 +354,7 @@ fn draw_panels(
                 dice.write_batch(entity_of(&id).map(|entity| DiceRequest::Inspiration { entity, give }));
             }
             PanelRequest::ToggleRuler => {
-                ruler.active = !ruler.active;
-                ruler.waypoints.clear();
-                template.active = false;
+                toggles.write(Toggle::Ruler);
             }
         }
     }

@@ -4,14 +4,43 @@
 
 use bevy::prelude::*;
 
+use super::AppSystems;
 use super::board::Board;
-use super::input::{InputSet, PointerOnMap};
-use super::state::LoadedScenario;
+use super::input::{MapKeys, PointerOnMap};
+use super::state::{LoadedScenario, Toggle};
 use crate::rules::Cell;
 use crate::rules::distance::{DiagonalParity, RulerMeasure, measure};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Ruler>().add_systems(Update, (place_waypoints, draw_ruler).chain().after(InputSet));
+    app.init_resource::<Ruler>().add_systems(
+        Update,
+        (
+            (ruler_key, place_waypoints).in_set(AppSystems::Input),
+            toggle_ruler.in_set(AppSystems::Apply),
+            draw_ruler.in_set(AppSystems::Show),
+        ),
+    );
+}
+
+/// `R` switches the ruler.
+fn ruler_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {
+    if keys.pressed(KeyCode::KeyR) {
+        toggles.write(Toggle::Ruler);
+    }
+}
+
+/// The ruler switches on and off, and off when the template tool switches (one tool at a time).
+fn toggle_ruler(mut toggles: MessageReader<Toggle>, mut ruler: ResMut<Ruler>) {
+    for toggle in toggles.read() {
+        match toggle {
+            Toggle::Ruler => {
+                ruler.active = !ruler.active;
+                ruler.waypoints.clear();
+            }
+            Toggle::Template => ruler.active = false,
+            _ => {}
+        }
+    }
 }
 
 /// The ruler tool's state.
@@ -35,10 +64,10 @@ fn place_waypoints(buttons: Res<ButtonInput<MouseButton>>, pointer: Res<PointerO
     if !ruler.active {
         return;
     }
-    if let Some(cell) = pointer.cell.filter(|_| buttons.just_pressed(MouseButton::Left)) {
-        if ruler.waypoints.last() != Some(&cell) {
-            ruler.waypoints.push(cell);
-        }
+    if let Some(cell) = pointer.cell.filter(|_| buttons.just_pressed(MouseButton::Left))
+        && ruler.waypoints.last() != Some(&cell)
+    {
+        ruler.waypoints.push(cell);
     }
     if pointer.screen.is_some() && buttons.just_pressed(MouseButton::Right) {
         ruler.waypoints.clear();

@@ -4,21 +4,38 @@
 
 use bevy::prelude::*;
 
+use super::AppSystems;
 use super::board::Board;
-use super::components::TokenId;
-use super::input::{InputSet, PointerOnMap, token_under};
+use super::input::{MapKeys, PointerOnMap, token_under};
 use super::movement::{TokenSpaces, cell_shade, occupants};
-use super::state::{LoadedScenario, Selection};
+use super::state::{LoadedScenario, Selection, Toggle};
 use super::tokens::TokenDisc;
 use crate::rules::Cell;
 use crate::rules::lattice::Point;
-use crate::rules::sight::{Cover, From, SightBoard, cover, line_of_sight};
+use crate::rules::sight::{Cover, From, SightBoard, cover, line_of_sight, unseen_cells};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CoverPreview>().init_resource::<SightOverlay>().add_systems(
         Update,
-        (preview_cover, draw_cover_lines, shade_unseen).chain().after(InputSet).after(super::movement::MovementSet),
+        (
+            sight_key.in_set(AppSystems::Input),
+            toggle_overlay.in_set(AppSystems::Apply),
+            (preview_cover, draw_cover_lines, shade_unseen).chain().in_set(AppSystems::Show),
+        ),
     );
+}
+
+/// `V` switches the sight overlay.
+fn sight_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {
+    if keys.pressed(KeyCode::KeyV) {
+        toggles.write(Toggle::SightOverlay);
+    }
+}
+
+fn toggle_overlay(mut toggles: MessageReader<Toggle>, mut overlay: ResMut<SightOverlay>) {
+    for _ in toggles.read().filter(|t| **t == Toggle::SightOverlay) {
+        overlay.toggle();
+    }
 }
 
 /// The cover ruling between the selected creature and the one under the cursor.
@@ -138,7 +155,9 @@ fn shade_unseen(
     let Some(board) = board else { return };
     let layout = board.0;
     let wanted = selection.0.filter(|_| overlay.on).and_then(|e| tokens.get(e).ok().map(|t| (e, t.2.0)));
-    if wanted == overlay.shown_for && !(wanted.is_none() && !shades.is_empty()) {
+    // Shown for the right creature, or nothing shown when nothing should be.
+    let up_to_date = wanted == overlay.shown_for && (wanted.is_some() || shades.is_empty());
+    if up_to_date {
         return;
     }
     overlay.shown_for = wanted;
@@ -150,19 +169,7 @@ fn shade_unseen(
     let Some(id) = tokens.get(viewer).ok().map(|t| t.1.0.clone()) else { return };
     let from = everyone.iter().find(|o| o.id == id).map(|o| o.cells.clone()).unwrap_or_default();
     let sight_board = SightBoard { map: &loaded.scenario.map, tokens: &everyone };
-    let unseen: Vec<(Cell, bool)> = loaded
-        .scenario
-        .map
-        .cells()
-        .filter(|c| !from.contains(c) && line_of_sight(&sight_board, &from, &[*c]).is_none())
-        .map(|c| (c, false))
-        .collect();
+    let unseen: Vec<(Cell, bool)> = unseen_cells(&sight_board, &from).into_iter().map(|c| (c, false)).collect();
     let shade = Color::srgba(0.02, 0.02, 0.06, 0.62);
     commands.spawn((UnseenShade, cell_shade(&mut meshes, &mut materials, &layout, &unseen, (shade, shade), 4.0)));
-}
-
-/// The id of a token, for tests and the state file.
-pub fn preview_ids(preview: &CoverPreview, ids: &Query<&TokenId>) -> Option<(String, String)> {
-    let p = preview.0.as_ref()?;
-    Some((ids.get(p.attacker).ok()?.0.clone(), ids.get(p.target).ok()?.0.clone()))
 }

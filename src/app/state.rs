@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
+use super::AppSystems;
 use super::components::TokenId;
 use crate::scenario::{DEFAULT_SCENARIO_NAME, Scenario};
 
@@ -15,10 +16,12 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<RedrawFrames>()
         .add_message::<OpenScenario>()
         .add_message::<SelectToken>()
+        .add_message::<Toggle>()
         .add_message::<ScenarioChanged>()
         .add_message::<bevy::window::RequestRedraw>()
         .add_systems(Startup, announce_first_scenario)
         .add_systems(PreUpdate, (open_scenarios, apply_selection).chain())
+        .add_systems(Update, toggle_diagonal_rule.in_set(AppSystems::Apply))
         .add_systems(Last, keep_redrawing);
 }
 
@@ -41,6 +44,27 @@ impl LoadedScenario {
 
     pub fn source_name(&self) -> String {
         self.source.as_ref().map_or_else(|| DEFAULT_SCENARIO_NAME.to_owned(), |p| p.display().to_string())
+    }
+}
+
+/// Switches a map tool or panel on or off. Its key and its button in the panels send the same
+/// message; the plugin that owns the tool applies it.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Toggle {
+    GridLines,
+    /// The optional diagonal rule (DMG "Optional Rule: Diagonals") for this session.
+    Diagonals,
+    Ruler,
+    SightOverlay,
+    Template,
+    DicePanel,
+}
+
+/// Switches between the standard and the optional diagonal rule.
+fn toggle_diagonal_rule(mut toggles: MessageReader<Toggle>, mut loaded: ResMut<LoadedScenario>) {
+    for _ in toggles.read().filter(|t| **t == Toggle::Diagonals) {
+        let rules = &mut loaded.scenario.rules;
+        rules.diagonals = rules.diagonals.toggled();
     }
 }
 

@@ -4,11 +4,12 @@
 
 use bevy::prelude::*;
 
+use super::AppSystems;
 use super::board::Board;
-use super::input::{InputSet, PointerOnMap};
+use super::input::{MapKeys, PointerOnMap};
 use super::layout::BoardLayout;
 use super::movement::{TokenSpaces, cell_shade, occupants};
-use super::state::LoadedScenario;
+use super::state::{LoadedScenario, Toggle};
 use crate::rules::Grid;
 use crate::rules::area::{covered_cells, degrees_toward, estimated_targets, holders};
 use crate::rules::lattice::{self, Point};
@@ -17,8 +18,30 @@ use crate::ui::{TemplateSettings, TemplateView};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TemplateTool>().add_systems(
         Update,
-        (place_template, cover_template, draw_template).chain().after(InputSet).after(super::movement::MovementSet),
+        (
+            (template_key, place_template).in_set(AppSystems::Input),
+            toggle_template.in_set(AppSystems::Apply),
+            (cover_template, draw_template).chain().in_set(AppSystems::Show),
+        ),
     );
+}
+
+/// `T` switches the template tool.
+fn template_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {
+    if keys.pressed(KeyCode::KeyT) {
+        toggles.write(Toggle::Template);
+    }
+}
+
+/// The template tool switches on and off, and off when the ruler switches (one tool at a time).
+fn toggle_template(mut toggles: MessageReader<Toggle>, mut tool: ResMut<TemplateTool>) {
+    for toggle in toggles.read() {
+        match toggle {
+            Toggle::Template => tool.toggle(),
+            Toggle::Ruler => tool.active = false,
+            _ => {}
+        }
+    }
 }
 
 /// The template tool's state.
@@ -76,7 +99,7 @@ pub fn nearest_intersection(layout: &BoardLayout, world: Vec2) -> Option<Point> 
 
 fn place_template(
     buttons: Res<ButtonInput<MouseButton>>,
-    keys: Res<ButtonInput<KeyCode>>,
+    keys: MapKeys,
     pointer: Res<PointerOnMap>,
     board: Option<Res<Board>>,
     mut tool: ResMut<TemplateTool>,
@@ -97,10 +120,10 @@ fn place_template(
         }
     }
     if tool.aimed {
-        if keys.just_pressed(KeyCode::KeyQ) {
+        if keys.pressed(KeyCode::KeyQ) {
             tool.degrees -= 15.0;
         }
-        if keys.just_pressed(KeyCode::KeyE) {
+        if keys.pressed(KeyCode::KeyE) {
             tool.degrees += 15.0;
         }
     } else if let (Some(origin), Some(world)) = (tool.origin, pointer.world) {

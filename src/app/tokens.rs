@@ -12,7 +12,7 @@ use crate::scenario::Token;
 use crate::ui::style::token_color;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, spawn_tokens.run_if(on_message::<ScenarioChanged>).in_set(super::board::BoardSet));
+    app.add_systems(Update, spawn_tokens.run_if(on_message::<ScenarioChanged>).in_set(super::AppSystems::Build));
 }
 
 /// Marks a token's root entity.

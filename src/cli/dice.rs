@@ -98,7 +98,13 @@ pub(super) fn table(args: &TableArgs) -> u8 {
         if args.json {
             say_json(&Seeded { seed, roll });
         } else {
-            say(format_args!("{} (d{} = {}, seed {seed}): {}", roll.table, roll.die, roll.result, roll.row.join(" | ")));
+            say(format_args!(
+                "{} (d{} = {}, seed {seed}): {}",
+                roll.table,
+                roll.die,
+                roll.result,
+                roll.row.join(" | ")
+            ));
         }
     } else if args.json {
         say_json(table);

@@ -78,6 +78,9 @@ mod tests {
         let mut only_bad = Sources::default();
         only_bad.add(RollMode::Disadvantage, "exhaustion");
         only_bad.add(RollMode::Normal, "nothing");
-        assert_eq!((only_bad.mode(), only_bad.describe().as_str()), (RollMode::Disadvantage, "disadvantage: exhaustion"));
+        assert_eq!(
+            (only_bad.mode(), only_bad.describe().as_str()),
+            (RollMode::Disadvantage, "disadvantage: exhaustion")
+        );
     }
 }

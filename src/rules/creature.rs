@@ -190,7 +190,39 @@ pub struct Sheet {
     pub exhaustion: u8,
 }
 
+/// An ability check, with or without a skill (PHB "Ability Checks", "Skills").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CheckKind {
+    Skill(Skill),
+    Ability(Ability),
+}
+
+impl CheckKind {
+    pub fn name(self) -> String {
+        match self {
+            CheckKind::Skill(skill) => format!("{} ({})", skill.ability().name(), skill.name()),
+            CheckKind::Ability(ability) => ability.name().to_owned(),
+        }
+    }
+
+    /// The ability the check is made with.
+    pub fn ability(self) -> Ability {
+        match self {
+            CheckKind::Skill(skill) => skill.ability(),
+            CheckKind::Ability(ability) => ability,
+        }
+    }
+}
+
 impl Sheet {
+    /// The bonus to an ability check: the skill's bonus, or the ability's modifier.
+    pub fn check_bonus(&self, kind: CheckKind) -> i8 {
+        match kind {
+            CheckKind::Skill(skill) => self.skill_bonus(skill),
+            CheckKind::Ability(ability) => self.abilities.modifier(ability),
+        }
+    }
+
     pub fn skill_bonus(&self, skill: Skill) -> i8 {
         self.skills.get(&skill).copied().unwrap_or_else(|| self.abilities.modifier(skill.ability()))
     }

@@ -131,9 +131,7 @@ impl std::str::FromStr for Notation {
 /// sentence names the limit.
 fn check_sizes(text: &str) -> Result<(), DiceError> {
     let bytes = text.as_bytes();
-    let number = |range: std::ops::Range<usize>| -> u64 {
-        text[range].parse::<u64>().unwrap_or(u64::MAX)
-    };
+    let number = |range: std::ops::Range<usize>| -> u64 { text[range].parse::<u64>().unwrap_or(u64::MAX) };
     for (i, &b) in bytes.iter().enumerate() {
         if b != b'd' {
             continue;
@@ -174,9 +172,8 @@ fn check_dice(expr: &tyche::Expr, text: &str, expected: &mut f64) -> Result<(), 
                     Modifier::Explode { cond, recurse } => (cond, recurse),
                     _ => continue,
                 };
-                let met = (1..=dice.sides)
-                    .filter(|&face| cond.map_or(face == dice.sides, |c| c.check(face)))
-                    .count() as f64
+                let met = (1..=dice.sides).filter(|&face| cond.map_or(face == dice.sides, |c| c.check(face))).count()
+                    as f64
                     / f64::from(dice.sides);
                 if recurse && met > 0.5 {
                     return Err(DiceError(format!(

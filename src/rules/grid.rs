@@ -80,8 +80,6 @@ pub enum Grid {
     Hex(HexOrientation),
 }
 
-const SQRT3_2: f64 = 0.866_025_403_784_438_6;
-
 impl Grid {
     /// A short name for panels and JSON: `square`, `hex-pointy-top`, `hex-flat-top`.
     pub fn name(self) -> &'static str {
@@ -118,40 +116,14 @@ impl Grid {
 
     /// The centre of `cell` in grid units, x east and y south.
     /// Squares: `(x + 0.5, y + 0.5)`. Hexes: adjacent centres 1 unit apart, with hex `(0, 0)`
-    /// centred at the origin.
+    /// centred at the origin. (From the exact lattice point, `lattice::centre`.)
     pub fn center(self, cell: Cell) -> (f64, f64) {
-        let (x, y) = (f64::from(cell.x), f64::from(cell.y));
-        match self {
-            Grid::Square => (x + 0.5, y + 0.5),
-            Grid::Hex(HexOrientation::PointyTop) => (x + y / 2.0, y * SQRT3_2),
-            Grid::Hex(HexOrientation::FlatTop) => (x * SQRT3_2, y + x / 2.0),
-        }
+        super::lattice::centre(self, cell).to_units(self)
     }
 
-    /// The corners of `cell` in grid units, in order around it: 4 on squares (clockwise from the
-    /// north-west, y south), 6 on hexes.
+    /// The corners of `cell` in grid units, in order around it (`lattice::corners`).
     pub fn corners(self, cell: Cell) -> Vec<(f64, f64)> {
-        match self {
-            Grid::Square => {
-                let (x, y) = (f64::from(cell.x), f64::from(cell.y));
-                vec![(x, y), (x + 1.0, y), (x + 1.0, y + 1.0), (x, y + 1.0)]
-            }
-            Grid::Hex(orientation) => {
-                let (cx, cy) = self.center(cell);
-                // Circumradius of a hex whose opposite sides are 1 unit apart.
-                let radius = 1.0 / (2.0 * SQRT3_2);
-                let start = match orientation {
-                    HexOrientation::PointyTop => -90.0_f64,
-                    HexOrientation::FlatTop => 0.0,
-                };
-                (0..6)
-                    .map(|i| {
-                        let angle = (start + 60.0 * f64::from(i)).to_radians();
-                        (cx + radius * angle.cos(), cy + radius * angle.sin())
-                    })
-                    .collect()
-            }
-        }
+        super::lattice::corners(self, cell).into_iter().map(|p| p.to_units(self)).collect()
     }
 
     /// The cells that share a side (or, on squares, a corner) with `cell`: 8 on squares, 6 on hexes.
@@ -276,8 +248,8 @@ mod tests {
         assert_eq!(hex_round(5.0, -10.0), Cell::new(5, -10));
         assert_eq!(hex_round(0.499, -0.499), Cell::new(0, 0));
         assert_eq!(hex_round(0.501, -0.501), Cell::new(1, -1));
-        assert_eq!(hex_round(0.4 * 0.0 + 0.3 * 1.0 + 0.3 * 0.0, 0.4 * 0.0 + 0.3 * -1.0 + 0.3 * -1.0), Cell::new(0, 0));
-        assert_eq!(hex_round(0.3 * 0.0 + 0.3 * 1.0 + 0.4 * 0.0, 0.3 * 0.0 + 0.3 * -1.0 + 0.4 * -1.0), Cell::new(0, -1));
+        assert_eq!(hex_round(0.4 * 0.0 + 0.3 * 1.0 + 0.3 * 0.0, 0.4 * 0.0 + -0.3 + -0.3), Cell::new(0, 0));
+        assert_eq!(hex_round(0.3 * 0.0 + 0.3 * 1.0 + 0.4 * 0.0, 0.3 * 0.0 + -0.3 + -0.4), Cell::new(0, -1));
     }
 
     #[test]

@@ -55,7 +55,7 @@ impl InitiativeOrder {
     /// A new arrival rolls initiative and takes its place (DMG "Role Reversal": new participants
     /// join with initiative). The current turn stays with whoever has it. Returns the roll.
     pub fn join(&mut self, id: &str, dex: i8, dice: &mut SeededDice) -> Result<DiceRoll, DiceError> {
-        let notation = format!("1d20{:+}", dex);
+        let notation = format!("1d20{dex:+}");
         let roll = dice.roll(&notation, RollMode::Normal)?;
         let initiative = roll.total;
         // The roll-off that settles a tie of initiative and Dexterity.
@@ -95,9 +95,9 @@ impl InitiativeOrder {
         self.current = match self.current {
             _ if self.entries.is_empty() => None,
             Some(c) if c > index => Some(c - 1),
-            // It was the leaver's turn: point at the one before, so `next` gives the one after.
+            // It was the leaver's turn: point at the one before, so `pass_turn` gives the one after.
             // At the head of the order that is the last one, with the round wound back by one
-            // because `next` will count it again when it wraps.
+            // because `pass_turn` will count it again when it wraps.
             Some(c) if c == index && index == 0 => {
                 self.round = self.round.saturating_sub(1);
                 Some(self.entries.len() - 1)
@@ -107,18 +107,28 @@ impl InitiativeOrder {
         };
     }
 
+    /// The index of whoever acts next, and whether a new round starts with it.
+    fn next_index(&self) -> (usize, bool) {
+        match self.current {
+            Some(c) if c + 1 < self.entries.len() => (c + 1, false),
+            _ => (0, true),
+        }
+    }
+
+    /// Who acts next, without passing the turn: for the hand-over between turns.
+    pub fn upcoming(&self) -> Option<&Entry> {
+        self.entries.get(self.next_index().0)
+    }
+
     /// Passes the turn to the next participant, starting a new round after the last; returns who.
-    pub fn next(&mut self) -> Option<&Entry> {
+    pub fn pass_turn(&mut self) -> Option<&Entry> {
         if self.entries.is_empty() {
             return None;
         }
-        let next = match self.current {
-            Some(c) if c + 1 < self.entries.len() => c + 1,
-            _ => {
-                self.round += 1;
-                0
-            }
-        };
+        let (next, new_round) = self.next_index();
+        if new_round {
+            self.round += 1;
+        }
         self.current = Some(next);
         self.entries.get(next)
     }
@@ -167,22 +177,22 @@ mod tests {
     #[test]
     fn turns_go_round_and_rounds_count() {
         let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(2)).expect("rolls").0;
-        let first = order.next().map(|e| e.id.clone());
+        let first = order.pass_turn().map(|e| e.id.clone());
         assert_eq!(order.round, 1);
         for _ in 0..3 {
-            order.next();
+            order.pass_turn();
         }
-        assert_eq!(order.next().map(|e| e.id.clone()), first);
+        assert_eq!(order.pass_turn().map(|e| e.id.clone()), first);
         assert_eq!(order.round, 2);
     }
 
     #[test]
     fn the_first_in_order_leaving_keeps_the_round() {
         let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(4)).expect("rolls").0;
-        let first = order.next().map(|e| e.id.clone()).expect("first");
+        let first = order.pass_turn().map(|e| e.id.clone()).expect("first");
         let second = order.after(&first).map(|e| e.id.clone()).expect("second");
         order.remove(&first);
-        assert_eq!(order.next().map(|e| e.id.clone()), Some(second));
+        assert_eq!(order.pass_turn().map(|e| e.id.clone()), Some(second));
         assert_eq!(order.round, 1);
     }
 
@@ -190,7 +200,7 @@ mod tests {
     fn arrivals_join_and_leavers_hand_on_the_turn() {
         let mut dice = SeededDice::new(3);
         let mut order = InitiativeOrder::roll(&party(), &mut dice).expect("rolls").0;
-        order.next();
+        order.pass_turn();
         let acting = order.current().map(|e| e.id.clone()).expect("someone acts");
         order.join("wolf", 2, &mut dice).expect("joins");
         assert_eq!(order.entries.len(), 5);
@@ -198,6 +208,6 @@ mod tests {
         let after = order.after(&acting).map(|e| e.id.clone()).expect("someone after");
         order.remove(&acting);
         assert_eq!(order.entries.len(), 4);
-        assert_eq!(order.next().map(|e| e.id.clone()), Some(after), "the next one still comes next");
+        assert_eq!(order.pass_turn().map(|e| e.id.clone()), Some(after), "the next one still comes next");
     }
 }

@@ -271,8 +271,9 @@ fn square_first_hit(segment: Segment, blocks: &impl Fn(Cell) -> bool) -> Option<
     let (sx, sy) = (dx.signum(), dy.signum());
     // Whether a grid line `offset` half units from the start, along an axis the line moves
     // `delta` on, is crossed strictly before the segment ends.
-    let before_end =
-        |offset: i64, delta: i64| i128::from(offset.abs()) * i128::from(end.d) < i128::from(end.n) * i128::from(delta.abs());
+    let before_end = |offset: i64, delta: i64| {
+        i128::from(offset.abs()) * i128::from(end.d) < i128::from(end.n) * i128::from(delta.abs())
+    };
     let cell = |x: i64, y: i64| Cell::new(x as i32, y as i32);
     // Along a grid line or through the middle of a row or column.
     if dx == 0 || dy == 0 {
@@ -524,10 +525,11 @@ fn hex_first_hit(segment: Segment, blocks: &impl Fn(Cell) -> bool) -> Option<Hit
                     empty = true;
                     // Along this side: a seam if the hex across it blocks too.
                     let across = hex_across(cell, i);
-                    if f0 == 0 && blocks(across) {
-                        if let Some(t) = overlap_start(segment, a, b) {
-                            consider(t, Hit::Seam(cell, across));
-                        }
+                    if f0 == 0
+                        && blocks(across)
+                        && let Some(t) = overlap_start(segment, a, b)
+                    {
+                        consider(t, Hit::Seam(cell, across));
                     }
                 }
                 continue;
@@ -640,7 +642,7 @@ mod tests {
     #[test]
     fn hex_lines_through_and_along_blocking_hexes() {
         let grid = Grid::Hex(HexOrientation::PointyTop);
-        let centre = |q: i32, r: i32| super::centre(grid, Cell::new(q, r));
+        let centre = |q: i32, r: i32| centre(grid, Cell::new(q, r));
         let wall = walls(&[(1, 0)]);
         assert_eq!(first_blocker(grid, centre(0, 0), centre(2, 0), &wall), Some(Cell::new(1, 0)));
         assert_eq!(first_blocker(grid, centre(0, 0), centre(0, 2), &wall), None);

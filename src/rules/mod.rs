@@ -6,6 +6,7 @@
 
 pub mod advantage;
 pub mod area;
+pub mod attack;
 pub mod calculators;
 pub mod chase;
 pub mod creature;

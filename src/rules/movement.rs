@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::creature::Side;
 use super::distance::{DiagonalParity, DiagonalRule, FEET_PER_CELL};
 use super::grid::{Cell, Grid, HEX_STEPS, SQUARE_STEPS};
-use super::size::{Footprint, Size, TINY_PER_CELL};
+use super::size::{Footprint, Size, may_share_a_cell};
 use super::terrain::TerrainMap;
 
 /// The creature that moves.
@@ -249,10 +249,8 @@ impl Board<'_> {
                 continue;
             }
             difficult = true;
-            let tiny_share = mover.size == Size::Tiny
-                && here.len() < TINY_PER_CELL
-                && here.iter().all(|&i| self.others[i].size == Size::Tiny);
-            if !tiny_share {
+            let sizes = here.iter().map(|&i| self.others[i].size).chain([mover.size]);
+            if !may_share_a_cell(sizes) {
                 can_end = false;
             }
             for &i in here {
@@ -574,11 +572,12 @@ pub fn why_not(
         let fit = board.fit(&shapes, target).unwrap_or(Fit::Full);
         let cells: Vec<Cell> = shapes.footprint(fit).at(target).collect();
         let in_the_way = |o: &&Occupant| o.cells.iter().any(|c| cells.contains(c));
-        let tiny_share = mover.size == Size::Tiny;
         let blockers: Vec<&Occupant> = board.others.iter().filter(in_the_way).collect();
-        let shared_ok = tiny_share
-            && blockers.iter().all(|o| o.size == Size::Tiny && !o.is_object)
-            && cells.iter().all(|c| board.others.iter().filter(|o| o.cells.contains(c)).count() < TINY_PER_CELL);
+        let shared_ok = blockers.iter().all(|o| !o.is_object)
+            && cells.iter().all(|c| {
+                let here = board.others.iter().filter(|o| o.cells.contains(c)).map(|o| o.size);
+                may_share_a_cell(here.chain([mover.size]))
+            });
         if let Some(first) = blockers.first().filter(|_| !shared_ok) {
             return Some(MoveError::Occupied { by: first.id.clone() });
         }
@@ -951,7 +950,7 @@ mod tests {
             Some(MoveError::Blocked { terrain: "wall".into(), at: Cell::new(2, 0) })
         );
         assert_eq!(why_not(&board, &medium(), Cell::new(0, 0), Cell::new(2, 1), 30, DiagonalParity::default()), None);
-        let walled = super::tests::map(Grid::Square, &[".#."]);
+        let walled = tests::map(Grid::Square, &[".#."]);
         let board = Board { map: &walled, rule: Standard, others: &[] };
         assert_eq!(
             why_not(&board, &medium(), Cell::new(0, 0), Cell::new(2, 0), 30, DiagonalParity::default()),
@@ -985,7 +984,8 @@ mod tests {
             budget: u32,
         ) -> HashMap<Cell, u32> {
             let occupant = |c: Cell| others.iter().find(|o| o.cells.contains(&c));
-            let blocks = |c: Cell| map.terrain(c).is_none_or(|t| t.blocks_movement) || occupant(c).is_some_and(|o| o.is_object);
+            let blocks =
+                |c: Cell| map.terrain(c).is_none_or(|t| t.blocks_movement) || occupant(c).is_some_and(|o| o.is_object);
             let mut best: HashMap<(Cell, bool), u32> = HashMap::from([((start, false), 0)]);
             loop {
                 let mut changed = false;
@@ -1001,12 +1001,12 @@ mod tests {
                             continue;
                         }
                         let base = match (diagonal, rule, odd) {
-                            (true, DiagonalRule::Alternating, true) => 10,
+                            (true, Alternating, true) => 10,
                             _ => 5,
                         };
                         let difficult = map.terrain(next).is_some_and(|t| t.difficult) || occupant(next).is_some();
                         let total = cost + base * if difficult { 2 } else { 1 };
-                        let parity = if diagonal && rule == DiagonalRule::Alternating { !odd } else { odd };
+                        let parity = if diagonal && rule == Alternating { !odd } else { odd };
                         if total <= budget && best.get(&(next, parity)).is_none_or(|&b| total < b) {
                             best.insert((next, parity), total);
                             changed = true;

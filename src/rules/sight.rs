@@ -271,11 +271,17 @@ impl<'a> CoverContext<'a> {
     }
 }
 
-/// The cover of a Medium creature standing in each of `cells`, against `from`: the cover map the
-/// sight overlay and the DM's planning use. The cells are shared out between the machine's cores,
-/// each with its own [`CoverContext`].
+/// The cells of the map that a viewer whose space is `from` can't see: no line of sight to any
+/// point of them (the map's sight overlay).
+pub fn unseen_cells(board: &SightBoard, from: &[Cell]) -> Vec<Cell> {
+    board.map.cells().filter(|c| !from.contains(c) && line_of_sight(board, from, &[*c]).is_none()).collect()
+}
+
+/// The cover of a Medium creature standing in each of `cells`, against `from`: a cover map of the
+/// whole battlefield for one attacker (the DM's planning; `benches/sight.rs` times it). The cells
+/// are shared out between the machine's cores, each with its own [`CoverContext`].
 pub fn cover_map(board: &SightBoard, from: From, cells: &[Cell]) -> Vec<Cover> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(8);
     let chunk = cells.len().div_ceil(threads).max(64);
     if cells.len() <= chunk {
         let context = CoverContext::new(board, from);

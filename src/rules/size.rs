@@ -25,6 +25,13 @@ pub enum Size {
 /// How many Tiny creatures can share one cell (Creature Size and Space: "4 per square").
 pub const TINY_PER_CELL: usize = 4;
 
+/// Whether creatures of these sizes may all stand in one cell: one creature alone, or Tiny ones,
+/// at most [`TINY_PER_CELL`] of them (table Creature Size and Space).
+pub fn may_share_a_cell(sizes: impl IntoIterator<Item = Size>) -> bool {
+    let sizes: Vec<Size> = sizes.into_iter().collect();
+    sizes.len() <= 1 || (sizes.len() <= TINY_PER_CELL && sizes.iter().all(|&s| s == Size::Tiny))
+}
+
 /// The largest square side a scenario may give a Gargantuan creature ("16 squares or more").
 pub const MAX_SQUARE_SIDE: u32 = 20;
 
@@ -118,6 +125,15 @@ mod tests {
     use std::collections::HashSet;
 
     const HEXES: [Grid; 2] = [Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)];
+
+    /// Table Creature Size and Space: Tiny, "4 per square"; nobody else shares.
+    #[test]
+    fn only_up_to_four_tiny_creatures_share_a_cell() {
+        assert!(may_share_a_cell([Size::Tiny; 4]));
+        assert!(!may_share_a_cell([Size::Tiny; 5]));
+        assert!(!may_share_a_cell([Size::Tiny, Size::Small]));
+        assert!(may_share_a_cell([Size::Medium]), "one creature alone");
+    }
 
     #[test]
     fn square_spaces_follow_the_creature_size_and_space_table() {

@@ -79,6 +79,24 @@ pub fn parse_range(text: &str, die: u32) -> Option<(u32, u32)> {
     }
 }
 
+/// Checks that rows' ranges (as [`parse_range`] reads them) cover 1 to `die` in order, once each:
+/// for the DM's tables and for chase complication tables alike.
+pub fn check_ranges<'a>(ranges: impl IntoIterator<Item = &'a str>, die: u32) -> Result<(), String> {
+    let mut next = 1;
+    for text in ranges {
+        let (low, high) = parse_range(text, die)
+            .ok_or_else(|| format!("{text:?} is not a result or range of a d{die}, such as 5 or 11-20"))?;
+        if low != next || high < low || high > die {
+            return Err(format!("the row {text:?} should start at {next}: rows run from 1 to {die} in order"));
+        }
+        next = high + 1;
+    }
+    if next != die + 1 {
+        return Err(format!("the rows stop at {}: they must reach {die}", next - 1));
+    }
+    Ok(())
+}
+
 impl Table {
     /// Checks the table's shape, and for a die table that its ranges run from 1 to the die's
     /// last face without gaps or overlaps.
@@ -98,19 +116,7 @@ impl Table {
             return Ok(());
         }
         let die = self.die.ok_or_else(|| format!("{}: a die table needs its die", self.id))?;
-        let mut next = 1;
-        for row in &self.rows {
-            let (low, high) =
-                parse_range(&row[0], die).ok_or_else(|| format!("{}: {:?} is not a range", self.id, row[0]))?;
-            if low != next || high < low {
-                return Err(format!("{}: {:?} should start at {next}", self.id, row[0]));
-            }
-            next = high + 1;
-        }
-        if next != die + 1 {
-            return Err(format!("{}: the ranges stop at {}, not at {die}", self.id, next - 1));
-        }
-        Ok(())
+        check_ranges(self.rows.iter().map(|row| row[0].as_str()), die).map_err(|e| format!("{}: {e}", self.id))
     }
 
     /// The row a die result falls in.

@@ -14,7 +14,7 @@ use std::path::Path;
 pub use error::{ScenarioError, ScenarioErrors};
 pub use raw::{DiagonalRule, RuleOptions};
 
-use crate::rules::chase::{ChaseRules, Entrant, Role};
+use crate::rules::chase::{ChaseRules, Entrant, Role, TableSource};
 use crate::rules::creature::{Abilities, Ability, Attack, Direction, Sheet, ShieldSide, Side, Skill};
 use crate::rules::distance::range_feet;
 use crate::rules::movement::{Mover, Occupant};
@@ -46,6 +46,8 @@ pub struct Scenario {
 pub struct ChaseSetup {
     pub name: String,
     pub rules: ChaseRules,
+    /// Which table `rules.table` is, as the scene chose it.
+    pub table_source: TableSource,
     pub quarry: Vec<String>,
     pub pursuers: Vec<String>,
     /// Feet along the route, for the participants the scene places itself.
@@ -141,7 +143,10 @@ impl Scenario {
             return Err(fail(format!("the file is larger than {MAX_FILE_BYTES} bytes, the most a scenario may be")));
         }
         let text = String::from_utf8(bytes).map_err(|e| {
-            fail(format!("the file is not UTF-8 text (a byte that isn't UTF-8 at byte {})", e.utf8_error().valid_up_to()))
+            fail(format!(
+                "the file is not UTF-8 text (a byte that isn't UTF-8 at byte {})",
+                e.utf8_error().valid_up_to()
+            ))
         })?;
         Self::from_ron(&file, &text)
     }

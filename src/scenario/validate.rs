@@ -6,10 +6,10 @@ use super::error::{ScenarioError, ScenarioErrors};
 use super::locate::Locations;
 use super::raw::{RawChase, RawChaseTable, RawCreature, RawObject, RawScenario, RawTerrain};
 use super::{ChaseSetup, MAX_MAP_SIDE, Scenario, Token, TokenKind};
-use crate::rules::chase::{ChaseRules, ComplicationTable, DEFAULT_CATCH_FEET};
+use crate::rules::chase::{ChaseRules, ComplicationTable, DEFAULT_CATCH_FEET, TableSource};
 use crate::rules::creature::{Abilities, Direction};
 use crate::rules::dice::Notation;
-use crate::rules::size::{MAX_SQUARE_SIDE, TINY_PER_CELL};
+use crate::rules::size::{MAX_SQUARE_SIDE, TINY_PER_CELL, may_share_a_cell};
 use crate::rules::terrain::{DEFAULT_LEGEND, Terrain, TerrainKind};
 use crate::rules::{Cell, Grid, Size, TerrainMap};
 
@@ -51,9 +51,30 @@ impl Limit {
 /// the parser's "out of range" errors alike.
 pub(super) fn limit_of(field: &str) -> Option<Limit> {
     const SKILLS_AND_SAVES: [&str; 24] = [
-        "Acrobatics", "AnimalHandling", "Arcana", "Athletics", "Deception", "History", "Insight", "Intimidation",
-        "Investigation", "Medicine", "Nature", "Perception", "Performance", "Persuasion", "Religion",
-        "SleightOfHand", "Stealth", "Survival", "Str", "Dex", "Con", "Int", "Wis", "Cha",
+        "Acrobatics",
+        "AnimalHandling",
+        "Arcana",
+        "Athletics",
+        "Deception",
+        "History",
+        "Insight",
+        "Intimidation",
+        "Investigation",
+        "Medicine",
+        "Nature",
+        "Perception",
+        "Performance",
+        "Persuasion",
+        "Religion",
+        "SleightOfHand",
+        "Stealth",
+        "Survival",
+        "Str",
+        "Dex",
+        "Con",
+        "Int",
+        "Wis",
+        "Cha",
     ];
     let (low, high, what) = match field {
         "at" => (-MAX_COORDINATE, MAX_COORDINATE, "a position's column and row (the map is at most 500 by 500)"),
@@ -151,10 +172,8 @@ fn legend(raw: &RawScenario, problems: &mut Problems) -> Vec<(char, Terrain)> {
     let mut legend: Vec<(char, Terrain)> =
         DEFAULT_LEGEND.iter().map(|&(c, kind)| (c, Terrain::standard(kind))).collect();
     if raw.legend.0.len() > MAX_LEGEND {
-        problems.add(
-            "legend",
-            format!("the legend has {} entries; a legend has at most {MAX_LEGEND}", raw.legend.0.len()),
-        );
+        problems
+            .add("legend", format!("the legend has {} entries; a legend has at most {MAX_LEGEND}", raw.legend.0.len()));
         return legend;
     }
     let mut seen = HashSet::new();
@@ -396,7 +415,8 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
         problems.bound(&who, field, value, format!("{path}.{field}"));
     }
     let a = token.abilities;
-    for (field, value) in [("str", a.str), ("dex", a.dex), ("con", a.con), ("int", a.int), ("wis", a.wis), ("cha", a.cha)]
+    for (field, value) in
+        [("str", a.str), ("dex", a.dex), ("con", a.con), ("int", a.int), ("wis", a.wis), ("cha", a.cha)]
     {
         problems.bound(&who, field, i64::from(value), format!("{path}.abilities.{field}"));
     }
@@ -488,11 +508,10 @@ fn check_placement(grid: Grid, map: &TerrainMap, tokens: &[(String, Token)], pro
     let mut cells: Vec<_> = occupants.into_iter().filter(|(_, o)| o.len() > 1).collect();
     cells.sort();
     for (cell, here) in cells {
-        let all_tiny = here.iter().all(|&i| tokens[i].1.size == Size::Tiny);
-        if all_tiny && here.len() <= TINY_PER_CELL {
+        if may_share_a_cell(here.iter().map(|&i| tokens[i].1.size)) {
             continue;
         }
-        if all_tiny {
+        if here.iter().all(|&i| tokens[i].1.size == Size::Tiny) {
             let (path, token) = &tokens[here[TINY_PER_CELL]];
             problems.add(
                 &format!("{path}.at"),
@@ -548,14 +567,14 @@ fn chase(raw: &RawChase, scene: &str, tokens: &[(String, Token)], problems: &mut
         }
         problems.bound(&shown(id), "start", i64::from(*feet), "chase.start".to_owned());
     }
-    let table = match &raw.table {
-        RawChaseTable::Urban => ComplicationTable::urban(),
-        RawChaseTable::Wilderness => ComplicationTable::wilderness(),
+    let (table, table_source) = match &raw.table {
+        RawChaseTable::Urban => (ComplicationTable::urban(), TableSource::Urban),
+        RawChaseTable::Wilderness => (ComplicationTable::wilderness(), TableSource::Wilderness),
         RawChaseTable::Custom(table) => {
             if let Err(e) = table.validate() {
                 problems.add("chase.table", format!("the table {}: {e}", quoted(&table.name)));
             }
-            table.clone()
+            (table.clone(), TableSource::Custom)
         }
     };
     if let Some(sight) = raw.sight {
@@ -584,6 +603,7 @@ fn chase(raw: &RawChase, scene: &str, tokens: &[(String, Token)], problems: &mut
     });
     (problems.list.len() == before).then(|| ChaseSetup {
         name: raw.name.clone().unwrap_or_else(|| format!("Chase: {}", scene.trim())),
+        table_source,
         rules: ChaseRules {
             table,
             sight_feet: raw.sight,

@@ -192,11 +192,11 @@ fn calculators(ui: &mut egui::Ui, tables: &[Table], edit: &mut DiceEdit, request
             ui.selectable_value(&mut edit.damage.1, severity, severity.name());
         }
     });
-    if let Some(dice) = improvised_damage(tables, edit.damage.0, edit.damage.1) {
-        if ui.button(format!("Roll {dice}")).clicked() {
-            let reason = format!("{} damage at level {}", edit.damage.1.name().to_lowercase(), edit.damage.0);
-            requests.push(PanelRequest::Roll { notation: dice, mode: RollMode::Normal, hidden: edit.hidden, reason });
-        }
+    if let Some(dice) = improvised_damage(tables, edit.damage.0, edit.damage.1)
+        && ui.button(format!("Roll {dice}")).clicked()
+    {
+        let reason = format!("{} damage at level {}", edit.damage.1.name().to_lowercase(), edit.damage.0);
+        requests.push(PanelRequest::Roll { notation: dice, mode: RollMode::Normal, hidden: edit.hidden, reason });
     }
     ui.separator();
     ui.label(RichText::new("Automatic success (variant)").strong());

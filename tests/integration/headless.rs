@@ -82,7 +82,7 @@ fn opening_a_bad_file_keeps_the_scenario_and_a_good_one_replaces_it() {
 
 fn entity_of(app: &mut App, id: &str) -> Entity {
     let mut query = app.world_mut().query::<(Entity, &TokenId)>();
-    query.iter(app.world()).find(|(_, t)| t.0 == id).map(|(e, _)| e).unwrap_or_else(|| panic!("{id}"))
+    query.iter(app.world()).find(|(_, t)| t.0 == id).map_or_else(|| panic!("{id}"), |(e, _)| e)
 }
 
 #[test]

@@ -179,7 +179,7 @@ fn rolling_on_a_table_from_the_panel() {
     let view = DiceView { seed: 1, log: Vec::new(), roller: "the DM".into(), inspired: false };
     let mut harness = Harness::builder().with_size(bevy_egui::egui::Vec2::new(420.0, 1000.0)).build_ui_state(
         |ui, (edit, requests): &mut (DiceEdit, Vec<PanelRequest>)| {
-            requests.extend(dice_panel(ui, &view, &tables, edit))
+            requests.extend(dice_panel(ui, &view, &tables, edit));
         },
         (DiceEdit::default(), Vec::new()),
     );
@@ -227,7 +227,7 @@ fn the_calculators_roll_improvised_damage_and_judge_automatic_success() {
     let view = DiceView { seed: 1, log: Vec::new(), roller: "the DM".into(), inspired: false };
     let mut harness = Harness::builder().with_size(bevy_egui::egui::Vec2::new(520.0, 1800.0)).build_ui_state(
         |ui, (edit, requests): &mut (DiceEdit, Vec<PanelRequest>)| {
-            requests.extend(dice_panel(ui, &view, &tables, edit))
+            requests.extend(dice_panel(ui, &view, &tables, edit));
         },
         (DiceEdit::default(), Vec::new()),
     );

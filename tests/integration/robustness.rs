@@ -44,15 +44,16 @@ fn positions_near_the_integer_limits_are_refused_before_any_arithmetic() {
     let far = format!("{}at: (-2147483648, 3){}", &hex[..ogre], &hex[ogre + "at: (13, 3)".len()..]);
     refused_with(&far, "`at` is -2147483648");
     // Beyond i32, the parser's "out of bounds" names the field and its range.
-    refused_with(&tavern_with("speed: 25, ac: 18", "speed: 99999999999, ac: 18"), "`speed` is out of range: speed in feet must be from 0 to 1000");
+    refused_with(
+        &tavern_with("speed: 25, ac: 18", "speed: 99999999999, ac: 18"),
+        "`speed` is out of range: speed in feet must be from 0 to 1000",
+    );
 }
 
 #[test]
 fn legends_are_bounded_and_keys_unique() {
-    let glyphs: String = (0..60_000u32)
-        .filter_map(|i| char::from_u32(0x4e00 + i))
-        .map(|c| format!("'{c}': Wall, "))
-        .collect();
+    let glyphs: String =
+        (0..60_000u32).filter_map(|i| char::from_u32(0x4e00 + i)).map(|c| format!("'{c}': Wall, ")).collect();
     refused_with(&tavern_with("legend: {", &format!("legend: {{ {glyphs}")), "a legend has at most 256");
     refused_with(&tavern_with("legend: {", "legend: { 'x': Wall, 'x': Floor,"), "'x' is in the legend twice");
 }
@@ -68,7 +69,8 @@ fn text_is_read_as_written_and_names_are_printable() {
 
 #[test]
 fn dice_that_could_roll_forever_are_refused_when_checked() {
-    let text = tavern_with("pc: true),", "pc: true, attacks: [(name: \"Boom\", bonus: 5, damage: \"255d255x>1x>1x>1\")]),");
+    let text =
+        tavern_with("pc: true),", "pc: true, attacks: [(name: \"Boom\", bonus: 5, damage: \"255d255x>1x>1x>1\")]),");
     refused_with(&text, "may be met by at most half");
     let text = tavern_with("pc: true),", "pc: true, attacks: [(name: \"Huge\", bonus: 2147483647, damage: \"1d6\")]),");
     refused_with(&text, "`bonus` is 2147483647, but an attack bonus must be from -20 to 30");
@@ -100,10 +102,19 @@ fn command_line_numbers_are_bounded_at_the_edge() {
         (&["query", "scenes/tavern_brawl.ron", "path", "lia", "--to", "-2147483648,0"], "far off any map"),
         (&["query", "scenes/hex_skirmish.ron", "cover-from", "2147483647,0", "ogre"], "far off any map"),
         (&["query", "scenes/hex_skirmish.ron", "cover-from", "400,400", "ogre"], "is not on the map"),
-        (&["query", "scenes/tavern_brawl.ron", "cover-from", "1,2@3", "brom"], "on squares a point is a grid intersection"),
-        (&["query", "scenes/tavern_brawl.ron", "cover-from", "99,2", "brom"], "off the map: intersections run from 0,0 to 20,13"),
+        (
+            &["query", "scenes/tavern_brawl.ron", "cover-from", "1,2@3", "brom"],
+            "on squares a point is a grid intersection",
+        ),
+        (
+            &["query", "scenes/tavern_brawl.ron", "cover-from", "99,2", "brom"],
+            "off the map: intersections run from 0,0 to 20,13",
+        ),
         (&["mob", "--bonus", "-2147483648", "--ac", "15", "--attackers", "4"], "-2147483648 is not in -20..=30"),
-        (&["query", "scenes/tavern_brawl.ron", "aoe", "cone", "15", "--origin", "4,6", "--angle", "NaN"], "an angle is a number"),
+        (
+            &["query", "scenes/tavern_brawl.ron", "aoe", "cone", "15", "--origin", "4,6", "--angle", "NaN"],
+            "an angle is a number",
+        ),
     ];
     for (args, says) in cases {
         let (code, _, err) = battlemap(args);

@@ -160,7 +160,8 @@ fn every_sample_scene_is_drawn_in_a_real_window() {
         let coloured = discs
             .iter()
             .filter(|t| {
-                let rgb: Vec<u8> = t["rgb"].as_array().expect("rgb").iter().map(|v| v.as_u64().expect("u8") as u8).collect();
+                let rgb: Vec<u8> =
+                    t["rgb"].as_array().expect("rgb").iter().map(|v| v.as_u64().expect("u8") as u8).collect();
                 close(pixel(&image, &t["fill"]), [rgb[0], rgb[1], rgb[2]], 12)
             })
             .count();

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::{fail, parse_pair, say_json};
 use crate::rules::area::{
-    MAX_AREA_FEET, MIN_AREA_FEET, Shape, ShapeKind, adjusted_targets, covered_cells, degrees_toward,
-    estimated_targets, holders,
+    MAX_AREA_FEET, MIN_AREA_FEET, Shape, ShapeKind, adjusted_targets, covered_cells, degrees_toward, estimated_targets,
+    holders,
 };
 use crate::rules::distance::{DiagonalParity, range_feet, rule_name};
 use crate::rules::lattice::{self, Point, Segment};
@@ -480,7 +480,10 @@ fn cover_from(scenario: &Scenario, origin: PointArg, to: &str) -> Result<CoverAn
     let tokens = sight_board(scenario);
     let board = SightBoard { map: &scenario.map, tokens: &tokens };
     let ruling = cover(&board, CoverFrom::Origin(origin), Some(&b.id), &b.cells(scenario.grid));
-    Ok(CoverAnswer { origin: Some(units(origin.to_units(scenario.grid))), ..CoverAnswer::of(scenario.grid, ruling, &b.id) })
+    Ok(CoverAnswer {
+        origin: Some(units(origin.to_units(scenario.grid))),
+        ..CoverAnswer::of(scenario.grid, ruling, &b.id)
+    })
 }
 
 #[derive(Serialize)]

@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::rules::creature::CheckKind;
 use crate::rules::creature::{Ability, Skill};
 use crate::rules::dice::Notation;
 use crate::rules::tables::{self, parse_range};
@@ -17,22 +18,6 @@ use crate::rules::tables::{self, parse_range};
 pub enum Test {
     Check { dc: i32, options: Vec<CheckKind> },
     Save { dc: i32, ability: Ability },
-}
-
-/// An ability check, with or without a skill.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum CheckKind {
-    Skill(Skill),
-    Ability(Ability),
-}
-
-impl CheckKind {
-    pub fn name(self) -> String {
-        match self {
-            CheckKind::Skill(skill) => format!("{} ({})", skill.ability().name(), skill.name()),
-            CheckKind::Ability(ability) => ability.name().to_owned(),
-        }
-    }
 }
 
 impl Test {
@@ -136,6 +121,14 @@ impl Complication {
     }
 }
 
+/// Where a chase's complication table comes from: one of the DMG's, or the scene's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TableSource {
+    Urban,
+    Wilderness,
+    Custom,
+}
+
 /// The most feet a row may cost or ask for.
 pub const MAX_FEET: u32 = 1000;
 
@@ -158,15 +151,8 @@ impl ComplicationTable {
 
     /// Checks that the rows cover 1 to 20 once each, and that their dice and DCs make sense.
     pub fn validate(&self) -> Result<(), String> {
-        let mut next = 1;
+        tables::check_ranges(self.rows.iter().map(|row| row.roll.as_str()), 20)?;
         for row in &self.rows {
-            let Some((low, high)) = parse_range(&row.roll, 20) else {
-                return Err(format!("{:?} is not a d20 result or range such as 5 or 11-20", row.roll));
-            };
-            if low != next || high < low || high > 20 {
-                return Err(format!("the row {:?} should start at {next}: rows run from 1 to 20 in order", row.roll));
-            }
-            next = high + 1;
             if let Some(Test::Check { options, .. }) = &row.test
                 && options.is_empty()
             {
@@ -197,12 +183,12 @@ impl ComplicationTable {
                     return Err(format!("the row {:?} has {feet} ft: at most {MAX_FEET}", row.roll));
                 }
                 if !(-MAX_BONUS..=MAX_BONUS).contains(&bonus) {
-                    return Err(format!("the row {:?} has an attack bonus of {bonus}: from -{MAX_BONUS} to +{MAX_BONUS}", row.roll));
+                    return Err(format!(
+                        "the row {:?} has an attack bonus of {bonus}: from -{MAX_BONUS} to +{MAX_BONUS}",
+                        row.roll
+                    ));
                 }
             }
-        }
-        if next != 21 {
-            return Err(format!("the rows stop at {}: they must reach 20", next - 1));
         }
         Ok(())
     }

@@ -22,7 +22,7 @@ use std::collections::{BTreeSet, VecDeque};
 
 use serde::Serialize;
 
-pub use complication::{Alternative, CheckKind, Complication, ComplicationTable, Effect, Test};
+pub use complication::{Alternative, CheckKind, Complication, ComplicationTable, Effect, TableSource, Test};
 pub use escape::EscapeFactor;
 pub use turn::{Resolution, Turn};
 
@@ -443,11 +443,7 @@ impl Chase {
                     .get(option)
                     .or(options.first())
                     .ok_or_else(|| ChaseError::Refused("the check names no ability or skill".to_owned()))?;
-                let (bonus, ability) = match kind {
-                    CheckKind::Skill(skill) => (p.sheet.skill_bonus(skill), skill.ability()),
-                    CheckKind::Ability(ability) => (p.sheet.abilities.modifier(ability), ability),
-                };
-                (bonus, format!("{} check", kind.name()), false, ability)
+                (p.sheet.check_bonus(kind), format!("{} check", kind.name()), false, kind.ability())
             }
             Test::Save { ability, .. } => {
                 (p.sheet.save_bonus(*ability), format!("{} saving throw", ability.name()), true, *ability)
@@ -862,12 +858,7 @@ impl Chases {
             return None;
         }
         let index = self.next_chase()?;
-        let order = &self.chases[index].order;
-        let next = match order.current {
-            Some(c) if c + 1 < order.entries.len() => c + 1,
-            _ => 0,
-        };
-        Some((index, order.entries.get(next)?.id.clone()))
+        Some((index, self.chases[index].order.upcoming()?.id.clone()))
     }
 
     /// Begins the next turn: the next participant of the active chase, or, when its round is

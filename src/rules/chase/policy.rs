@@ -7,7 +7,7 @@
 //! when the affected participant, or a roller on its side, has it; a coin is always tossed; the
 //! razorvine's 10 feet are paid when the save is worse than even odds; otherwise the best check.
 
-use super::complication::{Alternative, CheckKind, Test};
+use super::complication::{Alternative, Test};
 use super::{Chase, ChaseError, Chases, Participant, Resolution};
 use crate::rules::dice::SeededDice;
 
@@ -58,13 +58,7 @@ fn choose(chase: &Chase) -> Option<Resolution> {
         Some(Test::Check { options, .. }) => options
             .iter()
             .enumerate()
-            .max_by_key(|(i, kind)| {
-                let bonus = match kind {
-                    CheckKind::Skill(skill) => affected.sheet.skill_bonus(*skill),
-                    CheckKind::Ability(ability) => affected.sheet.abilities.modifier(*ability),
-                };
-                (bonus, std::cmp::Reverse(*i))
-            })
+            .max_by_key(|(i, kind)| (affected.sheet.check_bonus(**kind), std::cmp::Reverse(*i)))
             .map_or(0, |(i, _)| i),
         _ => 0,
     };

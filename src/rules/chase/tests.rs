@@ -606,13 +606,6 @@ fn the_policy_replays_by_seed() {
     assert!(chases.is_over() || chases.chases[0].order.round == 10);
 }
 
-#[test]
-fn critical_hits_double_the_dice() {
-    assert_eq!(turn::critical("1d6+2"), "2d6+2");
-    assert_eq!(turn::critical("d20"), "2d20");
-    assert_eq!(turn::critical("2d4+1d6"), "4d4+2d6");
-}
-
 mod properties {
     use proptest::prelude::*;
 

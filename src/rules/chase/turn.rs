@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::complication::{Alternative, Effect};
 use super::{Chase, ChaseError, Entrant, Pending, Role, Status};
 use crate::rules::advantage::Sources;
+use crate::rules::attack::Outcome;
 use crate::rules::creature::{Ability, Attack};
 use crate::rules::dice::{RollMode, SeededDice};
 use crate::rules::sight::CoverDegree;
@@ -62,7 +63,7 @@ impl Chase {
         if self.is_over() {
             return Err(ChaseError::Over);
         }
-        let id = self.order.next().map(|e| e.id.clone()).ok_or(ChaseError::Over)?;
+        let id = self.order.pass_turn().map(|e| e.id.clone()).ok_or(ChaseError::Over)?;
         let complication = self.pending.iter().position(|p| p.affected == id).map(|i| self.pending.remove(i));
         let p = self.participant(&id).ok_or_else(|| ChaseError::UnknownParticipant(id.clone()))?;
         let mut text = format!("Round {}: {}'s turn, at {} ft.", self.order.round, p.name(), p.position);
@@ -115,7 +116,7 @@ impl Chase {
     /// The speed of the acting participant this turn: its speed, halved while blinded.
     pub fn turn_speed(&self) -> u32 {
         let Some(turn) = &self.turn else { return 0 };
-        let speed = self.participant(&turn.id).map_or(0, |p| p.speed());
+        let speed = self.participant(&turn.id).map_or(0, super::Participant::speed);
         if turn.blinded { speed / 2 } else { speed }
     }
 
@@ -242,7 +243,10 @@ impl Chase {
             }
             Effect::LocalCreature => match self.rules.local_creature.take() {
                 Some((local, sheet)) => {
-                    let position = self.participant(id).map_or(0, |p| p.position).saturating_sub(super::LOCAL_CREATURE_BEHIND_FEET);
+                    let position = self
+                        .participant(id)
+                        .map_or(0, |p| p.position)
+                        .saturating_sub(super::LOCAL_CREATURE_BEHIND_FEET);
                     let entrant = Entrant { id: local, sheet, role: Role::Pursuer, position };
                     self.join_pursuing(entrant, &[id.to_owned()], dice)?;
                 }
@@ -273,25 +277,46 @@ impl Chase {
     /// An attack from a creature outside the chase (allowed: DMG "Spells and Attacks").
     fn outside_attack(&mut self, id: &str, effect: &Effect, dice: &mut SeededDice) -> Result<(), ChaseError> {
         let Effect::OpportunityAttack { attacker, bonus, dice: damage, kind, .. } = effect else { return Ok(()) };
+        if let Err(why) = self.may_opportunity_attack(attacker, id) {
+            self.say(why);
+            return Ok(());
+        }
         let (name, ac) = self.participant(id).map(|p| (p.name().to_owned(), p.sheet.ac)).unwrap_or_default();
-        let restrained = self.participant(id).is_some_and(|p| p.restrained);
-        let mode = if restrained { RollMode::Advantage } else { RollMode::Normal };
-        let roll = self.roll(&format!("1d20{bonus:+}"), mode, dice)?;
-        let natural = roll.total - bonus;
-        let hit = natural == 20 || (natural != 1 && roll.total >= ac);
+        let mut sources = Sources::default();
+        if self.participant(id).is_some_and(|p| p.restrained) {
+            sources.advantage("target restrained");
+        }
+        let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;
+        let outcome = Outcome::of(roll.total - bonus, roll.total, ac);
+        let how = if sources.is_empty() { String::new() } else { format!(" ({})", sources.describe()) };
         let text = format!(
-            "{attacker} makes an opportunity attack on {name}: {} against AC {ac} — {}.",
+            "{attacker} makes an opportunity attack on {name}{how}: {} against AC {ac} — {}.",
             roll.total,
-            if hit { "hit" } else { "miss" }
+            outcome.word()
         );
         self.record(text, attacker, &format!("opportunity attack on {name}"), roll);
-        if hit {
-            let notation = if natural == 20 { critical(damage) } else { damage.clone() };
-            let roll = self.roll(&notation, RollMode::Normal, dice)?;
-            let total = roll.total.max(0);
-            self.record(format!("{name} takes {total} {kind} damage."), attacker, &format!("{kind} damage"), roll);
-            self.hurt(id, total);
+        self.damage(attacker, id, outcome, damage, kind, format!("{kind} damage"), dice)
+    }
+
+    /// Rolls the damage of an attack that hit (every die twice on a critical) and deals it.
+    fn damage(
+        &mut self,
+        attacker: &str,
+        target: &str,
+        outcome: Outcome,
+        notation: &str,
+        kind: &str,
+        reason: String,
+        dice: &mut SeededDice,
+    ) -> Result<(), ChaseError> {
+        if !outcome.hits() {
+            return Ok(());
         }
+        let roll = self.roll(&outcome.damage_dice(notation), RollMode::Normal, dice)?;
+        let total = roll.total.max(0);
+        let text = format!("{} takes {total} {kind} damage.", self.name_of(target));
+        self.record(text, attacker, &reason, roll);
+        self.hurt(target, total);
         Ok(())
     }
 
@@ -421,34 +446,21 @@ impl Chase {
         }
         let name = self.name_of(&id);
         let roll = self.roll(&format!("1d20{:+}", attack.bonus), sources.mode(), dice)?;
-        let natural = roll.total - attack.bonus;
         let target_ac = ac + cover_bonus;
-        let hit = natural == 20 || (natural != 1 && roll.total >= target_ac);
+        let outcome = Outcome::of(roll.total - attack.bonus, roll.total, target_ac);
         let how = if sources.is_empty() { String::new() } else { format!(" ({})", sources.describe()) };
         let cover_text = if cover_bonus > 0 { format!(" with cover +{cover_bonus}") } else { String::new() };
         let text = format!(
             "{name} attacks {target_name} with {} at {distance} ft{how}: {} against AC {target_ac}{cover_text} — {}.",
             attack.name,
             roll.total,
-            if natural == 20 {
-                "critical hit"
-            } else if hit {
-                "hit"
-            } else {
-                "miss"
-            }
+            outcome.word()
         );
         self.record(text, &name, &format!("{} at {target_name}", attack.name), roll);
         self.turn_mut()?.action_used = true;
-        if hit {
-            let notation = if natural == 20 { critical(&attack.damage) } else { attack.damage.clone() };
-            let roll = self.roll(&notation, RollMode::Normal, dice)?;
-            let total = roll.total.max(0);
-            let text = format!("{target_name} takes {total} {} damage.", attack.damage_type);
-            self.record(text, &name, &format!("{} damage", attack.name), roll);
-            self.hurt(target, total);
-        }
-        Ok(hit)
+        let reason = format!("{} damage", attack.name);
+        self.damage(&name, target, outcome, &attack.damage, &attack.damage_type, reason, dice)?;
+        Ok(outcome.hits())
     }
 
     /// Uses the action to break out of a net: a DC 10 Strength check (PHB "Net").
@@ -548,27 +560,4 @@ impl Chase {
         }
         Ok(())
     }
-}
-
-/// Damage dice for a critical hit: every die twice (PHB "Critical Hits"), as `2d6+3` → `4d6+3`.
-/// Notation it can't read stays as it is.
-pub fn critical(notation: &str) -> String {
-    let mut out = String::new();
-    let mut digits = String::new();
-    for c in notation.chars() {
-        if c.is_ascii_digit() {
-            digits.push(c);
-            continue;
-        }
-        if c == 'd' || c == 'D' {
-            let count: u32 = if digits.is_empty() { 1 } else { digits.parse().unwrap_or(1) };
-            out.push_str(&(count * 2).to_string());
-        } else {
-            out.push_str(&digits);
-        }
-        digits.clear();
-        out.push(c);
-    }
-    out.push_str(&digits);
-    out
 }
