@@ -45,17 +45,17 @@ pub struct Board(pub BoardLayout);
 
 /// Marks the tilemap entity.
 #[derive(Component)]
-pub struct BoardTilemap;
+pub(crate) struct BoardTilemap;
 
 /// The white tile textures that terrain colours tint: with and without grid lines.
 #[derive(Resource, Default)]
-pub struct TileTextures {
+pub(crate) struct TileTextures {
     pub plain: Handle<Image>,
     pub lined: Handle<Image>,
 }
 
 /// The colour of a terrain on the map, as sRGB.
-pub fn terrain_color(terrain: &Terrain) -> [u8; 3] {
+pub(crate) fn terrain_color(terrain: &Terrain) -> [u8; 3] {
     if let Some(rgb) = terrain.color {
         return rgb;
     }
@@ -80,7 +80,7 @@ pub fn terrain_color(terrain: &Terrain) -> [u8; 3] {
 
 /// How the tilemap is laid out so that its tiles sit exactly on [`BoardLayout`]'s cells:
 /// rows are stored top to bottom but bevy_ecs_tilemap counts them bottom to top.
-pub struct TilemapPlacement {
+pub(crate) struct TilemapPlacement {
     pub map_type: TilemapType,
     pub size: TilemapSize,
     pub grid_size: TilemapGridSize,
@@ -89,7 +89,7 @@ pub struct TilemapPlacement {
 }
 
 impl TilemapPlacement {
-    pub fn of(layout: &BoardLayout) -> Self {
+    pub(crate) fn of(layout: &BoardLayout) -> Self {
         let size = TilemapSize { x: layout.width, y: layout.height };
         let flipped_parity_is_even = layout.height.is_multiple_of(2);
         let cell = layout.cell_size();
@@ -110,12 +110,12 @@ impl TilemapPlacement {
     }
 
     /// The tile position of a cell of the map.
-    pub fn tile(&self, layout: &BoardLayout, cell: Cell) -> TilePos {
+    pub(crate) fn tile(&self, layout: &BoardLayout, cell: Cell) -> TilePos {
         let (col, row) = layout.grid.to_storage(cell);
         TilePos { x: col as u32, y: self.size.y - 1 - row as u32 }
     }
 
-    pub fn cell(&self, layout: &BoardLayout, tile: TilePos) -> Cell {
+    pub(crate) fn cell(&self, layout: &BoardLayout, tile: TilePos) -> Cell {
         layout.grid.from_storage(tile.x as i32, (self.size.y - 1 - tile.y) as i32)
     }
 
@@ -128,14 +128,16 @@ impl TilemapPlacement {
         tile.center_in_world(&self.size, &self.grid_size, &self.tile_size(), &self.map_type, &TilemapAnchor::None)
     }
 
-    /// Where bevy_ecs_tilemap draws the centre of `tile`, in the world.
-    pub fn center(&self, tile: TilePos) -> Vec2 {
+    /// Where bevy_ecs_tilemap draws the centre of `tile`, in the world (the tests check it
+    /// against [`BoardLayout::world`]).
+    #[cfg(test)]
+    fn center(&self, tile: TilePos) -> Vec2 {
         self.unplaced_center(tile) + self.offset
     }
 }
 
 /// A white tile of the grid's shape (transparent outside it); `lined` darkens its edge.
-pub fn tile_image(grid: Grid, lined: bool) -> Image {
+pub(crate) fn tile_image(grid: Grid, lined: bool) -> Image {
     let size = super::layout::cell_size(grid).round();
     let (width, height) = (size.x as u32, size.y as u32);
     let normals: &[f32] = match grid {

@@ -29,17 +29,17 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The part of the window not covered by panels, in logical pixels (y down).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub struct MapViewRect(pub Option<Rect>);
+pub(super) struct MapViewRect(pub Option<Rect>);
 
 /// Asks to frame the whole map in the view.
 #[derive(Message, Clone, Copy, Debug, Default)]
-pub struct FitMap;
+pub(super) struct FitMap;
 
 /// Whether the view still frames the whole map as last fitted: then it is fitted again when the
 /// free area changes (the panels take their size, the window is resized). Panning or zooming by
 /// hand turns it off; fitting turns it on.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AutoFit(pub bool);
+pub(super) struct AutoFit(pub bool);
 
 impl Default for AutoFit {
     fn default() -> Self {
@@ -49,11 +49,11 @@ impl Default for AutoFit {
 
 /// The free area the map was last fitted to.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub struct FittedView(pub Option<Rect>);
+pub(super) struct FittedView(pub Option<Rect>);
 
 /// Marks the camera that looks at the map.
 #[derive(Component)]
-pub struct MapCamera;
+pub(super) struct MapCamera;
 
 const MIN_SCALE: f32 = 0.05;
 const MAX_SCALE: f32 = 20.0;

@@ -131,6 +131,7 @@ fn write_state_file(
         "scenario": loaded.scenario.name,
         "grid": grid.name(),
         "window": [window.width(), window.height()],
+        "cursor": window.cursor_position().map(|p| [p.x, p.y]),
         "map_view": view.0.map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]),
         "selected": selected,
         "tokens": token_entries,

@@ -11,7 +11,7 @@ use crate::scenario::TokenKind;
 pub struct TokenId(pub String);
 
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
-pub struct DisplayName(pub String);
+pub(crate) struct DisplayName(pub String);
 
 /// The anchor cell of the token's space (north-west square, or anchor hex).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct CreatureSize {
 pub struct Allegiance(pub Side);
 
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Kind(pub TokenKind);
+pub(crate) struct Kind(pub TokenKind);
 
 /// Hit points, Armor Class, walking speed and exhaustion level.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub struct Vitals {
 }
 
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AbilityModifiers(pub Abilities);
+pub(crate) struct AbilityModifiers(pub Abilities);
 
 /// The side of its space a creature faces (DMG "Optional Rule: Facing").
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,12 +50,12 @@ pub struct Facing(pub Direction);
 
 /// The arm a creature carries its shield on.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shield(pub ShieldSide);
+pub(crate) struct Shield(pub ShieldSide);
 
 /// A player character (who can earn inspiration).
 #[derive(Component, Clone, Copy, Debug, Default)]
-pub struct PlayerCharacter;
+pub(crate) struct PlayerCharacter;
 
 /// Where the token stands in the scenario's list (the order of the roster).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RosterOrder(pub usize);
+pub(crate) struct RosterOrder(pub usize);

@@ -26,7 +26,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The keyboard as the map sees it: a key counts only while no panel's text field has it.
 #[derive(SystemParam)]
-pub struct MapKeys<'w> {
+pub(super) struct MapKeys<'w> {
     keys: Option<Res<'w, ButtonInput<KeyCode>>>,
     egui: Option<Res<'w, bevy_egui::input::EguiWantsInput>>,
 }
@@ -37,24 +37,24 @@ impl MapKeys<'_> {
     }
 
     /// Whether `key` was just pressed.
-    pub fn pressed(&self, key: KeyCode) -> bool {
+    pub(super) fn pressed(&self, key: KeyCode) -> bool {
         self.free().is_some_and(|k| k.just_pressed(key))
     }
 
     /// Whether `key` is held down.
-    pub fn held(&self, key: KeyCode) -> bool {
+    pub(super) fn held(&self, key: KeyCode) -> bool {
         self.free().is_some_and(|k| k.pressed(key))
     }
 
     /// Whether Ctrl is held.
-    pub fn control(&self) -> bool {
+    pub(super) fn control(&self) -> bool {
         self.held(KeyCode::ControlLeft) || self.held(KeyCode::ControlRight)
     }
 }
 
 /// Where the pointer is on the map, if it is over the map and not over a panel.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub struct PointerOnMap {
+pub(super) struct PointerOnMap {
     /// Window position, logical pixels, y down.
     pub screen: Option<Vec2>,
     pub world: Option<Vec2>,
@@ -88,7 +88,7 @@ fn track_pointer(
 
 /// The token drawn under a world point: a disc that holds the point (the nearest centre wins, so
 /// Tiny creatures sharing a cell can each be picked), else a token whose space holds the cell.
-pub fn token_under<'a>(
+pub(super) fn token_under<'a>(
     world: Vec2,
     cell: Option<Cell>,
     tokens: impl Iterator<Item = (Entity, &'a TokenDisc, Vec<Cell>)>,

@@ -7,7 +7,7 @@ use hexx::HexLayout;
 use crate::rules::{Cell, Grid, TerrainMap};
 
 /// World pixels per grid unit (one 5-ft cell at zoom 1).
-pub const PIXELS_PER_UNIT: f32 = 64.0;
+pub(crate) const PIXELS_PER_UNIT: f32 = 64.0;
 
 /// The hexes of a hex grid in world pixels, y up: adjacent centres [`PIXELS_PER_UNIT`] apart.
 fn hex_layout(grid: Grid) -> Option<HexLayout> {
@@ -18,7 +18,7 @@ fn hex_layout(grid: Grid) -> Option<HexLayout> {
 }
 
 /// The size of a cell's bounding box in world pixels.
-pub fn cell_size(grid: Grid) -> Vec2 {
+pub(crate) fn cell_size(grid: Grid) -> Vec2 {
     hex_layout(grid).map_or(Vec2::splat(PIXELS_PER_UNIT), |hexes| Vec2::from_array(hexes.rect_size().abs().to_array()))
 }
 

@@ -71,7 +71,7 @@ pub fn run(scenario: Option<(Scenario, PathBuf)>, options: LaunchOptions) -> Exi
 }
 
 /// Every feature of the map window.
-pub fn plugin(app: &mut App) {
+pub(crate) fn plugin(app: &mut App) {
     app.add_plugins((
         headless_plugin,
         camera::plugin,
@@ -92,7 +92,7 @@ pub fn plugin(app: &mut App) {
 /// apply the messages to the state, then show the state. Each feature plugin puts its systems in
 /// these sets.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum AppSystems {
+pub(crate) enum AppSystems {
     Build,
     Pointer,
     Input,

@@ -89,10 +89,10 @@ pub enum TurnRequest {
 
 /// The drag in progress, if any.
 #[derive(Resource, Clone, Debug, Default)]
-pub struct Dragging(pub Option<Drag>);
+pub(crate) struct Dragging(pub Option<Drag>);
 
 #[derive(Clone, Debug)]
-pub struct Drag {
+pub(crate) struct Drag {
     pub entity: Entity,
     /// The cursor's cell minus the anchor when the drag began: a Large token drags by the square
     /// it was grabbed at.
@@ -117,14 +117,14 @@ fn give_turn_movement(
 }
 
 /// The data of every token that movement needs.
-pub type TokenSpaces<'w, 's> = Query<
+pub(crate) type TokenSpaces<'w, 's> = Query<
     'w,
     's,
     (Entity, &'static TokenId, &'static Position, &'static CreatureSize, &'static Allegiance, &'static Kind),
 >;
 
 /// Every token as the rules see it: its id, space, side and size.
-pub fn occupants(layout: &BoardLayout, tokens: &TokenSpaces) -> Vec<Occupant> {
+pub(crate) fn occupants(layout: &BoardLayout, tokens: &TokenSpaces) -> Vec<Occupant> {
     tokens
         .iter()
         .map(|(_, id, position, size, side, kind)| Occupant {
@@ -138,7 +138,7 @@ pub fn occupants(layout: &BoardLayout, tokens: &TokenSpaces) -> Vec<Occupant> {
 }
 
 /// The mover and everyone else, as the movement rules see them.
-pub fn movement_view(
+pub(crate) fn movement_view(
     layout: &BoardLayout,
     tokens: &TokenSpaces,
     mover: Entity,
@@ -150,7 +150,7 @@ pub fn movement_view(
 }
 
 /// The cheapest way to `to` within the turn's movement, else with a Dash (`true`), else why not.
-pub fn plan_move(
+pub(crate) fn plan_move(
     loaded: &LoadedScenario,
     layout: &BoardLayout,
     tokens: &TokenSpaces,
@@ -314,7 +314,7 @@ fn place_tokens(
 
 /// An overlay shading `cells` over the map at height `z` (each cell in one of two colours, by its
 /// flag): the reach, the sight shade and the area template all use it.
-pub fn cell_shade(
+pub(crate) fn cell_shade(
     meshes: &mut Assets<Mesh>,
     materials: &mut Assets<ColorMaterial>,
     layout: &BoardLayout,
@@ -364,7 +364,7 @@ fn cells_mesh(layout: &BoardLayout, cells: &[(Cell, bool)], first: Color, second
 
 /// Marks the mesh that shades the reachable cells during a drag.
 #[derive(Component)]
-pub struct ReachOverlay;
+pub(crate) struct ReachOverlay;
 
 const MOVE_SHADE: Color = Color::srgba(0.25, 0.75, 1.0, 0.30);
 const DASH_SHADE: Color = Color::srgba(1.0, 0.75, 0.2, 0.22);

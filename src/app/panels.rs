@@ -39,7 +39,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The map's panels in the egui pass: screens drawn over them come after.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct MapPanels;
+pub(crate) struct MapPanels;
 
 /// bevy_egui reports the keyboard modifiers to egui every frame, and egui answers any input
 /// event by asking for another frame at once: the app would redraw forever. egui keeps the
@@ -147,7 +147,7 @@ fn roster_view(
 
 /// Whether the dice and tables panel is shown (off at start: the map comes first).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DicePanelOpen(pub bool);
+pub(crate) struct DicePanelOpen(pub bool);
 
 /// `D` shows or hides the dice panel.
 fn dice_panel_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {

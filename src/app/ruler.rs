@@ -45,14 +45,14 @@ fn toggle_ruler(mut toggles: MessageReader<Toggle>, mut ruler: ResMut<Ruler>) {
 
 /// The ruler tool's state.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Ruler {
+pub(super) struct Ruler {
     pub active: bool,
     pub waypoints: Vec<Cell>,
 }
 
 impl Ruler {
     /// The waypoints and then the cell under the cursor, measured.
-    pub fn measure(&self, loaded: &LoadedScenario, cursor: Option<Cell>) -> Option<RulerMeasure> {
+    pub(super) fn measure(&self, loaded: &LoadedScenario, cursor: Option<Cell>) -> Option<RulerMeasure> {
         let mut points = self.waypoints.clone();
         points.extend(cursor);
         (points.len() >= 2)

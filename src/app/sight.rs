@@ -40,10 +40,10 @@ fn toggle_overlay(mut toggles: MessageReader<Toggle>, mut overlay: ResMut<SightO
 
 /// The cover ruling between the selected creature and the one under the cursor.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub struct CoverPreview(pub Option<Preview>);
+pub(crate) struct CoverPreview(pub Option<Preview>);
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Preview {
+pub(crate) struct Preview {
     pub attacker: Entity,
     pub target: Entity,
     pub target_name: String,
@@ -53,7 +53,7 @@ pub struct Preview {
 
 impl Preview {
     /// The label shown beside the cursor.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         let sight = if self.sight { "" } else { " · no line of sight" };
         format!("{}: {}{sight}", self.target_name, self.ruling.degree.label())
     }
@@ -61,13 +61,13 @@ impl Preview {
 
 /// Whether the sight overlay is on, and the cells it shades for whom.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub struct SightOverlay {
+pub(crate) struct SightOverlay {
     pub on: bool,
     shown_for: Option<(Entity, Cell)>,
 }
 
 impl SightOverlay {
-    pub fn toggle(&mut self) {
+    pub(crate) fn toggle(&mut self) {
         self.on = !self.on;
         self.shown_for = None;
     }

@@ -50,7 +50,7 @@ impl LoadedScenario {
 /// Switches a map tool or panel on or off. Its key and its button in the panels send the same
 /// message; the plugin that owns the tool applies it.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Toggle {
+pub(crate) enum Toggle {
     GridLines,
     /// The optional diagonal rule (DMG "Optional Rule: Diagonals") for this session.
     Diagonals,
@@ -74,7 +74,7 @@ pub struct Selection(pub Option<Entity>);
 
 /// Whether grid lines are drawn.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GridVisible(pub bool);
+pub(crate) struct GridVisible(pub bool);
 
 impl Default for GridVisible {
     fn default() -> Self {
@@ -89,7 +89,7 @@ pub struct Notice(pub Option<(String, bool)>);
 /// How many more frames to draw without input: spawning a map takes a frame or two to show, and
 /// the app otherwise redraws only on input.
 #[derive(Resource, Clone, Copy, Debug, Default)]
-pub struct RedrawFrames(pub u32);
+pub(crate) struct RedrawFrames(pub u32);
 
 /// Asks to open a scenario file, or (`path: None`) to read the current one again.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -104,7 +104,7 @@ pub struct SelectToken(pub Option<String>);
 /// Sent when a scenario has been loaded (at start and after every successful open), so the board
 /// and the tokens are built again.
 #[derive(Message, Clone, Copy, Debug, Default)]
-pub struct ScenarioChanged;
+pub(crate) struct ScenarioChanged;
 
 fn announce_first_scenario(mut changed: MessageWriter<ScenarioChanged>) {
     changed.write(ScenarioChanged);

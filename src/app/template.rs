@@ -46,7 +46,7 @@ fn toggle_template(mut toggles: MessageReader<Toggle>, mut tool: ResMut<Template
 
 /// The template tool's state.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub struct TemplateTool {
+pub(crate) struct TemplateTool {
     pub active: bool,
     pub settings: TemplateSettings,
     /// The fixed origin, once clicked.
@@ -61,12 +61,12 @@ pub struct TemplateTool {
 }
 
 impl TemplateTool {
-    pub fn toggle(&mut self) {
+    pub(crate) fn toggle(&mut self) {
         self.active = !self.active;
         self.clear();
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.origin = None;
         self.aimed = false;
     }
@@ -77,7 +77,7 @@ impl TemplateTool {
 struct TemplateShade;
 
 /// The grid intersection nearest a world point: a square's corner, or a hex's corner.
-pub fn nearest_intersection(layout: &BoardLayout, world: Vec2) -> Option<Point> {
+pub(crate) fn nearest_intersection(layout: &BoardLayout, world: Vec2) -> Option<Point> {
     let units = (
         f64::from(world.x) / f64::from(super::layout::PIXELS_PER_UNIT),
         -f64::from(world.y) / f64::from(super::layout::PIXELS_PER_UNIT),

@@ -17,12 +17,12 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Marks a token's root entity.
 #[derive(Component, Clone, Copy, Debug, Default)]
-pub struct TokenMarker;
+pub(super) struct TokenMarker;
 
 /// Where the token's disc is drawn and how big, in world units (for picking and overlays).
 /// Its look is built around `home_anchor`; when the token moves, the whole token is translated.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
-pub struct TokenDisc {
+pub(super) struct TokenDisc {
     /// The disc's centre where the token stands now.
     pub center: Vec2,
     pub radius: f32,
@@ -47,7 +47,7 @@ fn disc_radius(grid: Grid, size: Size, square_side: Option<u32>) -> f32 {
 
 /// The centre of a token's disc: the middle of its space; Tiny creatures sharing a cell take a
 /// quarter each (`tiny_index` is their place among the Tiny ones in that cell).
-pub fn disc_center(layout: &BoardLayout, cells: &[Cell], tiny_index: Option<usize>) -> Vec2 {
+pub(super) fn disc_center(layout: &BoardLayout, cells: &[Cell], tiny_index: Option<usize>) -> Vec2 {
     let sum: Vec2 = cells.iter().map(|&c| layout.world(c)).sum();
     let center = sum / cells.len().max(1) as f32;
     match tiny_index {

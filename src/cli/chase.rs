@@ -89,7 +89,7 @@ pub(super) fn run(args: &ChaseArgs) -> u8 {
 }
 
 /// An event as one line: the round, the sentence, and the dice behind it.
-pub fn line(event: &Event) -> String {
+pub(super) fn line(event: &Event) -> String {
     let dice = event.roll.as_ref().map_or(String::new(), |entry| {
         let details: Vec<String> = entry.roll.evaluations.iter().map(|e| e.detail.clone()).collect();
         format!("  [{}: {}]", entry.roll.notation, details.join(" | "))

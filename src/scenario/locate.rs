@@ -12,19 +12,19 @@ pub(super) struct Locations {
 }
 
 impl Locations {
-    pub fn of(text: &str) -> Self {
+    pub(super) fn of(text: &str) -> Self {
         let mut skim = Skim { chars: text.chars().collect(), at: 0, line: 1, col: 1, starts: HashMap::new() };
         skim.value(String::new());
         Self { starts: skim.starts }
     }
 
     /// The 1-based line and column where the value at `path` starts.
-    pub fn get(&self, path: &str) -> Option<(usize, usize)> {
+    pub(super) fn get(&self, path: &str) -> Option<(usize, usize)> {
         self.starts.get(path).copied()
     }
 
     /// The value at `path` or, failing that, the nearest enclosing value that was found.
-    pub fn nearest(&self, path: &str) -> Option<(usize, usize)> {
+    pub(super) fn nearest(&self, path: &str) -> Option<(usize, usize)> {
         let mut path = path;
         loop {
             if let Some(p) = self.get(path) {

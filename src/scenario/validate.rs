@@ -17,17 +17,17 @@ use crate::rules::{Cell, Grid, Size, TerrainMap};
 const MAX_REPORTED: usize = 50;
 
 /// The most entries a legend may have (beyond the default ones it may redefine).
-pub const MAX_LEGEND: usize = 256;
+pub(super) const MAX_LEGEND: usize = 256;
 
 /// The longest name (of the scenario, a creature, an object, a terrain, a chase), in characters.
-pub const MAX_NAME: usize = 100;
+pub(super) const MAX_NAME: usize = 100;
 
 /// How far from the map's origin a position may be written, in cells, before it is refused
 /// outright (the map is at most [`MAX_MAP_SIDE`] cells a side).
 const MAX_COORDINATE: i64 = 2 * MAX_MAP_SIDE as i64;
 
 /// How far along a chase's route a place may be set, in feet.
-pub const MAX_ROUTE_FEET: i64 = 100_000;
+pub(super) const MAX_ROUTE_FEET: i64 = 100_000;
 
 /// The values a number written in a scenario may take, and what it is.
 #[derive(Clone, Copy, Debug)]
@@ -38,7 +38,7 @@ pub(super) struct Limit {
 }
 
 impl Limit {
-    pub fn sentence(self) -> String {
+    pub(super) fn sentence(self) -> String {
         format!("{} must be from {} to {}", self.what, self.low, self.high)
     }
 

@@ -267,7 +267,7 @@ pub struct ChaseEdit {
 }
 
 /// Where the widgets a test clicks ended up on screen: (name, centre).
-pub type Targets = Vec<(String, [f32; 2])>;
+pub(crate) type Targets = Vec<(String, [f32; 2])>;
 
 fn big_button(ui: &mut egui::Ui, text: &str, enabled: bool) -> egui::Response {
     ui.add_enabled(enabled, egui::Button::new(RichText::new(text).size(BIG_TEXT)).min_size(BIG))

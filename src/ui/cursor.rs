@@ -3,7 +3,7 @@
 use bevy_egui::egui::{self, Color32, RichText};
 
 /// Shows `text` just below and right of `at` (screen points), red when it reports a problem.
-pub fn cursor_label(ctx: &egui::Context, at: egui::Pos2, text: &str, problem: bool) {
+pub(crate) fn cursor_label(ctx: &egui::Context, at: egui::Pos2, text: &str, problem: bool) {
     egui::Area::new(egui::Id::new("cursor-label"))
         .fixed_pos(at + egui::vec2(18.0, 14.0))
         .order(egui::Order::Tooltip)

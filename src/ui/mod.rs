@@ -12,7 +12,7 @@ mod status;
 pub mod style;
 mod template;
 
-pub use cursor::cursor_label;
+pub(crate) use cursor::cursor_label;
 pub use dice::{DiceEdit, DiceView, dice_panel};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
 pub use status::{StatusEdit, StatusView, status_bar};

@@ -139,7 +139,7 @@ fn coordinate_name(grid: Grid) -> &'static str {
 
 /// The optional rules in a few words: "Flanking on · Facing off" (the diagonal rule has its own
 /// switch on squares).
-pub fn optional_rules_label(rules: RuleOptions) -> String {
+pub(super) fn optional_rules_label(rules: RuleOptions) -> String {
     let on = |b: bool| if b { "on" } else { "off" };
     format!("Flanking {} · Facing {}", on(rules.flanking), on(rules.facing))
 }

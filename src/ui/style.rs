@@ -4,7 +4,7 @@ use crate::rules::creature::Side;
 use crate::scenario::TokenKind;
 
 /// The colour of a side's tokens and labels, as sRGB.
-pub fn side_color(side: Side) -> [u8; 3] {
+pub(crate) fn side_color(side: Side) -> [u8; 3] {
     match side {
         Side::Party => [52, 116, 214],
         Side::Ally => [46, 158, 96],
@@ -14,7 +14,7 @@ pub fn side_color(side: Side) -> [u8; 3] {
 }
 
 /// The colour of a token: its side's, greyed for objects.
-pub fn token_color(side: Side, kind: TokenKind) -> [u8; 3] {
+pub(crate) fn token_color(side: Side, kind: TokenKind) -> [u8; 3] {
     let c = side_color(side);
     match kind {
         TokenKind::Creature => c,
@@ -22,6 +22,6 @@ pub fn token_color(side: Side, kind: TokenKind) -> [u8; 3] {
     }
 }
 
-pub fn egui_color(rgb: [u8; 3]) -> bevy_egui::egui::Color32 {
+pub(crate) fn egui_color(rgb: [u8; 3]) -> bevy_egui::egui::Color32 {
     bevy_egui::egui::Color32::from_rgb(rgb[0], rgb[1], rgb[2])
 }

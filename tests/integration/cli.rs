@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::{root, sample_scenes, scratch};
 
-pub fn battlemap(args: &[&str]) -> (i32, String, String) {
+pub(crate) fn battlemap(args: &[&str]) -> (i32, String, String) {
     let output =
         Command::new(env!("CARGO_BIN_EXE_battlemap")).args(args).current_dir(root()).output().expect("the binary runs");
     (

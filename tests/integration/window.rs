@@ -229,13 +229,7 @@ fn clicking_a_token_selects_it() {
     let lia =
         state["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "lia").expect("Lia")["screen"].clone();
     let click = |at: &Value| {
-        let (x, y) = (at[0].as_f64().expect("x").round(), at[1].as_f64().expect("y").round());
-        let status = Command::new("xdotool")
-            .args(["mousemove", &x.to_string(), &y.to_string(), "sleep", "0.3", "click", "1"])
-            .env("DISPLAY", &display.name)
-            .status()
-            .expect("xdotool runs");
-        assert!(status.success());
+        click_at(&display, &state_file, (at[0].as_f64().expect("x"), at[1].as_f64().expect("y")));
     };
     click(&lia);
     wait_for_state(&state_file, 30, "Lia to be selected", |s| s["selected"] == "lia");
@@ -245,6 +239,25 @@ fn clicking_a_token_selects_it() {
             .clone();
     click(&floor);
     wait_for_state(&state_file, 30, "the selection to clear", |s| s["selected"].is_null());
+}
+
+/// Moves the mouse to `at` and waits until the app has seen it there (so a click lands where it
+/// is meant to, however slow the frame), then clicks.
+fn click_at(display: &Display, state_file: &Path, at: (f64, f64)) {
+    move_to(display, state_file, at);
+    xdotool(display, &["click", "1"]);
+}
+
+/// Moves the mouse to `at` and waits until the app reports the cursor there.
+fn move_to(display: &Display, state_file: &Path, at: (f64, f64)) {
+    let [x, y] = self::at(at);
+    xdotool(display, &["mousemove", &x, &y]);
+    wait_for_state(state_file, 30, "the cursor to arrive", |s| {
+        s["cursor"].as_array().is_some_and(|c| {
+            let (cx, cy) = (c[0].as_f64().unwrap_or(-1e9), c[1].as_f64().unwrap_or(-1e9));
+            (cx - at.0).abs() <= 1.5 && (cy - at.1).abs() <= 1.5
+        })
+    });
 }
 
 /// Runs xdotool on the test's display.
@@ -308,16 +321,11 @@ fn dragging_a_token_moves_it_and_spends_movement() {
     // Each phase waits for the app to report it, so a slow frame can't merge the steps.
     let xdotool = |args: &[&str]| xdotool(&display, args);
     let drag = |id: &str, from: (f64, f64), to: (f64, f64), to_cell: [i32; 2]| {
-        let [fx, fy] = at(from);
-        xdotool(&["mousemove", &fx, &fy]);
-        std::thread::sleep(Duration::from_millis(300));
+        move_to(&display, &state_file, from);
         xdotool(&["mousedown", "1"]);
         wait_for_state(&state_file, 30, "the drag to start", |s| s["drag"]["id"] == id);
-        let [mx, my] = at(((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0));
-        xdotool(&["mousemove", &mx, &my]);
-        std::thread::sleep(Duration::from_millis(200));
-        let [tx, ty] = at(to);
-        xdotool(&["mousemove", &tx, &ty]);
+        move_to(&display, &state_file, ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0));
+        move_to(&display, &state_file, to);
         wait_for_state(&state_file, 30, "the drag to reach its target", |s| {
             s["drag"]["target"] == serde_json::json!(to_cell)
         });
@@ -345,11 +353,9 @@ fn hovering_shows_cover_and_the_template_covers_cells() {
     let (_running, state_file, state) = open_tavern(&display, "cover-state");
     let xdotool = |args: &[&str]| xdotool(&display, args);
     // Select the bandit captain, then hover Brom: no one stands between them.
-    let [x, y] = at(cell_on_screen(&state, 14, 5));
-    xdotool(&["mousemove", &x, &y, "sleep", "0.3", "click", "1"]);
+    click_at(&display, &state_file, cell_on_screen(&state, 14, 5));
     wait_for_state(&state_file, 30, "the captain to be selected", |s| s["selected"] == "captain");
-    let [x, y] = at(cell_on_screen(&state, 3, 5));
-    xdotool(&["mousemove", &x, &y]);
+    move_to(&display, &state_file, cell_on_screen(&state, 3, 5));
     let hovered = wait_for_state(&state_file, 30, "the cover preview", |s| s["cover_preview"]["target"] == "Brom");
     assert_eq!(hovered["cover_preview"]["degree"], "none");
     // The template tool (T, with the window focused): a 20-ft sphere centred on the intersection
@@ -365,8 +371,7 @@ fn hovering_shows_cover_and_the_template_covers_cells() {
     wait_for_state(&state_file, 30, "the template tool", |s| s["template"].is_object());
     let corner = cell_on_screen(&state, 8, 4);
     let half = state["cell_centers"]["per_x"][0].as_f64().expect("cell width") / 2.0;
-    let [x, y] = at((corner.0 - half, corner.1 - half));
-    xdotool(&["mousemove", &x, &y, "sleep", "0.3", "click", "1"]);
+    click_at(&display, &state_file, (corner.0 - half, corner.1 - half));
     let placed = wait_for_state(&state_file, 30, "the template to be placed", |s| s["template"]["placed"] == true);
     assert_eq!(placed["template"]["cells"], 52);
     let inside = placed["template"]["inside"].as_array().expect("inside");
@@ -411,10 +416,7 @@ fn a_hotseat_chase_turn_with_the_mouse() {
             std::thread::sleep(Duration::from_millis(300));
         }
     };
-    let click = |p: (f64, f64)| {
-        let [x, y] = at(p);
-        xdotool(&display, &["mousemove", &x, &y, "sleep", "0.3", "click", "1"]);
-    };
+    let click = |p: (f64, f64)| click_at(&display, &state_file, p);
     let setup =
         wait_for_state(&state_file, 30, "the setup window", |s| s["chase"]["targets"]["chase.start"].is_array());
     click(target(&setup, "chase.start"));

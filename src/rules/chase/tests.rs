@@ -585,7 +585,8 @@ fn roles_reverse_and_the_route_turns_round() {
     assert_eq!(chase.distance("guard", "thief"), Some(40));
 }
 
-/// A seeded chase played by the policy replays exactly, and ends or reaches its round limit.
+/// A seeded chase played by the policy replays exactly, another seed plays another chase, and a
+/// chase that ended says how for every quarry.
 #[test]
 fn the_policy_replays_by_seed() {
     let play = |seed| {
@@ -602,8 +603,15 @@ fn the_policy_replays_by_seed() {
         chases
     };
     assert_eq!(play(3), play(3));
-    let chases = play(3);
-    assert!(chases.is_over() || chases.chases[0].order.round == 10);
+    assert_ne!(play(3).chases[0].events, play(4).chases[0].events);
+    for seed in 0..8 {
+        let chases = play(seed);
+        let chase = &chases.chases[0];
+        assert_eq!(chase.is_over(), chase.outcome().is_some(), "seed {seed}");
+        if let Some(outcome) = chase.outcome() {
+            assert!(outcome.contains("thief"), "seed {seed}: {outcome}");
+        }
+    }
 }
 
 mod properties {
