@@ -463,7 +463,10 @@ fn chase_view(chases: &Chases, mode: &ChaseMode, sides: &Sides) -> ChaseView {
         log: chase
             .events
             .iter()
-            .map(|e| if e.round == 0 { e.text.clone() } else { format!("R{} {}", e.round, e.text) })
+            .map(|e| {
+                let text = chase.describe(e);
+                if e.round == 0 { text } else { format!("R{} {text}", e.round) }
+            })
             .collect(),
         other_chases: chases
             .chases

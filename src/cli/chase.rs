@@ -25,7 +25,8 @@ pub(super) struct ChaseArgs {
     json: bool,
 }
 
-/// The whole chase, for `--json`.
+/// The whole chase, for `--json`: each chase with its events as data (`kind`, tagged by
+/// `event`), and each chase's log in words.
 #[derive(Serialize)]
 struct ChaseAnswer<'a> {
     scenario: &'a str,
@@ -34,6 +35,7 @@ struct ChaseAnswer<'a> {
     over: bool,
     outcome: String,
     chases: &'a [Chase],
+    logs: Vec<Vec<String>>,
 }
 
 pub(super) fn run(args: &ChaseArgs) -> u8 {
@@ -70,6 +72,7 @@ pub(super) fn run(args: &ChaseArgs) -> u8 {
             over: chases.is_over(),
             outcome,
             chases: &chases.chases,
+            logs: chases.chases.iter().map(|c| c.events.iter().map(|e| line(c, e)).collect()).collect(),
         });
     } else {
         say(format_args!("{} (seed {seed})", setup.name));
@@ -78,7 +81,7 @@ pub(super) fn run(args: &ChaseArgs) -> u8 {
                 say(format_args!("\n== Chase {}: {}", index + 1, chase.name));
             }
             for event in &chase.events {
-                say(line(event));
+                say(line(chase, event));
             }
         }
         if !chases.is_over() {
@@ -89,10 +92,10 @@ pub(super) fn run(args: &ChaseArgs) -> u8 {
 }
 
 /// An event as one line: the round, the sentence, and the dice behind it.
-pub(super) fn line(event: &Event) -> String {
+fn line(chase: &Chase, event: &Event) -> String {
     let dice = event.roll.as_ref().map_or(String::new(), |entry| {
         let details: Vec<String> = entry.roll.evaluations.iter().map(|e| e.detail.clone()).collect();
         format!("  [{}: {}]", entry.roll.notation, details.join(" | "))
     });
-    format!("R{:<2} {}{dice}", event.round, event.text)
+    format!("R{:<2} {}{dice}", event.round, chase.describe(event))
 }

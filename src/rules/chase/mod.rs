@@ -12,18 +12,20 @@
 
 pub mod complication;
 pub mod escape;
+mod event;
 pub mod policy;
 mod turn;
 
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde::Serialize;
 
 pub use complication::{Alternative, CheckKind, Complication, ComplicationTable, Effect, TableSource, Test};
 pub use escape::EscapeFactor;
+pub use event::{Event, EventKind};
 pub use turn::{Resolution, Turn};
 
 use super::advantage::Sources;
@@ -171,14 +173,6 @@ impl Default for ChaseRules {
     }
 }
 
-/// One line of the chase's story, with the roll behind it if there was one.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Event {
-    pub round: u32,
-    pub text: String,
-    pub roll: Option<LogEntry>,
-}
-
 /// A complication rolled at the end of someone's turn, waiting for the next participant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Pending {
@@ -239,6 +233,8 @@ pub struct Chase {
     pub events: Vec<Event>,
     /// Results the DM set for the next rolls, used in order instead of dice.
     pub forced_rolls: VecDeque<i32>,
+    /// Every participant's name by id, kept after it leaves or splits off (for the log).
+    pub names: BTreeMap<String, String>,
 }
 
 impl Chase {
@@ -274,9 +270,9 @@ impl Chase {
             out_of_sight: BTreeSet::new(),
             events: Vec::new(),
             forced_rolls: VecDeque::new(),
+            names: BTreeMap::new(),
         };
-        let stop = if name.ends_with(['.', '!', '?']) { "" } else { "." };
-        chase.say(format!("The chase begins: {name}{stop}"));
+        chase.note(EventKind::Begins { name: name.to_owned() });
         for entrant in entrants {
             chase.enter(entrant, existing, dice)?;
         }
@@ -305,16 +301,16 @@ impl Chase {
         };
         let name = participant.name().to_owned();
         let dex = participant.sheet.abilities.dex;
+        self.names.insert(id.clone(), name.clone());
         self.participants.push(participant);
         match existing.and_then(|order| order.entry(&id)) {
             Some(entry) => {
                 self.order.insert(entry.clone());
-                self.say(format!("{name} keeps its initiative, {}.", entry.initiative));
+                self.note(EventKind::KeepsInitiative { id, initiative: entry.initiative });
             }
             None => {
                 let roll = self.order.join(&id, dex, dice)?;
-                let text = format!("{name} rolls initiative: {}.", roll.total);
-                self.record(text, &name, "initiative", roll);
+                self.record(EventKind::RollsInitiative { id, total: roll.total }, &name, "initiative", roll);
             }
         }
         Ok(())
@@ -328,8 +324,9 @@ impl Chase {
         self.participants.iter_mut().find(|p| p.id == id).ok_or_else(|| ChaseError::UnknownParticipant(id.to_owned()))
     }
 
+    /// A participant's name (it stays known after a split), or what it was called otherwise.
     fn name_of(&self, id: &str) -> String {
-        self.participant(id).map_or_else(|| id.to_owned(), |p| p.name().to_owned())
+        self.names.get(id).cloned().unwrap_or_else(|| id.to_owned())
     }
 
     fn running(&self, id: &str) -> bool {
@@ -403,13 +400,13 @@ impl Chase {
         Ok(())
     }
 
-    fn say(&mut self, text: String) {
-        self.events.push(Event { round: self.order.round, text, roll: None });
+    fn note(&mut self, kind: EventKind) {
+        self.events.push(Event { round: self.order.round, kind, roll: None });
     }
 
-    fn record(&mut self, text: String, who: &str, reason: &str, roll: DiceRoll) {
+    fn record(&mut self, kind: EventKind, who: &str, reason: &str, roll: DiceRoll) {
         let entry = LogEntry { who: who.to_owned(), reason: reason.to_owned(), roll, hidden: false };
-        self.events.push(Event { round: self.order.round, text, roll: Some(entry) });
+        self.events.push(Event { round: self.order.round, kind, roll: Some(entry) });
     }
 
     /// Rolls for `who` (or takes the DM's result), without recording it.
@@ -463,13 +460,9 @@ impl Chase {
         let dc = test.dc();
         let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;
         let passed = roll.total >= dc;
-        let why = if sources.is_empty() { String::new() } else { format!(" ({})", sources.describe()) };
-        let text = format!(
-            "{name} makes a DC {dc} {label}{why}: {} — {}.",
-            roll.total,
-            if passed { "success" } else { "failure" }
-        );
-        self.record(text, &name, &format!("{reason}: DC {dc} {label}"), roll);
+        let reason = format!("{reason}: DC {dc} {label}");
+        let total = roll.total;
+        self.record(EventKind::Test { id: id.to_owned(), dc, label, sources, total, passed }, &name, &reason, roll);
         Ok(passed)
     }
 
@@ -481,8 +474,7 @@ impl Chase {
             return;
         }
         p.status = status;
-        let name = p.name().to_owned();
-        self.say(format!("{name} is out of the chase: {}.", status.name()));
+        self.note(EventKind::Leaves { id: id.to_owned(), status });
         if self.turn.as_ref().is_none_or(|t| t.id != id) {
             self.order.remove(id);
         }
@@ -502,8 +494,7 @@ impl Chase {
         }
         for (quarry, pursuer) in caught {
             if self.running(&quarry) {
-                let text = format!("{} catches {}.", self.name_of(&pursuer), self.name_of(&quarry));
-                self.say(text);
+                self.note(EventKind::Catches { pursuer, quarry: quarry.clone() });
                 self.leave(&quarry, Status::Caught);
             }
         }
@@ -538,17 +529,15 @@ impl Chase {
             for quarry in pursuit.quarry.iter().filter(|q| self.running(q)) {
                 let far = self.rules.sight_feet.zip(self.distance(&lead, quarry)).is_some_and(|(sight, d)| d > sight);
                 if (far || blinded) && !self.out_of_sight.contains(quarry) {
-                    let why = if blinded { "blinded" } else { "too far to see" };
-                    out.push((
-                        quarry.clone(),
-                        format!("{} loses sight of {} ({why}).", self.name_of(&lead), self.name_of(quarry)),
-                    ));
+                    out.push(EventKind::LosesSight { lead: lead.clone(), quarry: quarry.clone(), blinded });
                 }
             }
         }
-        for (quarry, text) in out {
-            self.out_of_sight.insert(quarry);
-            self.say(text);
+        for event in out {
+            if let EventKind::LosesSight { quarry, .. } = &event {
+                self.out_of_sight.insert(quarry.clone());
+            }
+            self.note(event);
         }
     }
 
@@ -557,8 +546,7 @@ impl Chase {
     pub fn mark_out_of_sight(&mut self, quarry: &str) -> Result<(), ChaseError> {
         self.participant_mut(quarry)?;
         if self.out_of_sight.insert(quarry.to_owned()) {
-            let text = format!("The DM rules {} out of the lead pursuer's sight.", self.name_of(quarry));
-            self.say(text);
+            self.note(EventKind::DmOutOfSight { id: quarry.to_owned() });
         }
         Ok(())
     }
@@ -567,8 +555,7 @@ impl Chase {
     pub fn set_position(&mut self, id: &str, feet: i32) -> Result<(), ChaseError> {
         let p = self.participant_mut(id)?;
         p.position = feet;
-        let text = format!("The DM puts {} at {feet} ft.", self.name_of(id));
-        self.say(text);
+        self.note(EventKind::DmPlaces { id: id.to_owned(), feet });
         self.check_catches();
         self.update_sight();
         Ok(())
@@ -578,8 +565,7 @@ impl Chase {
     pub fn set_exhaustion(&mut self, id: &str, level: u8) -> Result<(), ChaseError> {
         let p = self.participant_mut(id)?;
         p.exhaustion = level.min(6);
-        let text = format!("The DM sets {}'s exhaustion to {}.", self.name_of(id), level.min(6));
-        self.say(text);
+        self.note(EventKind::DmExhaustion { id: id.to_owned(), level: level.min(6) });
         if level >= 5 {
             self.leave(id, Status::DroppedOut);
             self.finish_idle();
@@ -590,7 +576,7 @@ impl Chase {
     /// The DM sets the result of the next roll the chase makes.
     pub fn force_next_roll(&mut self, total: i32) {
         self.forced_rolls.push_back(total);
-        self.say(format!("The DM sets the next roll to {total}."));
+        self.note(EventKind::DmNextRoll { total });
     }
 
     /// A participant stops chasing or fleeing (DMG "Ending a Chase": one side stops).
@@ -619,9 +605,7 @@ impl Chase {
         }
         let id = entrant.id.clone();
         self.enter(entrant, None, dice)?;
-        let names: Vec<String> = quarry.iter().map(|q| self.name_of(q)).collect();
-        let text = format!("{} joins the chase after {}.", self.name_of(&id), names.join(" and "));
-        self.say(text);
+        self.note(EventKind::Joins { id: id.clone(), quarry: quarry.to_vec() });
         match self.pursuits.iter_mut().find(|p| p.quarry == quarry) {
             Some(pursuit) => pursuit.pursuers.push(id),
             None => self.pursuits.push(Pursuit { quarry: quarry.to_vec(), pursuers: vec![id] }),
@@ -645,8 +629,7 @@ impl Chase {
             p.position = -p.position;
         }
         self.out_of_sight.clear();
-        let names: Vec<String> = self.pursuits[0].quarry.iter().map(|q| self.name_of(q)).collect();
-        self.say(format!("The roles reverse: {} now flee.", names.join(" and ")));
+        self.note(EventKind::Reverses { fleeing: self.pursuits[0].quarry.clone() });
         self.check_catches();
         self.update_sight();
         Ok(())
@@ -667,7 +650,7 @@ impl Chase {
                 .pursuers
                 .iter()
                 .filter_map(|id| self.participant(id).filter(|p| p.is_running()))
-                .map(|p| (p.name().to_owned(), p.passive_perception()))
+                .map(|p| (p.id.clone(), p.passive_perception()))
                 .max_by_key(|(_, passive)| *passive)
             else {
                 continue;
@@ -678,11 +661,7 @@ impl Chase {
                 }
                 let name = self.name_of(quarry);
                 if !self.out_of_sight.contains(quarry) {
-                    let text = format!(
-                        "{name} was never out of {}'s sight this round: the escape check fails automatically.",
-                        self.name_of(&lead)
-                    );
-                    self.say(text);
+                    self.note(EventKind::NeverOutOfSight { quarry: quarry.clone(), lead: lead.clone() });
                     continue;
                 }
                 let sources = self.escape_sources(quarry, &lead);
@@ -690,13 +669,15 @@ impl Chase {
                     self.participant(quarry).map_or(0, |p| p.sheet.skill_bonus(super::creature::Skill::Stealth));
                 let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;
                 let escaped = roll.total > passive;
-                let how = if sources.is_empty() { String::new() } else { format!(" ({})", sources.describe()) };
-                let text = format!(
-                    "{name} tries to escape: Dexterity (Stealth) {}{how} against {watcher}'s passive Perception {passive} — {}.",
-                    roll.total,
-                    if escaped { "escapes" } else { "still pursued" }
-                );
-                self.record(text, &name, "escape: Dexterity (Stealth)", roll);
+                let event = EventKind::Escape {
+                    quarry: quarry.clone(),
+                    sources,
+                    total: roll.total,
+                    watcher: watcher.clone(),
+                    passive,
+                    escaped,
+                };
+                self.record(event, &name, "escape: Dexterity (Stealth)", roll);
                 if escaped {
                     self.leave(quarry, Status::Escaped);
                 }
@@ -802,18 +783,8 @@ impl Chases {
         chase.pending.retain(|p| !moving.contains(&p.affected));
         let names: Vec<String> =
             participants.iter().filter(|p| quarry.contains(&p.id)).map(|p| p.name().to_owned()).collect();
-        let followers: Vec<String> =
-            participants.iter().filter(|p| pursuers.contains(&p.id)).map(|p| p.name().to_owned()).collect();
         let name = format!("{} (after {})", chase.name, names.join(" and "));
-        chase.say(format!(
-            "{} split off{}.",
-            names.join(" and "),
-            if followers.is_empty() {
-                ": nobody follows".to_owned()
-            } else {
-                format!(", followed by {}", followers.join(" and "))
-            }
-        ));
+        chase.note(EventKind::SplitOff { quarry: quarry.to_vec(), followers: pursuers.to_vec() });
         let mut new = Chase {
             name,
             rules: chase.rules.clone(),
@@ -825,9 +796,10 @@ impl Chases {
             out_of_sight: BTreeSet::new(),
             events: Vec::new(),
             forced_rolls: VecDeque::new(),
+            names: chase.names.clone(),
         };
         new.rules.local_creature = None;
-        new.say("A separate chase begins.".to_owned());
+        new.note(EventKind::SeparateChase);
         if pursuers.is_empty() {
             for q in quarry {
                 new.leave(q, Status::Escaped);

@@ -2,6 +2,7 @@
 //! are set with `force_next_roll`, the DM's override.
 
 use super::*;
+use crate::rules::attack::Outcome;
 use crate::rules::creature::{Abilities, Attack, Skill};
 use crate::rules::initiative::Entry;
 use crate::rules::sight::CoverDegree;
@@ -53,6 +54,11 @@ fn attempt(chase: &mut Chase, dice: &mut SeededDice, test_total: i32, option: us
     chase.turn.clone().expect("still its turn")
 }
 
+/// Whether the chase logged an event of this kind.
+fn has(chase: &Chase, kind: impl Fn(&EventKind) -> bool) -> bool {
+    chase.events.iter().any(|e| kind(&e.kind))
+}
+
 fn thief(chase: &Chase) -> &Participant {
     chase.participant("thief").expect("thief")
 }
@@ -81,7 +87,10 @@ fn urban_obstacles_cost_ten_feet_on_a_failure_only() {
     // Row 4's second choice is an Intelligence check.
     let (mut chase, mut dice) = facing(ComplicationTable::urban(), 4);
     attempt(&mut chase, &mut dice, 3, 1);
-    assert!(chase.events.iter().any(|e| e.text.contains("DC 10 Intelligence check")));
+    assert!(has(
+        &chase,
+        |k| matches!(k, EventKind::Test { dc: 10, label, passed: false, .. } if label == "Intelligence check")
+    ));
 }
 
 /// Urban 3 and 5: "you fall prone"; standing up costs half the speed (PHB "Being Prone").
@@ -113,7 +122,9 @@ fn urban_dogs_and_brawl_deal_damage_and_slow() {
     chase.force_next_roll(6);
     chase.resolve_complication(Resolution::Attempt { option: 2 }, &mut dice).expect("resolves");
     assert_eq!((thief(&chase).hp, chase.turn.as_ref().map(|t| t.lost)), (14, Some(10)));
-    assert!(chase.events.iter().any(|e| e.text.contains("Charisma (Intimidation)")), "the third choice");
+    let intimidation =
+        |k: &EventKind| matches!(k, EventKind::Test { label, .. } if label == "Charisma (Intimidation) check");
+    assert!(has(&chase, intimidation), "the third choice");
 }
 
 /// Urban 8: "You succeed automatically if you toss the beggar a coin."
@@ -122,7 +133,11 @@ fn urban_beggar_takes_a_coin_or_five_feet() {
     let (mut chase, mut dice) = facing(ComplicationTable::urban(), 8);
     chase.resolve_complication(Resolution::Alternative, &mut dice).expect("a coin");
     assert_eq!(chase.turn.as_ref().map(|t| t.lost), Some(0));
-    assert!(chase.events.iter().all(|e| e.roll.is_none() || e.text.contains("initiative")), "no roll");
+    assert!(
+        chase.events.iter().all(|e| e.roll.is_none() || matches!(e.kind, EventKind::RollsInitiative { .. })),
+        "no roll"
+    );
+    assert!(has(&chase, |k| matches!(k, EventKind::CoinTossed { id } if id == "thief")));
     let (mut chase, mut dice) = facing(ComplicationTable::urban(), 8);
     assert_eq!(attempt(&mut chase, &mut dice, 9, 0).lost, 5);
 }
@@ -136,7 +151,7 @@ fn urban_guard_attacks_only_after_twenty_feet() {
     chase.move_by(15).expect("moves");
     chase.end_turn(&mut dice).expect("ends");
     assert_eq!(thief(&chase).hp, 20);
-    assert!(chase.events.iter().any(|e| e.text.contains("moved only 15 ft")));
+    assert!(has(&chase, |k| matches!(k, EventKind::LetsGo { moved: 15, .. })));
 
     let (mut chase, mut dice) = facing(ComplicationTable::urban(), 9);
     chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
@@ -219,7 +234,8 @@ fn wilderness_sudden_drop_falls_and_lands_prone() {
     chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
     assert_eq!(thief(&chase).hp, 16);
     assert_eq!(chase.turn.as_ref().map(|t| t.lost), Some(15), "prone: half speed to stand");
-    assert!(chase.events.iter().any(|e| e.text.contains("falls 15 ft")));
+    assert!(has(&chase, |k| matches!(k, EventKind::Falls { id, feet: 15 } if id == "thief")));
+    assert!(has(&chase, |k| matches!(k, EventKind::Damage { amount: 4, from_fall: true, .. })));
 }
 
 /// Wilderness 7: restrained in a net; speed 0; the action and a DC 10 Strength check free it.
@@ -245,9 +261,15 @@ fn wilderness_stampede_deals_two_kinds_of_damage() {
     }
     chase.resolve_complication(Resolution::Attempt { option: 0 }, &mut dice).expect("resolves");
     assert_eq!(thief(&chase).hp, 15);
-    let kinds: Vec<&str> =
-        ["bludgeoning", "piercing"].into_iter().filter(|k| chase.events.iter().any(|e| e.text.contains(k))).collect();
-    assert_eq!(kinds.len(), 2);
+    let kinds: Vec<(i32, String)> = chase
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Damage { amount, kind, .. } => Some((*amount, kind.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, [(2, "bludgeoning".to_owned()), (3, "piercing".to_owned())]);
 }
 
 /// Wilderness 9: "Make a DC 15 Dexterity saving throw or use 10 feet of movement (your choice)".
@@ -353,7 +375,7 @@ fn dashes_are_free_up_to_three_plus_con_then_need_a_check() {
     chase.force_next_roll(20);
     chase.end_turn(&mut dice).expect("ends");
     assert_eq!(thief(&chase).exhaustion, 1);
-    assert!(chase.events.iter().any(|e| e.text.contains("gains a level of exhaustion: now 1")));
+    assert!(has(&chase, |k| matches!(k, EventKind::Exhaustion { id, level: 1 } if id == "thief")));
 
     let mut frail = entrant("frail", Role::Quarry, 400);
     frail.sheet.abilities.con = -4;
@@ -408,7 +430,7 @@ fn escape_needs_being_out_of_sight_and_beating_the_highest_passive() {
     let (mut chase, mut dice) = thief_and_guard(ChaseRules::default());
     play_round(&mut chase, &mut dice, 30);
     assert_eq!(thief(&chase).status, Status::Running);
-    assert!(chase.events.iter().any(|e| e.text.contains("fails automatically")));
+    assert!(has(&chase, |k| matches!(k, EventKind::NeverOutOfSight { quarry, .. } if quarry == "thief")));
     assert_eq!(chase.forced_rolls, [30], "the escape roll was never made");
 
     // Out of sight (60 ft of sight, 70 ft ahead): passive 12 is the highest.
@@ -499,7 +521,12 @@ fn attacks_need_range_and_count_cover() {
     chase.force_next_roll(13); // AC 12 + half cover 2 = 14: a miss
     assert_eq!(chase.attack("thief", 0, CoverDegree::Half, &mut dice), Ok(false));
     let attack = chase.events.iter().rev().find(|e| e.roll.is_some()).expect("the attack");
-    assert!(attack.text.contains("long range") && attack.text.contains("AC 14"), "{}", attack.text);
+    let EventKind::Attack { sources, ac, cover_bonus, outcome, distance, .. } = &attack.kind else {
+        panic!("an attack: {:?}", attack.kind)
+    };
+    assert_eq!((*ac, *cover_bonus, *outcome, *distance), (14, 2, Outcome::Miss, 40));
+    assert_eq!(sources.disadvantages, ["long range"]);
+    assert!(chase.describe(attack).contains("with Shortbow at 40 ft (disadvantage: long range): 13 against AC 14"));
     assert_eq!(chase.attack("thief", 0, CoverDegree::None, &mut dice), Err(ChaseError::ActionUsed));
     chase.set_position("thief", 80).expect("DM moves the thief");
     if let Some(turn) = chase.turn.as_mut() {

@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::complication::{Alternative, Effect};
-use super::{Chase, ChaseError, Entrant, Pending, Role, Status};
+use super::{Chase, ChaseError, Entrant, EventKind, Pending, Role, Status};
 use crate::rules::advantage::Sources;
 use crate::rules::attack::Outcome;
 use crate::rules::creature::{Ability, Attack};
@@ -66,21 +66,15 @@ impl Chase {
         let id = self.order.pass_turn().map(|e| e.id.clone()).ok_or(ChaseError::Over)?;
         let complication = self.pending.iter().position(|p| p.affected == id).map(|i| self.pending.remove(i));
         let p = self.participant(&id).ok_or_else(|| ChaseError::UnknownParticipant(id.clone()))?;
-        let mut text = format!("Round {}: {}'s turn, at {} ft.", self.order.round, p.name(), p.position);
-        if p.restrained {
-            text.push_str(" It is restrained by a net: its action and a DC 10 Strength check free it.");
-        }
-        self.say(text);
+        let (position, restrained) = (p.position, p.restrained);
+        self.note(EventKind::TurnBegins { id: id.clone(), position, restrained });
         if let Some(pending) = &complication {
-            let text = format!(
-                "Complication for {} ({} rolled {} on the {}): {}",
-                self.name_of(&id),
-                self.name_of(&pending.roller),
-                pending.d20,
-                self.rules.table.name,
-                pending.complication.text
-            );
-            self.say(text);
+            self.note(EventKind::ComplicationWaits {
+                id: id.clone(),
+                roller: pending.roller.clone(),
+                d20: pending.d20,
+                text: pending.complication.text.clone(),
+            });
         }
         self.turn = Some(Turn {
             id,
@@ -148,22 +142,19 @@ impl Chase {
                     return Err(ChaseError::Refused(format!("{} has no inspiration to spend", p.name())));
                 }
                 p.inspiration = false;
-                let text = format!("{} spends inspiration: the complication is negated.", self.name_of(&by));
-                self.say(text);
+                self.note(EventKind::Negated { by });
                 self.turn_mut()?.complication = None;
                 return Ok(());
             }
             Resolution::Alternative => match complication.alternative {
                 Some(Alternative::TossCoin) => {
-                    let text = format!("{} tosses the beggar a coin and slips past.", self.name_of(&id));
-                    self.say(text);
+                    self.note(EventKind::CoinTossed { id: id.clone() });
                     false
                 }
                 Some(Alternative::SpendMovement { feet }) => {
                     let turn = self.turn_mut()?;
                     turn.lost = turn.lost.saturating_add(feet);
-                    let text = format!("{} spends {feet} ft of movement to go round.", self.name_of(&id));
-                    self.say(text);
+                    self.note(EventKind::WentRound { id: id.clone(), feet });
                     false
                 }
                 None => return Err(ChaseError::Refused("this complication offers no way round".to_owned())),
@@ -181,8 +172,7 @@ impl Chase {
             .cloned()
             .collect();
         if !failed && complication.test.is_some() && complication.always.is_empty() {
-            let text = format!("{} gets past unimpeded.", self.name_of(&id));
-            self.say(text);
+            self.note(EventKind::Unimpeded { id: id.clone() });
         }
         for effect in effects {
             self.apply(&id, &effect, dice)?;
@@ -198,47 +188,43 @@ impl Chase {
             Effect::DifficultTerrain { feet } => {
                 let turn = self.turn_mut()?;
                 turn.lost = turn.lost.saturating_add(*feet);
-                self.say(format!(
-                    "{name} struggles through {feet} ft of difficult terrain: {feet} ft of movement lost."
-                ));
+                self.note(EventKind::DifficultTerrain { id: id.to_owned(), feet: *feet });
             }
             Effect::Prone => self.fall_prone(id),
             Effect::Damage { dice: notation, kind } => {
                 let roll = self.roll(notation, RollMode::Normal, dice)?;
-                let total = roll.total.max(0);
-                self.record(format!("{name} takes {total} {kind} damage."), &name, &format!("{kind} damage"), roll);
-                self.hurt(id, total);
+                let amount = roll.total.max(0);
+                let event = EventKind::Damage { id: id.to_owned(), amount, kind: kind.clone(), from_fall: false };
+                self.record(event, &name, &format!("{kind} damage"), roll);
+                self.hurt(id, amount);
             }
             Effect::Blinded => {
                 self.turn_mut()?.blinded = true;
-                self.say(format!("{name} is blinded until the end of its turn; its speed is halved."));
+                self.note(EventKind::Blinded { id: id.to_owned() });
             }
             Effect::Restrained => {
                 self.participant_mut(id)?.restrained = true;
-                self.say(format!("{name} is caught in a net and restrained: speed 0 until freed."));
+                self.note(EventKind::Restrained { id: id.to_owned() });
             }
             Effect::Fall { distance } => {
                 let roll = self.roll(distance, RollMode::Normal, dice)?;
                 let feet = roll.total.max(0).saturating_mul(5);
-                self.record(format!("{name} falls {feet} ft."), &name, "fall distance (×5 ft)", roll);
+                self.record(EventKind::Falls { id: id.to_owned(), feet }, &name, "fall distance (×5 ft)", roll);
                 // PHB "Falling": 1d6 bludgeoning for every 10 feet, to a maximum of 20d6.
                 let d6 = (feet / 10).min(20);
                 if d6 > 0 {
                     let roll = self.roll(&format!("{d6}d6"), RollMode::Normal, dice)?;
-                    let total = roll.total.max(0);
-                    self.record(
-                        format!("{name} takes {total} bludgeoning damage from the fall."),
-                        &name,
-                        "falling damage",
-                        roll,
-                    );
-                    self.hurt(id, total);
+                    let amount = roll.total.max(0);
+                    let kind = "bludgeoning".to_owned();
+                    let event = EventKind::Damage { id: id.to_owned(), amount, kind, from_fall: true };
+                    self.record(event, &name, "falling damage", roll);
+                    self.hurt(id, amount);
                 }
                 self.fall_prone(id);
             }
             Effect::OpportunityAttack { min_move: 0, .. } => self.outside_attack(id, effect, dice)?,
             Effect::OpportunityAttack { attacker, min_move, .. } => {
-                self.say(format!("{attacker} watches {name}: moving {min_move} ft or more this turn draws an attack."));
+                self.note(EventKind::Watches { attacker: attacker.clone(), id: id.to_owned(), min_move: *min_move });
                 self.turn_mut()?.deferred.push(effect.clone());
             }
             Effect::LocalCreature => match self.rules.local_creature.take() {
@@ -250,7 +236,7 @@ impl Chase {
                     let entrant = Entrant { id: local, sheet, role: Role::Pursuer, position };
                     self.join_pursuing(entrant, &[id.to_owned()], dice)?;
                 }
-                None => self.say(format!("A creature of the area chases after {name}: the DM chooses it.")),
+                None => self.note(EventKind::NoLocalCreature { id: id.to_owned() }),
             },
         }
         Ok(())
@@ -261,8 +247,7 @@ impl Chase {
         if let Some(turn) = &mut self.turn {
             turn.lost += stand;
         }
-        let text = format!("{} falls prone; standing up costs {stand} ft, half its speed.", self.name_of(id));
-        self.say(text);
+        self.note(EventKind::Prone { id: id.to_owned(), stand });
     }
 
     fn hurt(&mut self, id: &str, damage: i32) {
@@ -277,8 +262,8 @@ impl Chase {
     /// An attack from a creature outside the chase (allowed: DMG "Spells and Attacks").
     fn outside_attack(&mut self, id: &str, effect: &Effect, dice: &mut SeededDice) -> Result<(), ChaseError> {
         let Effect::OpportunityAttack { attacker, bonus, dice: damage, kind, .. } = effect else { return Ok(()) };
-        if let Err(why) = self.may_opportunity_attack(attacker, id) {
-            self.say(why);
+        if self.may_opportunity_attack(attacker, id).is_err() {
+            self.note(EventKind::NoOpportunityAttack { attacker: attacker.clone(), target: id.to_owned() });
             return Ok(());
         }
         let (name, ac) = self.participant(id).map(|p| (p.name().to_owned(), p.sheet.ac)).unwrap_or_default();
@@ -288,13 +273,9 @@ impl Chase {
         }
         let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;
         let outcome = Outcome::of(roll.total - bonus, roll.total, ac);
-        let how = if sources.is_empty() { String::new() } else { format!(" ({})", sources.describe()) };
-        let text = format!(
-            "{attacker} makes an opportunity attack on {name}{how}: {} against AC {ac} — {}.",
-            roll.total,
-            outcome.word()
-        );
-        self.record(text, attacker, &format!("opportunity attack on {name}"), roll);
+        let (target, total) = (id.to_owned(), roll.total);
+        let event = EventKind::OutsideAttack { attacker: attacker.clone(), target, sources, total, ac, outcome };
+        self.record(event, attacker, &format!("opportunity attack on {name}"), roll);
         self.damage(attacker, id, outcome, damage, kind, format!("{kind} damage"), dice)
     }
 
@@ -313,10 +294,10 @@ impl Chase {
             return Ok(());
         }
         let roll = self.roll(&outcome.damage_dice(notation), RollMode::Normal, dice)?;
-        let total = roll.total.max(0);
-        let text = format!("{} takes {total} {kind} damage.", self.name_of(target));
-        self.record(text, attacker, &reason, roll);
-        self.hurt(target, total);
+        let amount = roll.total.max(0);
+        let event = EventKind::Damage { id: target.to_owned(), amount, kind: kind.to_owned(), from_fall: false };
+        self.record(event, attacker, &reason, roll);
+        self.hurt(target, amount);
         Ok(())
     }
 
@@ -332,21 +313,12 @@ impl Chase {
             return Err(ChaseError::Refused(format!("{} is restrained: its speed is 0", p.name())));
         }
         p.dashes += 1;
-        let extra = p.dashes > p.free_dashes();
-        let text = if extra {
-            format!(
-                "{} dashes beyond its {} free dashes: a DC 10 Constitution check at the end of its turn, or a level of exhaustion.",
-                p.name(),
-                p.free_dashes()
-            )
-        } else {
-            format!("{} dashes (free dash {} of {}).", p.name(), p.dashes, p.free_dashes())
-        };
+        let (dash, free) = (p.dashes, p.free_dashes());
         let turn = self.turn_mut()?;
         turn.action_used = true;
         turn.dashed = true;
-        turn.extra_dash = extra;
-        self.say(text);
+        turn.extra_dash = dash > free;
+        self.note(EventKind::Dash { id, dash, free });
         Ok(())
     }
 
@@ -369,8 +341,7 @@ impl Chase {
         self.participant_mut(&id)?.position = to;
         let turn = self.turn_mut()?;
         turn.moved = turn.moved.saturating_add(moved);
-        let text = format!("{} moves {moved} ft, to {to} ft.", self.name_of(&id));
-        self.say(text);
+        self.note(EventKind::Moves { id, feet: moved, to });
         self.check_catches();
         self.update_sight();
         Ok(moved)
@@ -448,15 +419,18 @@ impl Chase {
         let roll = self.roll(&format!("1d20{:+}", attack.bonus), sources.mode(), dice)?;
         let target_ac = ac + cover_bonus;
         let outcome = Outcome::of(roll.total - attack.bonus, roll.total, target_ac);
-        let how = if sources.is_empty() { String::new() } else { format!(" ({})", sources.describe()) };
-        let cover_text = if cover_bonus > 0 { format!(" with cover +{cover_bonus}") } else { String::new() };
-        let text = format!(
-            "{name} attacks {target_name} with {} at {distance} ft{how}: {} against AC {target_ac}{cover_text} — {}.",
-            attack.name,
-            roll.total,
-            outcome.word()
-        );
-        self.record(text, &name, &format!("{} at {target_name}", attack.name), roll);
+        let event = EventKind::Attack {
+            attacker: id.clone(),
+            target: target.to_owned(),
+            attack: attack.name.clone(),
+            distance,
+            sources,
+            total: roll.total,
+            ac: target_ac,
+            cover_bonus,
+            outcome,
+        };
+        self.record(event, &name, &format!("{} at {target_name}", attack.name), roll);
         self.turn_mut()?.action_used = true;
         let reason = format!("{} damage", attack.name);
         self.damage(&name, target, outcome, &attack.damage, &attack.damage_type, reason, dice)?;
@@ -477,8 +451,7 @@ impl Chase {
         self.turn_mut()?.action_used = true;
         if free {
             self.participant_mut(&id)?.restrained = false;
-            let text = format!("{} tears free of the net.", self.name_of(&id));
-            self.say(text);
+            self.note(EventKind::BreaksFree { id });
         }
         Ok(free)
     }
@@ -493,13 +466,12 @@ impl Chase {
         }
         let id = turn.id.clone();
         let last_in_round = self.last_turn_of_round();
-        let name = self.name_of(&id);
         for effect in &turn.deferred {
             if let Effect::OpportunityAttack { attacker, min_move, .. } = effect {
                 if self.running(&id) && turn.moved >= *min_move {
                     self.outside_attack(&id, effect, dice)?;
                 } else if self.running(&id) {
-                    self.say(format!("{name} moved only {} ft: {attacker} lets it go.", turn.moved));
+                    self.note(EventKind::LetsGo { attacker: attacker.clone(), id: id.clone(), moved: turn.moved });
                 }
             }
         }
@@ -509,7 +481,7 @@ impl Chase {
                 let p = self.participant_mut(&id)?;
                 p.exhaustion += 1;
                 let level = p.exhaustion;
-                self.say(format!("{name} gains a level of exhaustion: now {level}."));
+                self.note(EventKind::Exhaustion { id: id.clone(), level });
                 if level >= 5 {
                     self.leave(&id, Status::DroppedOut);
                 }
@@ -528,8 +500,8 @@ impl Chase {
         if last_in_round && !self.is_over() {
             self.end_round(dice)?;
         }
-        if let Some(outcome) = self.outcome() {
-            self.say(outcome);
+        if self.is_over() {
+            self.note(EventKind::Over);
         }
         Ok(())
     }
@@ -544,18 +516,14 @@ impl Chase {
         let next = self.order.after(id).map(|e| e.id.clone()).filter(|next| next != id);
         match (row, next) {
             (Some(row), Some(next)) if !row.is_none() => {
-                let text = format!(
-                    "{name} rolls {d20} on the {}: a complication for {}, next in initiative.",
-                    self.rules.table.name,
-                    self.name_of(&next)
-                );
-                self.record(text, &name, &self.rules.table.name.clone(), roll);
+                let event = EventKind::ComplicationRoll { roller: id.to_owned(), d20, affected: Some(next.clone()) };
+                self.record(event, &name, &self.rules.table.name.clone(), roll);
                 self.pending.retain(|p| p.affected != next);
                 self.pending.push(Pending { roller: id.to_owned(), affected: next, d20, complication: row });
             }
             _ => {
-                let text = format!("{name} rolls {d20} on the {}: no complication.", self.rules.table.name);
-                self.record(text, &name, &self.rules.table.name.clone(), roll);
+                let event = EventKind::ComplicationRoll { roller: id.to_owned(), d20, affected: None };
+                self.record(event, &name, &self.rules.table.name.clone(), roll);
             }
         }
         Ok(())
