@@ -8,7 +8,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy_ecs_tilemap::prelude::*;
 
 use super::AppSystems;
-use super::input::MapKeys;
+use super::input::toggle_key;
 use super::layout::{BoardLayout, PIXELS_PER_UNIT};
 use super::state::{GridVisible, LoadedScenario, ScenarioChanged, Toggle};
 use crate::rules::terrain::{Terrain, TerrainKind};
@@ -19,18 +19,11 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             build_board.run_if(on_message::<ScenarioChanged>).in_set(AppSystems::Build),
-            grid_key.in_set(AppSystems::Input),
+            toggle_key(KeyCode::KeyG, Toggle::GridLines).in_set(AppSystems::Input),
             toggle_grid_lines.in_set(AppSystems::Apply),
             show_grid_lines.in_set(AppSystems::Show),
         ),
     );
-}
-
-/// `G` switches the grid lines.
-fn grid_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {
-    if keys.pressed(KeyCode::KeyG) {
-        toggles.write(Toggle::GridLines);
-    }
 }
 
 fn toggle_grid_lines(mut toggles: MessageReader<Toggle>, mut visible: ResMut<GridVisible>) {

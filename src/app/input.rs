@@ -10,7 +10,7 @@ use super::AppSystems;
 use super::board::Board;
 use super::camera::{MapCamera, MapViewRect};
 use super::components::{CreatureSize, Position, TokenId};
-use super::state::{OpenScenario, SelectToken};
+use super::state::{OpenScenario, SelectToken, Toggle};
 use super::tokens::TokenDisc;
 use crate::rules::{Cell, Footprint};
 
@@ -153,6 +153,15 @@ fn click_tokens(
         pointer.pressed_on_ground = false;
         pointer.pressed_token = None;
         pointer.pressed_at = None;
+    }
+}
+
+/// A system that sends `toggle` when `key` is pressed: each tool's plugin adds one for its key.
+pub(crate) fn toggle_key(key: KeyCode, toggle: Toggle) -> impl FnMut(MapKeys, MessageWriter<Toggle>) {
+    move |keys, mut toggles| {
+        if keys.pressed(key) {
+            toggles.write(toggle);
+        }
     }
 }
 

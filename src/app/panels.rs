@@ -8,8 +8,8 @@ use super::camera::{FitMap, MapViewRect};
 use super::chase::{ChaseMessage, ChaseMode};
 use super::components::*;
 use super::dice::{DiceRequest, Inspiration, Session};
-use super::input::MapKeys;
 use super::input::PointerOnMap;
+use super::input::toggle_key;
 use super::movement::{Dragging, Turn, TurnMoves, TurnRequest};
 use super::ruler::Ruler;
 use super::sight::{CoverPreview, SightOverlay};
@@ -26,7 +26,10 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<DicePanelOpen>()
         .add_systems(
             Update,
-            (dice_panel_key.in_set(super::AppSystems::Input), toggle_dice_panel.in_set(super::AppSystems::Apply)),
+            (
+                toggle_key(KeyCode::KeyD, Toggle::DicePanel).in_set(super::AppSystems::Input),
+                toggle_dice_panel.in_set(super::AppSystems::Apply),
+            ),
         )
         .add_systems(EguiPrimaryContextPass, draw_panels.in_set(MapPanels))
         .add_systems(
@@ -148,13 +151,6 @@ fn roster_view(
 /// Whether the dice and tables panel is shown (off at start: the map comes first).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct DicePanelOpen(pub bool);
-
-/// `D` shows or hides the dice panel.
-fn dice_panel_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {
-    if keys.pressed(KeyCode::KeyD) {
-        toggles.write(Toggle::DicePanel);
-    }
-}
 
 fn toggle_dice_panel(mut toggles: MessageReader<Toggle>, mut open: ResMut<DicePanelOpen>) {
     for _ in toggles.read().filter(|t| **t == Toggle::DicePanel) {

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::AppSystems;
 use super::board::Board;
-use super::input::{MapKeys, PointerOnMap};
+use super::input::{PointerOnMap, toggle_key};
 use super::state::{LoadedScenario, Toggle};
 use crate::rules::Cell;
 use crate::rules::distance::{DiagonalParity, RulerMeasure, measure};
@@ -15,18 +15,11 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Ruler>().add_systems(
         Update,
         (
-            (ruler_key, place_waypoints).in_set(AppSystems::Input),
+            (toggle_key(KeyCode::KeyR, Toggle::Ruler), place_waypoints).in_set(AppSystems::Input),
             toggle_ruler.in_set(AppSystems::Apply),
             draw_ruler.in_set(AppSystems::Show),
         ),
     );
-}
-
-/// `R` switches the ruler.
-fn ruler_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {
-    if keys.pressed(KeyCode::KeyR) {
-        toggles.write(Toggle::Ruler);
-    }
 }
 
 /// The ruler switches on and off, and off when the template tool switches (one tool at a time).

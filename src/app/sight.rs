@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::AppSystems;
 use super::board::Board;
-use super::input::{MapKeys, PointerOnMap, token_under};
+use super::input::{PointerOnMap, toggle_key, token_under};
 use super::movement::{TokenSpaces, cell_shade, occupants};
 use super::state::{LoadedScenario, Selection, Toggle};
 use super::tokens::TokenDisc;
@@ -18,18 +18,11 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CoverPreview>().init_resource::<SightOverlay>().add_systems(
         Update,
         (
-            sight_key.in_set(AppSystems::Input),
+            toggle_key(KeyCode::KeyV, Toggle::SightOverlay).in_set(AppSystems::Input),
             toggle_overlay.in_set(AppSystems::Apply),
             (preview_cover, draw_cover_lines, shade_unseen).chain().in_set(AppSystems::Show),
         ),
     );
-}
-
-/// `V` switches the sight overlay.
-fn sight_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {
-    if keys.pressed(KeyCode::KeyV) {
-        toggles.write(Toggle::SightOverlay);
-    }
 }
 
 fn toggle_overlay(mut toggles: MessageReader<Toggle>, mut overlay: ResMut<SightOverlay>) {

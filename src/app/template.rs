@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::AppSystems;
 use super::board::Board;
-use super::input::{MapKeys, PointerOnMap};
+use super::input::{MapKeys, PointerOnMap, toggle_key};
 use super::layout::BoardLayout;
 use super::movement::{TokenSpaces, cell_shade, occupants};
 use super::state::{LoadedScenario, Toggle};
@@ -19,18 +19,11 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TemplateTool>().add_systems(
         Update,
         (
-            (template_key, place_template).in_set(AppSystems::Input),
+            (toggle_key(KeyCode::KeyT, Toggle::Template), place_template).in_set(AppSystems::Input),
             toggle_template.in_set(AppSystems::Apply),
             (cover_template, draw_template).chain().in_set(AppSystems::Show),
         ),
     );
-}
-
-/// `T` switches the template tool.
-fn template_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {
-    if keys.pressed(KeyCode::KeyT) {
-        toggles.write(Toggle::Template);
-    }
 }
 
 /// The template tool switches on and off, and off when the ruler switches (one tool at a time).

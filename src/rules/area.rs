@@ -75,6 +75,19 @@ impl ShapeKind {
         ShapeKind::Line,
     ];
 
+    /// The name written on the command line: `sphere`, `cone`, ...
+    pub fn id(self) -> &'static str {
+        match self {
+            ShapeKind::Sphere => "sphere",
+            ShapeKind::Cylinder => "cylinder",
+            ShapeKind::Circle => "circle",
+            ShapeKind::Cube => "cube",
+            ShapeKind::Square => "square",
+            ShapeKind::Cone => "cone",
+            ShapeKind::Line => "line",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             ShapeKind::Sphere => "Sphere",

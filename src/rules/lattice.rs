@@ -59,23 +59,44 @@ fn units_of_axial(orientation: HexOrientation, q: f64, r: f64) -> (f64, f64) {
     }
 }
 
+/// A cell's corners in order around it, 4 on squares and 6 on hexes, held without allocating:
+/// it reads as a slice.
+#[derive(Clone, Copy, Debug)]
+pub struct Ring {
+    points: [Point; 6],
+    len: usize,
+}
+
+impl std::ops::Deref for Ring {
+    type Target = [Point];
+
+    fn deref(&self) -> &[Point] {
+        &self.points[..self.len]
+    }
+}
+
 /// The corners of a cell, in order around it.
-pub fn corners(grid: Grid, cell: Cell) -> Vec<Point> {
+pub fn ring(grid: Grid, cell: Cell) -> Ring {
     let (x, y) = (i64::from(cell.x), i64::from(cell.y));
     match grid {
         Grid::Square => {
             let s = SQUARE_SCALE;
-            vec![
-                Point::new(x * s, y * s),
-                Point::new(x * s + s, y * s),
-                Point::new(x * s + s, y * s + s),
-                Point::new(x * s, y * s + s),
-            ]
+            let (x, y) = (x * s, y * s);
+            let origin = Point::new(x, y);
+            Ring {
+                points: [origin, Point::new(x + s, y), Point::new(x + s, y + s), Point::new(x, y + s), origin, origin],
+                len: 4,
+            }
         }
         Grid::Hex(_) => {
-            HEX_CORNERS.iter().map(|&(a, b)| Point::new(x * HEX_SCALE + 2 * a, y * HEX_SCALE + 2 * b)).collect()
+            Ring { points: HEX_CORNERS.map(|(a, b)| Point::new(x * HEX_SCALE + 2 * a, y * HEX_SCALE + 2 * b)), len: 6 }
         }
     }
+}
+
+/// The corners of a cell, in order around it, as a list.
+pub fn corners(grid: Grid, cell: Cell) -> Vec<Point> {
+    ring(grid, cell).to_vec()
 }
 
 /// The centre of a cell.
@@ -87,25 +108,16 @@ pub fn centre(grid: Grid, cell: Cell) -> Point {
     }
 }
 
-/// The points that stand for "any part" of a cell: its corners, the middles of its sides and its
-/// centre (project call, `docs/rules.md`).
-pub fn sample_points(grid: Grid, cell: Cell) -> Vec<Point> {
-    let corners = corners(grid, cell);
-    let n = corners.len();
-    let mut points = corners.clone();
-    for i in 0..n {
-        let (p, q) = (corners[i], corners[(i + 1) % n]);
-        points.push(Point::new((p.a + q.a) / 2, (p.b + q.b) / 2));
-    }
-    points.push(centre(grid, cell));
-    points
-}
-
 /// An exact fraction `n / d` (`d > 0`): a parameter along a line, or a place along an edge.
+///
+/// Its terms are products of lattice differences (cross and dot products), below 2^56 in
+/// magnitude for points on any map the scenarios allow (coordinates below 2^13 half units or
+/// sixths), so comparing two ratios, which multiplies a term of each, stays below 2^112 and
+/// fits in i128 without reducing them first.
 #[derive(Clone, Copy, Debug)]
 pub struct Ratio {
-    n: i64,
-    d: i64,
+    n: i128,
+    d: i128,
 }
 
 impl Ratio {
@@ -114,20 +126,16 @@ impl Ratio {
 
     /// `n / d`; `d` must not be 0 (callers divide by lengths and cross products known to be non-zero).
     pub fn new(n: i64, d: i64) -> Self {
+        Self::wide(i128::from(n), i128::from(d))
+    }
+
+    pub(crate) fn wide(n: i128, d: i128) -> Self {
         debug_assert!(d != 0, "a ratio over 0");
         if d < 0 { Self { n: -n, d: -d } } else { Self { n, d } }
     }
 
-    /// `n / d` from wide products, reduced so that it fits (lattice coordinates stay far below
-    /// 2^20, so the reduced terms of every ratio made here fit in i64).
-    pub(crate) fn wide(n: i128, d: i128) -> Self {
-        let g = gcd(n.unsigned_abs(), d.unsigned_abs()).max(1) as i128;
-        let (n, d) = (n / g, d / g);
-        Self::new(n as i64, d as i64)
-    }
-
     /// The numerator and the (positive) denominator.
-    pub fn parts(self) -> (i64, i64) {
+    pub fn parts(self) -> (i128, i128) {
         (self.n, self.d)
     }
 
@@ -136,16 +144,9 @@ impl Ratio {
     }
 }
 
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
-
 impl PartialEq for Ratio {
     fn eq(&self, other: &Self) -> bool {
-        i128::from(self.n) * i128::from(other.d) == i128::from(other.n) * i128::from(self.d)
+        self.n * other.d == other.n * self.d
     }
 }
 
@@ -159,7 +160,7 @@ impl PartialOrd for Ratio {
 
 impl Ord for Ratio {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (i128::from(self.n) * i128::from(other.d)).cmp(&(i128::from(other.n) * i128::from(self.d)))
+        (self.n * other.d).cmp(&(other.n * self.d))
     }
 }
 
@@ -271,8 +272,14 @@ fn square_first_hit(segment: Segment, blocks: &impl Fn(Cell) -> bool) -> Option<
     let (sx, sy) = (dx.signum(), dy.signum());
     // Whether a grid line `offset` half units from the start, along an axis the line moves
     // `delta` on, is crossed strictly before the segment ends.
+    // Most lines end at `through` (end = 1): compare in i64 then, as the inner loop runs often.
+    let whole = end == Ratio::ONE;
     let before_end = |offset: i64, delta: i64| {
-        i128::from(offset.abs()) * i128::from(end.d) < i128::from(end.n) * i128::from(delta.abs())
+        if whole {
+            offset.abs() < delta.abs()
+        } else {
+            i128::from(offset.abs()) * end.d < end.n * i128::from(delta.abs())
+        }
     };
     let cell = |x: i64, y: i64| Cell::new(x as i32, y as i32);
     // Along a grid line or through the middle of a row or column.
@@ -415,7 +422,7 @@ fn square_first_blocker_reference(p: Point, q: Point, blocks: &impl Fn(Cell) -> 
         let last = xs.next.is_none() && ys.next.is_none();
         // The piece between `previous` and `t`: where is its middle?
         // Coordinates stay below a few thousand half units, so these products fit in i64.
-        let (num, den) = (previous.n * t.d + t.n * previous.d, 2 * previous.d * t.d);
+        let (num, den) = ((previous.n * t.d + t.n * previous.d) as i64, (2 * previous.d * t.d) as i64);
         let mx = p.a * den + dx * num;
         let my = p.b * den + dy * num;
         let (cx, cy) = (cell_of(mx, den), cell_of(my, den));
@@ -442,8 +449,8 @@ fn square_first_blocker_reference(p: Point, q: Point, blocks: &impl Fn(Cell) -> 
             return None;
         }
         // The crossing at `t`: if it is a vertex, is it a pinch?
-        let d = t.d;
-        let (vx, vy) = (p.a * d + dx * t.n, p.b * d + dy * t.n);
+        let (d, n) = (t.d as i64, t.n as i64);
+        let (vx, vy) = (p.a * d + dx * n, p.b * d + dy * n);
         if on_line(vx, d) && on_line(vy, d) {
             let (kx, ky) = (cell_of(vx, d), cell_of(vy, d));
             let [nw, ne, sw, se] =
@@ -509,7 +516,7 @@ fn hex_first_hit(segment: Segment, blocks: &impl Fn(Cell) -> bool) -> Option<Hit
         if !blocks(cell) {
             continue;
         }
-        let corners = corners(Grid::Hex(HexOrientation::PointyTop), cell);
+        let corners = ring(Grid::Hex(HexOrientation::PointyTop), cell);
         // Corners run clockwise in the axial basis, so inside is where every side's cross product
         // is negative. Clip t ∈ [0, end] by each open half-plane.
         let (mut lo, mut hi) = (Ratio::ZERO, end);

@@ -7,11 +7,11 @@
 use serde::Serialize;
 
 use super::grid::{Cell, Grid};
-use super::lattice::{Point, Segment, corners, first_blocker};
+use super::lattice::{Hit, Point, Ratio, Segment, corners, first_blocker, first_hit};
 use super::movement::Occupant;
 use super::size::Size;
 use super::terrain::TerrainMap;
-use super::visibility::{clear_line, clear_line_along_sides, space_points};
+use super::visibility::{clear_line, clear_line_along_sides};
 
 /// The board as sight and cover see it.
 #[derive(Clone, Copy, Debug)]
@@ -141,9 +141,72 @@ pub struct CoverContext<'a> {
     /// Per map cell: blocks cover lines by its terrain; is opaque (blocks sight and cover lines).
     covering: Vec<bool>,
     walls: Vec<bool>,
-    /// On squares, whether walls block the line from each start to each lattice point
-    /// (0 unknown, 1 clear, 2 blocked): the total-cover test shares lines between targets.
-    wall_lines: Vec<std::cell::Cell<u8>>,
+    /// What walls stop of the lines from each start: the total-cover test shares lines between
+    /// neighbouring targets.
+    wall_lines: LineMemo<'a>,
+}
+
+/// The first blocker of the lines from each start to each lattice point of a square map,
+/// remembered: neighbouring cells share corners and side middles, so many rulings from one
+/// attacker, or many cells seen from one viewer, walk the same lines. Hex maps walk every line.
+struct LineMemo<'a> {
+    map: &'a TerrainMap,
+    starts: Vec<Point>,
+    /// Lattice points a column and a row (half units, the map's edges included).
+    size: (i64, i64),
+    /// Per start and point: 0 unknown, 1 clear, 2 + k stopped inside the cell of storage index k.
+    /// (Seams and pinches are walked again.)
+    hits: Vec<std::cell::Cell<u32>>,
+}
+
+impl<'a> LineMemo<'a> {
+    fn new(map: &'a TerrainMap, starts: Vec<Point>) -> Self {
+        let size = (2 * i64::from(map.width()) + 1, 2 * i64::from(map.height()) + 1);
+        let len = if map.grid() == Grid::Square { starts.len() * (size.0 * size.1) as usize } else { 0 };
+        Self { map, starts, size, hits: vec![std::cell::Cell::new(0); len] }
+    }
+
+    /// What first stops `line`, with `blocks`; remembered when it runs from start `i` to a lattice
+    /// point of the map.
+    fn walk(&self, i: usize, line: Segment, blocks: &impl Fn(Cell) -> bool) -> Option<Hit> {
+        let grid = self.map.grid();
+        let (w, h) = self.size;
+        let to = line.through;
+        let slot = (!self.hits.is_empty()
+            && line.end == Ratio::ONE
+            && line.from == self.starts[i]
+            && (0..w).contains(&to.a)
+            && (0..h).contains(&to.b))
+        .then(|| (i as i64 * w * h + to.a * h + to.b) as usize);
+        if let Some(k) = slot {
+            match self.hits[k].get() {
+                0 => {}
+                1 => return None,
+                stored => {
+                    let width = self.map.width() as i32;
+                    let index = (stored - 2) as i32;
+                    return Some(Hit::Interior(grid.from_storage(index % width, index / width)));
+                }
+            }
+        }
+        let hit = first_hit(grid, line, blocks);
+        if let Some(k) = slot {
+            let stored = match hit {
+                None => 1,
+                Some(Hit::Interior(cell)) => storage_index(self.map, cell).map_or(0, |s| s as u32 + 2),
+                Some(_) => 0,
+            };
+            self.hits[k].set(stored);
+        }
+        hit
+    }
+
+    /// A clear line from one of the starts to any point of `cells`, exactly.
+    fn clear_line(&self, cells: &[Cell], blocks: &impl Fn(Cell) -> bool) -> Option<Segment> {
+        let grid = self.map.grid();
+        (0..self.starts.len())
+            .find_map(|i| clear_line_along_sides(grid, self.starts[i], cells, &|line| self.walk(i, line, blocks)))
+    }
 }
 
 impl<'a> CoverContext<'a> {
@@ -174,32 +237,8 @@ impl<'a> CoverContext<'a> {
                 walls[k] = t.is_opaque();
             }
         }
-        let memo = if grid == Grid::Square {
-            starts.len() * (2 * map.width() as usize + 1) * (2 * map.height() as usize + 1)
-        } else {
-            0
-        };
-        Self { board, starts, creature_at, covering, walls, wall_lines: vec![std::cell::Cell::new(0); memo] }
-    }
-
-    /// Whether walls block the line from start `i` to `point`, remembered on squares.
-    fn walled(&self, i: usize, point: Point, walls: &impl Fn(Cell) -> bool) -> bool {
-        let grid = self.board.grid();
-        let (w, h) = (2 * i64::from(self.board.map.width()) + 1, 2 * i64::from(self.board.map.height()) + 1);
-        let slot = (grid == Grid::Square && (0..w).contains(&point.a) && (0..h).contains(&point.b))
-            .then(|| (i as i64 * w * h + point.a * h + point.b) as usize);
-        if let Some(k) = slot {
-            match self.wall_lines[k].get() {
-                1 => return false,
-                2 => return true,
-                _ => {}
-            }
-        }
-        let blocked = first_blocker(grid, self.starts[i], point, walls).is_some();
-        if let Some(k) = slot {
-            self.wall_lines[k].set(if blocked { 2 } else { 1 });
-        }
-        blocked
+        let wall_lines = LineMemo::new(map, starts.clone());
+        Self { board, starts, creature_at, covering, walls, wall_lines }
     }
 
     /// The cover ruling for a target (whose own space never blocks its lines).
@@ -212,13 +251,8 @@ impl<'a> CoverContext<'a> {
             Some(k) => self.covering[k] || self.creature_at[k].is_some_and(|i| Some(i) != target_index),
         };
         let walls = |c: Cell| storage_index(map, c).is_none_or(|k| self.walls[k]);
-        // Total cover first: walls stop every line from every corner to any point of the target,
-        // tried at its corners, side middles and centres, then exactly along its sides.
-        let total = {
-            let targets = space_points(grid, target);
-            (0..self.starts.len()).all(|i| targets.iter().all(|&b| self.walled(i, b, &walls)))
-                && self.starts.iter().all(|&start| clear_line_along_sides(grid, start, target, &walls).is_none())
-        };
+        // Total cover first: walls stop every line from every corner to any point of the target.
+        let total = self.wall_lines.clear_line(target, &walls).is_none();
         let mut best: Option<(usize, Point, Cell)> = None;
         if total {
             best = self.starts.first().zip(target.first()).map(|(&p, &c)| (corners(grid, c).len(), p, c));
@@ -272,9 +306,12 @@ impl<'a> CoverContext<'a> {
 }
 
 /// The cells of the map that a viewer whose space is `from` can't see: no line of sight to any
-/// point of them (the map's sight overlay).
+/// point of them (the map's sight overlay). Lines shared between neighbouring cells are walked
+/// once.
 pub fn unseen_cells(board: &SightBoard, from: &[Cell]) -> Vec<Cell> {
-    board.map.cells().filter(|c| !from.contains(c) && line_of_sight(board, from, &[*c]).is_none()).collect()
+    let lines = LineMemo::new(board.map, space_corners(board.grid(), from));
+    let blocks = |c: Cell| board.sight_blocked(c);
+    board.map.cells().filter(|c| !from.contains(c) && lines.clear_line(&[*c], &blocks).is_none()).collect()
 }
 
 /// The cover of a Medium creature standing in each of `cells`, against `from`: a cover map of the

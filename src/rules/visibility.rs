@@ -11,65 +11,75 @@
 //! ([`Segment`]).
 
 use super::grid::{Cell, Grid};
-use super::lattice::{Hit, Point, Ratio, Segment, centre, corners, first_hit, hex_across, sample_points};
+use super::lattice::{Hit, Point, Ratio, Segment, centre, first_hit, hex_across, ring};
 
-/// A clear line from one of `starts` to some point of the space `cells`, if there is one. The
-/// points that usually answer (corners, side middles, centres) are tried first, from every start;
-/// then each start's view along the space's sides, exactly.
+/// A clear line from one of `starts` to some point of the space `cells`, if there is one: each
+/// start's view along the space's sides, exactly. (The sweep of a side begins at a corner of the
+/// space, where a space in plain sight is seen at once.)
 pub fn clear_line(grid: Grid, starts: &[Point], cells: &[Cell], blocks: &impl Fn(Cell) -> bool) -> Option<Segment> {
-    let points = space_points(grid, cells);
-    starts
-        .iter()
-        .find_map(|&start| {
-            points
-                .iter()
-                .map(|&point| Segment::between(start, point))
-                .find(|line| first_hit(grid, *line, blocks).is_none())
-        })
-        .or_else(|| starts.iter().find_map(|&start| clear_line_along_sides(grid, start, cells, blocks)))
-}
-
-/// The corners, side middles and centres of a space's cells, without repeats.
-pub fn space_points(grid: Grid, cells: &[Cell]) -> Vec<Point> {
-    let mut points: Vec<Point> = cells.iter().flat_map(|&c| sample_points(grid, c)).collect();
-    points.sort_unstable();
-    points.dedup();
-    points
+    let walk = |line: Segment| first_hit(grid, line, blocks);
+    starts.iter().find_map(|&start| clear_line_along_sides(grid, start, cells, &walk))
 }
 
 /// The exact search from one start: a clear line to a point of one of the space's sides that face
-/// `start` (or the empty line, when `start` is in the space).
+/// `start` (or the empty line, when `start` is in the space). `walk` finds what first stops a line
+/// (`lattice::first_hit`, or a caller's memo of it).
 pub fn clear_line_along_sides(
     grid: Grid,
     start: Point,
     cells: &[Cell],
-    blocks: &impl Fn(Cell) -> bool,
+    walk: &impl Fn(Segment) -> Option<Hit>,
 ) -> Option<Segment> {
-    if cells.iter().any(|&cell| holds(grid, cell, start)) {
+    let Some(sides) = facing_sides(grid, start, cells) else {
         return Some(Segment::between(start, start));
+    };
+    // The facing sides chain end to start, turning one way as seen from `start`; a blocker that
+    // hides the rest of one side carries on to the next, so a space hidden behind one blocker
+    // costs one walk.
+    let mut carried = None;
+    let mut previous_end = None;
+    for side in &sides {
+        let carry = carried.take().filter(|_| previous_end == Some(side.u));
+        match side.sweep(grid, carry, walk) {
+            Sweep::Seen(line) => return Some(line),
+            Sweep::HiddenBehind(cell) => carried = Some(cell),
+            Sweep::Hidden => {}
+        }
+        previous_end = Some(side.v);
     }
-    facing_sides(grid, start, cells).into_iter().find_map(|side| side.sweep(grid, blocks))
+    None
 }
 
 /// The sides of the space (not shared by two of its cells) whose line has `start` strictly on the
-/// outer side.
-fn facing_sides(grid: Grid, start: Point, cells: &[Cell]) -> Vec<SideView> {
-    let mut sides = Vec::new();
+/// outer side, each cell's in the order they chain end to start; `None` when `start` is in the
+/// space (no side of one of its cells faces it).
+fn facing_sides(grid: Grid, start: Point, cells: &[Cell]) -> Option<Vec<SideView>> {
+    let mut sides = Vec::with_capacity(3 * cells.len());
     for &cell in cells {
-        let ring = corners(grid, cell);
+        let ring = ring(grid, cell);
         let inside = centre(grid, cell);
-        for i in 0..ring.len() {
-            if cells.contains(&across(grid, cell, i)) {
-                continue;
-            }
-            let (u, v) = (ring[i], ring[(i + 1) % ring.len()]);
+        let n = ring.len();
+        let faces = |i: usize| {
+            let (u, v) = (ring[i % n], ring[(i + 1) % n]);
             let (h_start, h_inside) = (height(u, v, start), height(u, v, inside));
-            if h_start != 0 && h_start.signum() != h_inside.signum() {
-                sides.push(SideView::new(start, u, v));
+            h_start != 0 && h_start.signum() != h_inside.signum()
+        };
+        let mut facing = [false; 6];
+        for (i, f) in facing.iter_mut().enumerate().take(n) {
+            *f = faces(i);
+        }
+        if !facing.contains(&true) {
+            return None;
+        }
+        // Begin after a side that does not face `start`, so the chain runs unbroken.
+        let first = (0..n).find(|&i| !facing[(i + n - 1) % n]).unwrap_or(0);
+        for i in (first..first + n).map(|i| i % n) {
+            if facing[i] && !cells.contains(&across(grid, cell, i)) {
+                sides.push(SideView::new(start, ring[i], ring[(i + 1) % n]));
             }
         }
     }
-    sides
+    Some(sides)
 }
 
 /// The cell across side `i` of `cell` (the side from corner `i` to corner `i + 1`).
@@ -83,38 +93,39 @@ fn across(grid: Grid, cell: Cell, i: usize) -> Cell {
     }
 }
 
-/// Whether the closed cell holds the point.
-fn holds(grid: Grid, cell: Cell, point: Point) -> bool {
-    let ring = corners(grid, cell);
-    let inside = centre(grid, cell);
-    (0..ring.len()).all(|i| {
-        let (u, v) = (ring[i], ring[(i + 1) % ring.len()]);
-        let h = height(u, v, point);
-        h == 0 || h.signum() == height(u, v, inside).signum()
-    })
+// Lattice coordinates stay below 2^13 on any map a scenario allows (and within the command
+// line's bounds), so differences, cross and dot products of them fit in i64; ratios of them are
+// compared in i128 ([`Ratio`]).
+
+fn diff(a: Point, b: Point) -> (i64, i64) {
+    (a.a - b.a, a.b - b.b)
 }
 
-fn diff(a: Point, b: Point) -> (i128, i128) {
-    (i128::from(a.a - b.a), i128::from(a.b - b.b))
-}
-
-fn cross(a: (i128, i128), b: (i128, i128)) -> i128 {
+fn cross(a: (i64, i64), b: (i64, i64)) -> i64 {
     a.0 * b.1 - a.1 * b.0
 }
 
-fn dot(a: (i128, i128), b: (i128, i128)) -> i128 {
+fn dot(a: (i64, i64), b: (i64, i64)) -> i64 {
     a.0 * b.0 + a.1 * b.1
 }
 
 /// Twice the signed area of `u`, `v`, `x`: positive on one side of the line `u`–`v`, negative on
 /// the other, 0 on it.
-fn height(u: Point, v: Point, x: Point) -> i128 {
+fn height(u: Point, v: Point, x: Point) -> i64 {
     cross(diff(v, u), diff(x, u))
 }
 
 /// Upper bound on the sweep's steps: each step moves strictly along the side, past a vertex of
 /// one of the finitely many cells near it, so this is never reached on a real map.
 const MAX_STEPS: usize = 4096;
+
+/// What a sweep along a side found.
+enum Sweep {
+    Seen(Segment),
+    /// Hidden to its end, with this cell's shadow reaching past it.
+    HiddenBehind(Cell),
+    Hidden,
+}
 
 /// What a blocking cell hides of a side, past the current point.
 enum ShadowEnd {
@@ -132,9 +143,9 @@ struct SideView {
     u: Point,
     v: Point,
     /// `height` of `p`: never 0, as `p` is strictly outside the side's line.
-    h_p: i128,
+    h_p: i64,
     /// The sign of turning from `u` to `v` as seen from `p`.
-    turn: i128,
+    turn: i64,
 }
 
 impl SideView {
@@ -142,16 +153,18 @@ impl SideView {
         Self { p, u, v, h_p: height(u, v, p), turn: cross(diff(u, p), diff(v, p)).signum() }
     }
 
-    /// Sweeps the side from `u` to `v`: the first clear line to it, if any.
-    fn sweep(&self, grid: Grid, blocks: &impl Fn(Cell) -> bool) -> Option<Segment> {
+    /// Sweeps the side from `u` to `v`: the first clear line to it, if any. `carried` is a cell
+    /// whose shadow is known to cover `u` (it hid the rest of the side before, which ends at `u`).
+    fn sweep(&self, grid: Grid, carried: Option<Cell>, walk: &impl Fn(Segment) -> Option<Hit>) -> Sweep {
         let (mut at, mut line) = (Ratio::ZERO, Segment::between(self.p, self.u));
+        let mut carried = carried.map(Hit::Interior);
         for _ in 0..MAX_STEPS {
-            let Some(hit) = first_hit(grid, line, blocks) else { return Some(line) };
+            let Some(hit) = carried.take().or_else(|| walk(line)) else { return Sweep::Seen(line) };
             let direction = diff(line.through, self.p);
             let mut next: Option<(Ratio, Segment)> = None;
             for cell in Hit::cells(hit) {
                 match self.shadow_end(grid, cell, direction, at) {
-                    ShadowEnd::Beyond => return None,
+                    ShadowEnd::Beyond => return Sweep::HiddenBehind(cell),
                     ShadowEnd::At(t, to) if t > at && next.is_none_or(|(best, _)| t > best) => next = Some((t, to)),
                     _ => {}
                 }
@@ -160,26 +173,29 @@ impl SideView {
             // and a line through a cell's interior by that cell, so the sweep always moves on.
             let Some(step) = next else {
                 debug_assert!(false, "the sweep along {:?}-{:?} from {:?} stopped at {hit:?}", self.u, self.v, self.p);
-                return None;
+                return Sweep::Hidden;
             };
             (at, line) = step;
         }
-        None
+        Sweep::Hidden
     }
 
     /// `t` of a point on the side's line.
     fn t_on_line(&self, w: Point) -> Ratio {
         let e = diff(self.v, self.u);
-        Ratio::wide(dot(diff(w, self.u), e), dot(e, e))
+        Ratio::new(dot(diff(w, self.u), e), dot(e, e))
     }
 
     /// How far past `at` the cell hides the side, given that the line from `p` in `direction`
     /// (towards the point `at`) is blocked by it. The hidden part is the cell's angular extent
     /// seen from `p`, clipped to the near side of the side's line; its far end is one of the
     /// cell's vertices on the near side, or where one of the cell's sides crosses the line.
-    fn shadow_end(&self, grid: Grid, cell: Cell, direction: (i128, i128), at: Ratio) -> ShadowEnd {
-        let ring = corners(grid, cell);
-        let height_of = |w: Point| height(self.u, self.v, w);
+    fn shadow_end(&self, grid: Grid, cell: Cell, direction: (i64, i64), at: Ratio) -> ShadowEnd {
+        let ring = ring(grid, cell);
+        let mut heights = [0; 6];
+        for (h, &w) in heights.iter_mut().zip(ring.iter()) {
+            *h = height(self.u, self.v, w);
+        }
         let mut best: Option<(Ratio, Segment)> = None;
         let mut offer = |t: Ratio, line: Segment| {
             if best.is_none_or(|(b, _)| t > b) {
@@ -187,7 +203,7 @@ impl SideView {
             }
         };
         for (i, &w) in ring.iter().enumerate() {
-            let h_w = height_of(w);
+            let h_w = heights[i];
             let near = h_w.signum() == self.h_p.signum();
             let onward = self.turn * cross(direction, diff(w, self.p)) > 0;
             if w != self.p && near && onward {
@@ -196,19 +212,19 @@ impl SideView {
                     return ShadowEnd::Beyond;
                 }
                 let to_w = diff(w, self.p);
-                let t = Ratio::wide(cross(diff(self.p, self.u), to_w), cross(diff(self.v, self.u), to_w));
-                let end = Ratio::wide(self.h_p, self.h_p - h_w);
+                let t = Ratio::new(cross(diff(self.p, self.u), to_w), cross(diff(self.v, self.u), to_w));
+                let end = Ratio::new(self.h_p, self.h_p - h_w);
                 offer(t, Segment { from: self.p, through: w, end });
             }
             // Where the cell meets the side's line: a vertex on it, or a side crossing it.
             let w2 = ring[(i + 1) % ring.len()];
-            let h_w2 = height_of(w2);
+            let h_w2 = heights[(i + 1) % ring.len()];
             let t = if h_w == 0 {
                 Some(self.t_on_line(w))
             } else if h_w2 != 0 && h_w.signum() != h_w2.signum() {
                 let e = diff(self.v, self.u);
                 let numerator = (h_w - h_w2) * dot(diff(w, self.u), e) + h_w * dot(diff(w2, w), e);
-                Some(Ratio::wide(numerator, (h_w - h_w2) * dot(e, e)))
+                Some(Ratio::new(numerator, (h_w - h_w2) * dot(e, e)))
             } else {
                 None
             };
@@ -231,6 +247,7 @@ impl SideView {
 mod tests {
     use super::*;
     use crate::rules::grid::HexOrientation;
+    use crate::rules::lattice::corners;
     use std::collections::HashSet;
 
     const GRIDS: [Grid; 3] = [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)];
@@ -249,7 +266,7 @@ mod tests {
     fn sampled_sides(grid: Grid, starts: &[Point], cells: &[Cell], blocks: &impl Fn(Cell) -> bool, n: i64) -> bool {
         starts.iter().any(|&start| {
             cells.iter().any(|&cell| {
-                let ring = corners(grid, cell);
+                let ring = ring(grid, cell);
                 let sides = (0..ring.len()).any(|i| {
                     let (u, v) = (ring[i], ring[(i + 1) % ring.len()]);
                     (0..=n).any(|k| first_hit(grid, line_to_side(start, u, v, k, n), blocks).is_none())
@@ -263,20 +280,20 @@ mod tests {
     /// denominator.
     fn end_point(line: Segment) -> (i128, i128, i128) {
         let (n, d) = line.end.parts();
-        let (n, d) = (i128::from(n), i128::from(d));
         let along = |p: i64, q: i64| i128::from(p) * d + n * i128::from(q - p);
         (along(line.from.a, line.through.a), along(line.from.b, line.through.b), d)
     }
 
     /// Whether the rational point lies in the closed cell.
     fn in_cell(grid: Grid, cell: Cell, (x, y, d): (i128, i128, i128)) -> bool {
-        let ring = corners(grid, cell);
+        let ring = ring(grid, cell);
         let inside = centre(grid, cell);
         (0..ring.len()).all(|i| {
             let (u, v) = (ring[i], ring[(i + 1) % ring.len()]);
             let e = diff(v, u);
-            let h = cross(e, (x - i128::from(u.a) * d, y - i128::from(u.b) * d));
-            h == 0 || h.signum() == height(u, v, inside).signum()
+            let (ex, ey) = (i128::from(e.0), i128::from(e.1));
+            let h = ex * (y - i128::from(u.b) * d) - ey * (x - i128::from(u.a) * d);
+            h == 0 || h.signum() == i128::from(height(u, v, inside).signum())
         })
     }
 
@@ -285,8 +302,9 @@ mod tests {
         for grid in GRIDS {
             let cell = Cell::new(2, 3);
             let wall = |c: Cell| c == cell;
-            assert!(clear_line_along_sides(grid, corners(grid, cell)[1], &[cell], &wall).is_some());
-            assert!(clear_line_along_sides(grid, centre(grid, cell), &[cell], &wall).is_some());
+            let walk = |line: Segment| first_hit(grid, line, &wall);
+            assert!(clear_line_along_sides(grid, corners(grid, cell)[1], &[cell], &walk).is_some());
+            assert!(clear_line_along_sides(grid, centre(grid, cell), &[cell], &walk).is_some());
         }
     }
 
@@ -383,7 +401,13 @@ mod tests {
         for (grid, rows) in maps {
             let (_, viewer, target, blocks) = slit_map(grid, rows);
             let starts = corners(grid, viewer);
-            let points = space_points(grid, &[target]);
+            // The corners, the middles of the sides and the centre: what the sight test once sampled.
+            let ring = ring(grid, target);
+            let middles = (0..ring.len()).map(|i| {
+                let (p, q) = (ring[i], ring[(i + 1) % ring.len()]);
+                Point::new((p.a + q.a) / 2, (p.b + q.b) / 2)
+            });
+            let points: Vec<Point> = ring.iter().copied().chain(middles).chain([centre(grid, target)]).collect();
             let sampled = starts
                 .iter()
                 .any(|&s| points.iter().any(|&p| first_hit(grid, Segment::between(s, p), &blocks).is_none()));

@@ -128,7 +128,7 @@ fn ask_everything(scenario: &Scenario, rng: &mut StdRng) -> Result<(), String> {
     let _ = sight(scenario, &a, &b);
     let _ = cover_between(scenario, &a, &b);
     let _ = cover_from(scenario, point(rng), &b);
-    for shape in [ShapeArg::Sphere, ShapeArg::Cube, ShapeArg::Cone, ShapeArg::Line] {
+    for shape in [ShapeKind::Sphere, ShapeKind::Cube, ShapeKind::Cone, ShapeKind::Line] {
         let args = AreaArgs {
             shape,
             feet: 5 * rng.random_range(1..9),

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::TypedValueParser;
 use clap::{Args, Subcommand, ValueEnum};
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
@@ -67,7 +68,8 @@ enum Question {
 
 #[derive(Args, Debug)]
 struct AreaArgs {
-    shape: ShapeArg,
+    #[arg(value_parser = shape_parser())]
+    shape: ShapeKind,
     /// The radius (sphere, cylinder, circle), side (cube, square) or length (cone, line)
     #[arg(value_parser = clap::value_parser!(u32).range(i64::from(MIN_AREA_FEET)..=i64::from(MAX_AREA_FEET)))]
     feet: u32,
@@ -95,29 +97,10 @@ struct AreaArgs {
     seed: u64,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum ShapeArg {
-    Sphere,
-    Cylinder,
-    Circle,
-    Cube,
-    Square,
-    Cone,
-    Line,
-}
-
-impl From<ShapeArg> for ShapeKind {
-    fn from(shape: ShapeArg) -> Self {
-        match shape {
-            ShapeArg::Sphere => ShapeKind::Sphere,
-            ShapeArg::Cylinder => ShapeKind::Cylinder,
-            ShapeArg::Circle => ShapeKind::Circle,
-            ShapeArg::Cube => ShapeKind::Cube,
-            ShapeArg::Square => ShapeKind::Square,
-            ShapeArg::Cone => ShapeKind::Cone,
-            ShapeArg::Line => ShapeKind::Line,
-        }
-    }
+/// The shapes by the names `ShapeKind::id` gives them.
+fn shape_parser() -> impl TypedValueParser<Value = ShapeKind> {
+    clap::builder::PossibleValuesParser::new(ShapeKind::ALL.map(ShapeKind::id))
+        .map(|id| ShapeKind::ALL.into_iter().find(|kind| kind.id() == id).unwrap_or_default())
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -509,7 +492,7 @@ struct Adjusted {
 
 fn area(scenario: &Scenario, args: &AreaArgs) -> Result<AreaAnswer, String> {
     let grid = scenario.grid;
-    let shape = Shape::new(args.shape.into(), args.feet, args.face, args.width);
+    let shape = Shape::new(args.shape, args.feet, args.face, args.width);
     let origin = point(scenario, args.origin)?.to_units(grid);
     let degrees = match (args.toward, args.angle) {
         (Some(toward), _) => degrees_toward(origin, point(scenario, toward)?.to_units(grid)),

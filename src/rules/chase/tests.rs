@@ -502,19 +502,25 @@ fn no_opportunity_attacks_between_participants() {
     assert!(chase.may_opportunity_attack("thug", "thief").is_ok());
 }
 
-/// "A chase participant can make attacks and cast spells against other creatures within range.
-/// Apply the normal rules for cover": long range gives disadvantage, cover adds to AC.
-#[test]
-fn attacks_need_range_and_count_cover() {
+/// A guard pursuing at 0 ft with a shortbow (+4, 1d6+2) of these ranges.
+fn archer(range: u32, long_range: u32) -> Entrant {
     let mut archer = entrant("guard", Role::Pursuer, 0);
     archer.sheet.attacks.push(Attack {
         name: "Shortbow".into(),
         bonus: 4,
         damage: "1d6+2".into(),
         damage_type: "piercing".into(),
-        range: 30,
-        long_range: Some(50),
+        range,
+        long_range: Some(long_range),
     });
+    archer
+}
+
+/// "A chase participant can make attacks and cast spells against other creatures within range.
+/// Apply the normal rules for cover": long range gives disadvantage, cover adds to AC.
+#[test]
+fn attacks_need_range_and_count_cover() {
+    let archer = archer(30, 50);
     let (mut chase, mut dice) = start(vec![archer, entrant("thief", Role::Quarry, 40)], ChaseRules::default());
     chase.begin_turn(&mut dice).expect("guard");
     assert_eq!(chase.targets_in_range(&chase.participant("guard").expect("g").sheet.attacks[0]), vec!["thief"]);
@@ -539,15 +545,7 @@ fn attacks_need_range_and_count_cover() {
 /// in a net shoots with disadvantage; freed, it doesn't.
 #[test]
 fn a_restrained_attacker_has_disadvantage() {
-    let mut archer = entrant("guard", Role::Pursuer, 0);
-    archer.sheet.attacks.push(Attack {
-        name: "Shortbow".into(),
-        bonus: 4,
-        damage: "1d6+2".into(),
-        damage_type: "piercing".into(),
-        range: 80,
-        long_range: Some(320),
-    });
+    let archer = archer(80, 320);
     for restrained in [true, false] {
         let (mut chase, mut dice) =
             start(vec![archer.clone(), entrant("thief", Role::Quarry, 20)], ChaseRules::default());
