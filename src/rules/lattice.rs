@@ -110,9 +110,9 @@ pub fn centre(grid: Grid, cell: Cell) -> Point {
 
 /// An exact fraction `n / d` (`d > 0`): a parameter along a line, or a place along an edge.
 ///
-/// Its terms are products of lattice differences (cross and dot products), below 2^56 in
+/// Its terms are sums of products of lattice differences (cross and dot products), below 2^60 in
 /// magnitude for points on any map the scenarios allow (coordinates below 2^13 half units or
-/// sixths), so comparing two ratios, which multiplies a term of each, stays below 2^112 and
+/// sixths), so comparing two ratios, which multiplies a term of each, stays below 2^120 and
 /// fits in i128 without reducing them first.
 #[derive(Clone, Copy, Debug)]
 pub struct Ratio {
