@@ -167,7 +167,8 @@ pub struct CoveredCell {
     pub fraction: f64,
 }
 
-type V = (f64, f64);
+/// A point or vector in the plane, as `(x, y)`.
+pub(crate) type V = (f64, f64);
 
 fn sub(a: V, b: V) -> V {
     (a.0 - b.0, a.1 - b.1)
@@ -181,7 +182,8 @@ fn dot(a: V, b: V) -> f64 {
     a.0 * b.0 + a.1 * b.1
 }
 
-fn polygon_area(points: &[V]) -> f64 {
+/// The (unsigned) area of a simple polygon, its points in order around it.
+pub(crate) fn polygon_area(points: &[V]) -> f64 {
     let n = points.len();
     (0..n).map(|i| cross(points[i], points[(i + 1) % n])).sum::<f64>().abs() / 2.0
 }
@@ -193,25 +195,40 @@ fn clip(subject: &[V], clip: &[V]) -> Vec<V> {
     let mut output = subject.to_vec();
     for i in 0..clip.len() {
         let (a, b) = (clip[i], clip[(i + 1) % clip.len()]);
-        let inside = |p: V| orientation * cross(sub(b, a), sub(p, a)) >= -1e-12;
-        let input = std::mem::take(&mut output);
-        for j in 0..input.len() {
-            let (p, q) = (input[j], input[(j + 1) % input.len()]);
-            let (p_in, q_in) = (inside(p), inside(q));
-            if p_in {
-                output.push(p);
-            }
-            if p_in != q_in {
-                let d = sub(q, p);
-                let denom = cross(sub(b, a), d);
-                if denom.abs() > 1e-15 {
-                    let s = cross(sub(a, p), sub(b, a)) / cross(d, sub(b, a));
-                    output.push((p.0 + d.0 * s, p.1 + d.1 * s));
-                }
-            }
-        }
+        output = clip_half_plane(&output, a, b, orientation);
         if output.is_empty() {
             break;
+        }
+    }
+    output
+}
+
+/// The part of the convex polygon `subject` on one side of the line through `a` and `b`: where
+/// `orientation × cross(b − a, p − a) ≥ 0` (with a tolerance of 1e-12), so `orientation` 1 keeps
+/// the side that `cross` calls positive and -1 the other. One step of Sutherland–Hodgman.
+fn clip_half_plane(subject: &[V], a: V, b: V, orientation: f64) -> Vec<V> {
+    clip_by(subject, 1e-12, |p| orientation * cross(sub(b, a), sub(p, a)))
+}
+
+/// The part of the convex polygon `subject` where the affine function `side` is at least
+/// `-tolerance`: one step of Sutherland–Hodgman, a new point where `side` changes sign along an
+/// edge (at `side(p) / (side(p) − side(q))` of the way from `p` to `q`).
+pub(crate) fn clip_by(subject: &[V], tolerance: f64, side: impl Fn(V) -> f64) -> Vec<V> {
+    let mut output = Vec::with_capacity(subject.len() + 2);
+    for j in 0..subject.len() {
+        let (p, q) = (subject[j], subject[(j + 1) % subject.len()]);
+        let (at_p, at_q) = (side(p), side(q));
+        let (p_in, q_in) = (at_p >= -tolerance, at_q >= -tolerance);
+        if p_in {
+            output.push(p);
+        }
+        if p_in != q_in {
+            let denom = at_p - at_q;
+            if denom.abs() > 1e-15 {
+                let s = at_p / denom;
+                let d = sub(q, p);
+                output.push((p.0 + d.0 * s, p.1 + d.1 * s));
+            }
         }
     }
     output

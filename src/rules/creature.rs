@@ -143,8 +143,8 @@ impl Skill {
     }
 }
 
-/// An attack or an attack-roll spell a creature can make at range: to hit, damage, and range
-/// in feet (normal, and long with disadvantage; PHB "Ranged Attacks").
+/// An attack or an attack-roll spell: to hit, damage, and its reach or range in feet (normal,
+/// and long with disadvantage; PHB "Making an Attack", "Ranged Attacks", "Melee Attacks").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename = "Attack")]
 pub struct Attack {
@@ -152,14 +152,65 @@ pub struct Attack {
     pub bonus: i32,
     /// Dice notation, such as `1d6+2`.
     pub damage: String,
+    /// One of the damage types (`rules::health::DamageType`), checked when a scenario loads.
     #[serde(default = "piercing")]
     pub damage_type: String,
-    /// Normal range in feet: 5 for a melee weapon.
+    /// A melee attack's reach, or a ranged attack's normal range, in feet: 5 for most melee
+    /// weapons, 10 for a glaive or a long-limbed monster.
     #[serde(default = "five_feet")]
     pub range: u32,
     /// Long range in feet, beyond which it can't reach.
     #[serde(default)]
     pub long_range: Option<u32>,
+    /// Melee or ranged, weapon or spell: ranged when a long range is given, else melee, unless
+    /// written.
+    #[serde(default)]
+    pub kind: Option<AttackKind>,
+}
+
+/// How an attack is made (PHB "Making an Attack": melee or ranged; weapon or spell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AttackKind {
+    Melee,
+    Ranged,
+    MeleeSpell,
+    RangedSpell,
+}
+
+impl AttackKind {
+    pub fn is_melee(self) -> bool {
+        matches!(self, AttackKind::Melee | AttackKind::MeleeSpell)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AttackKind::Melee => "melee weapon attack",
+            AttackKind::Ranged => "ranged weapon attack",
+            AttackKind::MeleeSpell => "melee spell attack",
+            AttackKind::RangedSpell => "ranged spell attack",
+        }
+    }
+}
+
+impl Attack {
+    /// Its kind as written, else ranged when it has a long range and melee when not.
+    pub fn kind(&self) -> AttackKind {
+        self.kind.unwrap_or(if self.long_range.is_some() { AttackKind::Ranged } else { AttackKind::Melee })
+    }
+
+    /// The farthest it reaches, in feet: its long range, else its range or reach.
+    pub fn farthest(&self) -> u32 {
+        self.long_range.unwrap_or(self.range).max(self.range)
+    }
+
+    /// Its reach or range in words: `reach 5 ft`, `range 80/320 ft`.
+    pub fn reach_words(&self) -> String {
+        match (self.kind().is_melee(), self.long_range) {
+            (true, _) => format!("reach {} ft", self.range),
+            (false, Some(long)) => format!("range {}/{long} ft", self.range),
+            (false, None) => format!("range {} ft", self.range),
+        }
+    }
 }
 
 fn piercing() -> String {

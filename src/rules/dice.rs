@@ -117,6 +117,81 @@ impl Notation {
         }
         d20s(&self.expr) == Some(1)
     }
+
+    /// The plain dice and numbers the notation adds up, as signed terms, if it is such a sum
+    /// (`2d6+1d4-1`), else `None` (keep/drop, rerolls, products).
+    fn terms(&self) -> Option<Vec<Term>> {
+        fn walk(expr: &tyche::Expr, sign: i64, out: &mut Vec<Term>) -> Option<()> {
+            use tyche::Expr;
+            match expr {
+                Expr::Num(n) => out.push(Term::Number(sign * i64::from(*n))),
+                Expr::Dice(d) if d.modifiers.is_empty() => {
+                    out.push(Term::Dice { sign, count: d.count, sides: d.sides });
+                }
+                Expr::Neg(x) => walk(x, -sign, out)?,
+                Expr::Add(a, b) => {
+                    walk(a, sign, out)?;
+                    walk(b, sign, out)?;
+                }
+                Expr::Sub(a, b) => {
+                    walk(a, sign, out)?;
+                    walk(b, -sign, out)?;
+                }
+                _ => return None,
+            }
+            Some(())
+        }
+        let mut terms = Vec::new();
+        walk(&self.expr, 1, &mut terms)?;
+        Some(terms)
+    }
+
+    /// The average result, rounded down, as monster stat blocks give it ("5 (1d6 + 2)"), for plain
+    /// sums of dice and numbers; `None` for other notation.
+    pub fn average(&self) -> Option<i32> {
+        let twice: i64 = self
+            .terms()?
+            .iter()
+            .map(|t| match *t {
+                Term::Number(n) => 2 * n,
+                Term::Dice { sign, count, sides } => sign * i64::from(count) * (i64::from(sides) + 1),
+            })
+            .sum();
+        i32::try_from(twice.div_euclid(2)).ok()
+    }
+
+    /// Only the dice of a plain sum, numbers left out (`2d6+1d4+3` → `2d6+1d4`): what a critical
+    /// hit adds to average damage (DMG "Monsters and Critical Hits"). `None` for other notation
+    /// or when there are no dice.
+    pub fn dice_only(&self) -> Option<Notation> {
+        let mut text = String::new();
+        for term in self.terms()? {
+            if let Term::Dice { sign, count, sides } = term {
+                let op = if sign < 0 {
+                    "-"
+                } else if text.is_empty() {
+                    ""
+                } else {
+                    "+"
+                };
+                text.push_str(&format!("{op}{count}d{sides}"));
+            }
+        }
+        if text.is_empty() { None } else { Notation::parse(&text).ok() }
+    }
+}
+
+/// A term of a plain sum of dice.
+enum Term {
+    Number(i64),
+    Dice { sign: i64, count: u8, sides: u8 },
+}
+
+/// Notation is written as its text (in JSON answers and saved files).
+impl Serialize for Notation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.text)
+    }
 }
 
 impl std::str::FromStr for Notation {
@@ -354,6 +429,21 @@ mod tests {
             let error = dice.roll(bad, RollMode::Normal).expect_err(bad);
             assert!(!error.0.is_empty(), "{bad}");
         }
+    }
+
+    /// DMG "Monsters and Critical Hits": "if a goblin normally deals 5 (1d6 + 2) slashing damage
+    /// on a hit and scores a critical hit, it deals 1d6 + 5 slashing damage."
+    #[test]
+    fn average_damage_and_the_dice_a_critical_adds() {
+        let scimitar = Notation::parse("1d6+2").unwrap();
+        assert_eq!(scimitar.average(), Some(5));
+        assert_eq!(scimitar.dice_only().map(|n| n.as_str().to_owned()), Some("1d6".to_owned()));
+        let mixed = Notation::parse("2d6+1d4-1").unwrap();
+        assert_eq!(mixed.average(), Some(7 + 2 - 1), "7 + 2.5 - 1 = 8.5, rounded down");
+        assert_eq!(mixed.dice_only().unwrap().as_str(), "2d6+1d4");
+        assert_eq!(Notation::parse("d8").unwrap().average(), Some(4));
+        assert_eq!(Notation::parse("3").unwrap().dice_only(), None);
+        assert_eq!(Notation::parse("4d6kh3").unwrap().average(), None, "not a plain sum");
     }
 
     #[test]

@@ -265,6 +265,13 @@ impl Board<'_> {
     }
 }
 
+/// How the mover's space fits at `anchor` among the terrain of `map` (squeezing when only the
+/// space of a creature one size smaller fits), if at all.
+pub fn fit_at(map: &TerrainMap, mover: &Mover, anchor: Cell) -> Option<Fit> {
+    let board = Board { map, rule: DiagonalRule::Standard, others: &[] };
+    board.fit(&Shapes::of(map.grid(), mover), anchor)
+}
+
 /// Finds every cell `mover` can end its move in from `start`, spending at most `budget` feet,
 /// with the diagonal count of the turn so far in `parity`.
 ///

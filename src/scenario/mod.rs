@@ -12,12 +12,16 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 pub use error::{ScenarioError, ScenarioErrors};
-pub use raw::{DiagonalRule, RuleOptions};
+pub use raw::{DamageMode, DiagonalRule, RuleOptions};
 
 use crate::rules::chase::{ChaseRules, Entrant, Role, TableSource};
+use crate::rules::conditions::Conditions;
 use crate::rules::creature::{Abilities, Ability, Attack, Direction, Sheet, ShieldSide, Side, Skill};
 use crate::rules::distance::range_feet;
-use crate::rules::movement::{Mover, Occupant};
+use crate::rules::facing::ArcLayout;
+use crate::rules::fight::{FightRules, Fighter};
+use crate::rules::health::{DeathSaves, Defenses, Health};
+use crate::rules::movement::{Fit, Mover, Occupant, fit_at};
 use crate::rules::{Cell, Footprint, Grid, Size, TerrainMap};
 
 /// The largest scenario file read, in bytes: larger files are refused before they are read.
@@ -88,6 +92,19 @@ pub struct Token {
     pub attacks: Vec<Attack>,
     pub inspiration: bool,
     pub exhaustion: u8,
+    pub conditions: Conditions,
+    pub defenses: Defenses,
+    /// A custom arc layout (DMG "Optional Rule: Facing": an ochre jelly all front, a hydra three
+    /// front and one rear).
+    pub arcs: ArcLayout,
+    pub temp_hp: i32,
+    /// Makes death saving throws at 0 hit points: player characters, and any creature the
+    /// scenario says.
+    pub makes_death_saves: bool,
+    /// The death saves so far, for a creature that starts dying.
+    pub death_saves: DeathSaves,
+    /// Deals average damage (`None`: as the scene's `monster_damage` rule says for monsters).
+    pub average_damage: Option<bool>,
 }
 
 impl Token {
@@ -115,6 +132,19 @@ impl Token {
     /// The cells of the token's space.
     pub fn cells(&self, grid: Grid) -> Vec<Cell> {
         self.footprint(grid).at(self.anchor).collect()
+    }
+
+    /// Its hit points as the scenario gives them.
+    pub fn health(&self) -> Health {
+        let mut health = Health::new(self.hp, self.max_hp, self.makes_death_saves, self.death_saves);
+        health.give_temp_hp(self.temp_hp);
+        health
+    }
+
+    /// Whether it deals average damage under the scene's rules: as it says, else monsters (not
+    /// player characters) when the scene's `monster_damage` is `Average`.
+    pub fn deals_average_damage(&self, rules: RuleOptions) -> bool {
+        self.average_damage.unwrap_or(!self.player_character && rules.monster_damage == DamageMode::Average)
     }
 }
 
@@ -191,6 +221,16 @@ impl Scenario {
             .collect()
     }
 
+    /// The optional rules of a fight in this scene.
+    pub fn fight_rules(&self) -> FightRules {
+        FightRules { diagonals: self.rules.diagonals, flanking: self.rules.flanking, facing: self.rules.facing }
+    }
+
+    /// Every token as the fight rules read it, where the scenario places it.
+    pub fn fighters(&self) -> Vec<Fighter> {
+        self.tokens.iter().map(|t| t.fighter(self)).collect()
+    }
+
     /// Every token but `id`, as movement sees them.
     pub fn occupants_except(&self, id: &str) -> Vec<Occupant> {
         self.tokens.iter().filter(|t| t.id != id).map(|t| t.occupant(self.grid)).collect()
@@ -206,6 +246,31 @@ impl Token {
             side: self.side,
             size: self.size,
             is_object: self.kind == TokenKind::Object,
+        }
+    }
+
+    /// This token in a fight, as the scenario places it: squeezing if only a smaller space fits
+    /// there.
+    pub fn fighter(&self, scenario: &Scenario) -> Fighter {
+        let squeezing = self.kind == TokenKind::Creature
+            && fit_at(&scenario.map, &self.mover(), self.anchor) == Some(Fit::Squeezing);
+        Fighter {
+            id: self.id.clone(),
+            sheet: self.sheet(),
+            cells: self.cells(scenario.grid),
+            side: self.side,
+            size: self.size,
+            is_object: self.kind == TokenKind::Object,
+            conditions: self.conditions.clone(),
+            facing: self.facing,
+            arcs: self.arcs,
+            shield: self.shield,
+            squeezing,
+            dodging: false,
+            helped_against: None,
+            health: self.health(),
+            defenses: self.defenses.clone(),
+            average_damage: self.deals_average_damage(scenario.rules),
         }
     }
 

@@ -7,8 +7,12 @@ use serde::{Deserialize, Serialize};
 
 use super::error::{ScenarioError, ScenarioErrors};
 use crate::rules::chase::{ComplicationTable, EscapeFactor};
+use crate::rules::conditions::Condition;
 use crate::rules::creature::{Abilities, Ability, Attack, Direction, ShieldSide, Side, Skill};
 pub use crate::rules::distance::DiagonalRule;
+use crate::rules::facing::ArcLayout;
+pub use crate::rules::fight::DamageMode;
+use crate::rules::health::DeathSaves;
 use crate::rules::{Grid, Size};
 
 #[derive(Debug, Deserialize)]
@@ -67,6 +71,9 @@ pub struct RuleOptions {
     pub diagonals: DiagonalRule,
     pub flanking: bool,
     pub facing: bool,
+    /// Whether monsters (creatures other than player characters) roll damage or deal their
+    /// average (DMG "Monsters and Critical Hits").
+    pub monster_damage: DamageMode,
 }
 
 /// A legend entry: a built-in kind, or a terrain described in full.
@@ -131,6 +138,24 @@ pub(super) struct RawCreature {
     pub inspiration: bool,
     #[serde(default)]
     pub exhaustion: u8,
+    #[serde(default)]
+    pub conditions: Vec<Condition>,
+    #[serde(default)]
+    pub resistances: Vec<String>,
+    #[serde(default)]
+    pub vulnerabilities: Vec<String>,
+    #[serde(default)]
+    pub immunities: Vec<String>,
+    #[serde(default)]
+    pub arcs: Option<ArcLayout>,
+    #[serde(default)]
+    pub temp_hp: i32,
+    #[serde(default)]
+    pub makes_death_saves: Option<bool>,
+    #[serde(default)]
+    pub death_saves: Option<DeathSaves>,
+    #[serde(default)]
+    pub average_damage: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,14 +1,16 @@
 //! Turns a parsed [`RawScenario`] into a [`Scenario`], or explains every problem found.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::error::{ScenarioError, ScenarioErrors};
 use super::locate::Locations;
 use super::raw::{RawChase, RawChaseTable, RawCreature, RawObject, RawScenario, RawTerrain};
 use super::{ChaseSetup, MAX_MAP_SIDE, Scenario, Token, TokenKind};
 use crate::rules::chase::{ChaseRules, ComplicationTable, DEFAULT_CATCH_FEET, TableSource};
+use crate::rules::conditions::{Condition, Conditions};
 use crate::rules::creature::{Abilities, Direction};
 use crate::rules::dice::Notation;
+use crate::rules::health::{DEATH_SAVES_TO_END, DamageType, DeathSaves, Defenses};
 use crate::rules::size::{MAX_SQUARE_SIDE, TINY_PER_CELL, may_share_a_cell};
 use crate::rules::terrain::{DEFAULT_LEGEND, Terrain, TerrainKind};
 use crate::rules::{Cell, Grid, Size, TerrainMap};
@@ -82,6 +84,8 @@ pub(super) fn limit_of(field: &str) -> Option<Limit> {
         "ac" => (0, 50, "Armor Class"),
         "hp" | "max_hp" => (0, 100_000, "hit points"),
         "exhaustion" => (0, 5, "exhaustion"),
+        "temp_hp" => (0, 100_000, "temporary hit points"),
+        "successes" | "failures" => (0, 3, "death saves"),
         "space" => (4, i64::from(MAX_SQUARE_SIDE), "a Gargantuan space's side in squares"),
         "str" | "dex" | "con" | "int" | "wis" | "cha" => (-5, 10, "an ability modifier"),
         "bonus" => (-20, 30, "an attack bonus"),
@@ -309,6 +313,9 @@ fn terrain_map(raw: &RawScenario, legend: &[(char, Terrain)], problems: &mut Pro
 
 /// Checks each creature and object on its own, and the ids together.
 fn tokens(raw: &RawScenario, problems: &mut Problems) -> Vec<(String, Token)> {
+    for (i, c) in raw.creatures.iter().enumerate() {
+        check_creature_extras(&format!("creatures[{i}]"), c, problems);
+    }
     let creatures = raw.creatures.iter().enumerate().map(|(i, c)| (format!("creatures[{i}]"), creature(c)));
     let objects = raw.objects.iter().enumerate().map(|(i, o)| (format!("objects[{i}]"), object(o)));
     let mut seen: HashSet<String> = HashSet::new();
@@ -349,6 +356,65 @@ fn creature(c: &RawCreature) -> Token {
         attacks: c.attacks.clone(),
         inspiration: c.inspiration,
         exhaustion: c.exhaustion,
+        conditions: dying_unconscious(c),
+        defenses: Defenses {
+            resistances: damage_types(&c.resistances),
+            vulnerabilities: damage_types(&c.vulnerabilities),
+            immunities: damage_types(&c.immunities),
+        },
+        arcs: c.arcs.unwrap_or_default(),
+        temp_hp: c.temp_hp,
+        makes_death_saves: c.makes_death_saves.unwrap_or(c.pc),
+        death_saves: c.death_saves.unwrap_or_default(),
+        average_damage: c.average_damage,
+    }
+}
+
+/// The creature's conditions, with unconscious (and prone) added when it starts at 0 hit points
+/// making death saves (PHB "Falling Unconscious").
+fn dying_unconscious(c: &RawCreature) -> Conditions {
+    let mut conditions = Conditions::new(c.conditions.iter().copied());
+    let dead = c.death_saves.is_some_and(|d| d.failures >= DEATH_SAVES_TO_END);
+    if c.hp == 0 && c.makes_death_saves.unwrap_or(c.pc) && !dead {
+        conditions.set(Condition::Unconscious, true);
+    }
+    conditions
+}
+
+/// The damage types named (names that aren't types are reported by [`check_creature_extras`]).
+fn damage_types(names: &[String]) -> BTreeSet<DamageType> {
+    names.iter().filter_map(|n| DamageType::parse(n)).collect()
+}
+
+/// What only a creature has: damage types, temporary hit points and death saves.
+fn check_creature_extras(path: &str, c: &RawCreature, problems: &mut Problems) {
+    let who = shown(if c.name.is_empty() { &c.id } else { &c.name });
+    for (field, names) in
+        [("resistances", &c.resistances), ("vulnerabilities", &c.vulnerabilities), ("immunities", &c.immunities)]
+    {
+        for (i, name) in names.iter().enumerate() {
+            if DamageType::parse(name).is_none() {
+                problems.add(
+                    &format!("{path}.{field}[{i}]"),
+                    format!("{who}: {} is not a damage type; the types are {}", quoted(name), DamageType::names()),
+                );
+            }
+        }
+    }
+    problems.bound(&who, "temp_hp", i64::from(c.temp_hp), format!("{path}.temp_hp"));
+    if let Some(saves) = c.death_saves {
+        for (field, value) in [("successes", saves.successes), ("failures", saves.failures)] {
+            problems.bound(&who, field, i64::from(value), format!("{path}.death_saves.{field}"));
+        }
+        if c.hp != 0 || !c.makes_death_saves.unwrap_or(c.pc) {
+            problems.add(
+                &format!("{path}.death_saves"),
+                format!(
+                    "{who}: death saves count only for a creature at 0 hit points that makes them (a player \
+                     character, or `makes_death_saves: true`)"
+                ),
+            );
+        }
     }
 }
 
@@ -375,6 +441,13 @@ fn object(o: &RawObject) -> Token {
         attacks: Vec::new(),
         inspiration: false,
         exhaustion: 0,
+        conditions: Conditions::default(),
+        defenses: Defenses::default(),
+        arcs: Default::default(),
+        temp_hp: 0,
+        makes_death_saves: false,
+        death_saves: DeathSaves::default(),
+        average_damage: None,
     }
 }
 
@@ -436,6 +509,17 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
         check_name(&attack.name, &format!("{at}.name"), "an attack's name", problems);
         if let Err(e) = Notation::parse(&attack.damage) {
             problems.add(&format!("{at}.damage"), format!("{who}'s {}: {e}", quoted(&attack.name)));
+        }
+        if DamageType::parse(&attack.damage_type).is_none() {
+            problems.add(
+                &format!("{at}.damage_type"),
+                format!(
+                    "{who}'s {}: {} is not a damage type; the types are {}",
+                    quoted(&attack.name),
+                    quoted(&attack.damage_type),
+                    DamageType::names()
+                ),
+            );
         }
         if attack.long_range.is_some_and(|long| long < attack.range) {
             problems.add(

@@ -512,6 +512,7 @@ fn archer(range: u32, long_range: u32) -> Entrant {
         damage_type: "piercing".into(),
         range,
         long_range: Some(long_range),
+        kind: None,
     });
     archer
 }

@@ -1,0 +1,419 @@
+//! The attack adjudicator: may this attacker make this attack at this target, and if so against
+//! what AC and with which advantages and disadvantages, every one named. Also who flanks whom.
+//!
+//! PHB "Making an Attack" (ranged attacks at long range and in close combat, unseen attackers and
+//! targets), appendix A (conditions); PHB "Squeezing into a Smaller Space"
+//! (004_ebe0798b5689cc3b.txt); DMG "Optional Rule: Flanking", "Optional Rule: Facing", "Cover",
+//! "Advantage and Disadvantage" (002_ce573f1e51986339.txt); conventions, "Flanking", "Facing",
+//! "Cover".
+
+use serde::Serialize;
+
+use super::{Field, Fighter, Unseen};
+use crate::rules::Cell;
+use crate::rules::advantage::Sources;
+use crate::rules::conditions::Condition;
+use crate::rules::creature::{Attack, AttackKind};
+use crate::rules::facing::{Arc, shield_counts};
+use crate::rules::flanking::flanking_cells_of;
+use crate::rules::health::Life;
+use crate::rules::sight::{Cover, CoverContext, From};
+
+/// A shield's bonus to AC (PHB "Armor": a shield raises AC by 2). A scenario's AC includes it;
+/// under the facing rule an attack from outside the shield's arcs doesn't meet it.
+pub const SHIELD_BONUS: i32 = 2;
+
+/// Within this many feet, a prone target gives advantage and a paralyzed or unconscious one takes
+/// critical hits (PHB appendix A).
+pub const CLOSE_FEET: u32 = 5;
+
+/// Why an attack can't be made.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum Refusal {
+    NoSuchAttacker {
+        id: String,
+    },
+    NoSuchTarget {
+        id: String,
+    },
+    NoSuchAttack {
+        attacker: String,
+        attack: String,
+        attacks: Vec<String>,
+    },
+    NoAttacks {
+        attacker: String,
+    },
+    Itself,
+    /// Objects and the dead make no attacks; incapacitated creatures take no actions.
+    CannotAct {
+        attacker: String,
+        why: String,
+    },
+    OutOfReach {
+        distance: u32,
+        reach: u32,
+    },
+    OutOfRange {
+        distance: u32,
+        range: u32,
+    },
+    TotalCover {
+        target: String,
+    },
+    /// The facing rule: "A creature can normally target only creatures in its front or side arcs".
+    InRearArc {
+        target: String,
+    },
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::NoSuchAttacker { id } => write!(f, "no creature has the id {id:?}"),
+            Refusal::NoSuchTarget { id } => write!(f, "no creature or object has the id {id:?}"),
+            Refusal::NoSuchAttack { attacker, attack, attacks } => {
+                write!(f, "{attacker} has no attack named {attack:?}; its attacks are {}", attacks.join(", "))
+            }
+            Refusal::NoAttacks { attacker } => write!(f, "{attacker} has no attacks in the scenario"),
+            Refusal::Itself => write!(f, "a creature doesn't attack itself here"),
+            Refusal::CannotAct { attacker, why } => write!(f, "{attacker} can't attack: {why}"),
+            Refusal::OutOfReach { distance, reach } => {
+                write!(f, "out of reach: {distance} ft away, and the reach is {reach} ft")
+            }
+            Refusal::OutOfRange { distance, range } => {
+                write!(f, "out of range: {distance} ft away, and the attack reaches {range} ft")
+            }
+            Refusal::TotalCover { target } => {
+                write!(f, "{target} has total cover: walls block every line to it, so it can't be targeted")
+            }
+            Refusal::InRearArc { target } => {
+                write!(f, "{target} is in the attacker's rear arc: a creature can target only its front and side arcs")
+            }
+        }
+    }
+}
+
+/// Two creatures that flank an enemy, and the cells of their spaces that do it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FlankingPair {
+    pub a: String,
+    pub b: String,
+    pub a_cell: Cell,
+    pub b_cell: Cell,
+}
+
+/// The AC an attack must meet, part by part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ArmorClass {
+    /// The target's AC as its sheet gives it (shield included).
+    pub base: i32,
+    /// Half cover +2, three-quarters +5.
+    pub cover: i32,
+    /// −2 when the target's shield is on the far side under the facing rule.
+    pub shield: i32,
+    pub total: i32,
+}
+
+/// Everything the rules say about one attack before it is rolled.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Adjudication {
+    pub attacker: String,
+    pub target: String,
+    pub attack: Attack,
+    pub kind: AttackKind,
+    /// The attack's reach or range in words (`reach 5 ft`, `range 80/320 ft`).
+    pub reach: String,
+    pub distance: u32,
+    /// Whether the attacker can see the target, and why not.
+    pub sees_target: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unseen_because: Option<String>,
+    pub cover: Cover,
+    /// Where the target stands in the attacker's arcs, and the attacker in the target's (facing).
+    pub target_in_arc: Option<Arc>,
+    pub attacker_in_arc: Option<Arc>,
+    pub flanking: Option<FlankingPair>,
+    pub sources: Sources,
+    pub ac: ArmorClass,
+    /// Why a hit is a critical hit whatever the d20 shows, if it is.
+    pub automatic_critical: Option<String>,
+    /// `None` when the attack may be made.
+    pub refusal: Option<Refusal>,
+}
+
+impl Adjudication {
+    pub fn allowed(&self) -> bool {
+        self.refusal.is_none()
+    }
+
+    /// The ruling in a few words: `Shortbow: range 80/320 ft, 45 ft · AC 13 (half cover) ·
+    /// advantage: flanking with Lia`, or why it can't be made.
+    pub fn summary(&self) -> String {
+        if let Some(refusal) = &self.refusal {
+            return format!("{}: {refusal}", self.attack.name);
+        }
+        let mut ac = format!("AC {}", self.ac.total);
+        let parts: Vec<String> = [
+            (self.ac.cover != 0).then(|| format!("{:+} cover", self.ac.cover)),
+            (self.ac.shield != 0).then(|| "shield out of its arc".to_owned()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !parts.is_empty() {
+            ac = format!("{ac} ({})", parts.join(", "));
+        }
+        let mut text = format!("{}: {}, {} ft · {ac}", self.attack.name, self.reach, self.distance);
+        if !self.sources.is_empty() {
+            text = format!("{text} · {}", self.sources.describe());
+        }
+        text
+    }
+}
+
+/// Why `who` can't flank `enemy`, or `None` if it may (conventions, "Flanking": "A creature
+/// can't flank an enemy it can't see, nor while incapacitated").
+pub fn cannot_flank_because(field: &Field, who: &Fighter, enemy: &Fighter) -> Option<String> {
+    if who.is_object || who.health.life == Life::Dead {
+        return Some(format!("{} can't fight", who.name()));
+    }
+    if !who.side.is_hostile_to(enemy.side) {
+        return Some(format!("{} is not hostile to {}", who.name(), enemy.name()));
+    }
+    if let Some(c) = who.conditions.incapacitated_by() {
+        return Some(format!("{} is {} (incapacitated)", who.name(), c.name()));
+    }
+    field
+        .unseen_because(who, enemy)
+        .map(|why| format!("{} can't see {}: {}", who.name(), enemy.name(), why.describe(who.name(), enemy.name())))
+}
+
+/// Whether `a` and `b` are allies against `enemy`: two different creatures, friends to each
+/// other, both hostile to it.
+fn allies_against(a: &Fighter, b: &Fighter, enemy: &Fighter) -> bool {
+    a.id != b.id
+        && !a.side.is_hostile_to(b.side)
+        && a.side.is_hostile_to(enemy.side)
+        && b.side.is_hostile_to(enemy.side)
+}
+
+/// Every pair that flanks `enemy` (each pair once), with the cells that do it.
+pub fn flanking_pairs(field: &Field, enemy: &Fighter) -> Vec<FlankingPair> {
+    let able: Vec<&Fighter> =
+        field.fighters.iter().filter(|f| cannot_flank_because(field, f, enemy).is_none()).collect();
+    let mut pairs = Vec::new();
+    for (i, a) in able.iter().enumerate() {
+        for b in &able[i + 1..] {
+            if !allies_against(a, b, enemy) {
+                continue;
+            }
+            if let Some((a_cell, b_cell)) = flanking_cells_of(field.grid(), &enemy.cells, &a.cells, &b.cells) {
+                pairs.push(FlankingPair { a: a.id.clone(), b: b.id.clone(), a_cell, b_cell });
+            }
+        }
+    }
+    pairs
+}
+
+/// The ally with whom `attacker` flanks `target`, if the flanking rule is on and one does.
+pub fn flanking_partner(field: &Field, attacker: &Fighter, target: &Fighter) -> Option<FlankingPair> {
+    if !field.rules.flanking || cannot_flank_because(field, attacker, target).is_some() {
+        return None;
+    }
+    field
+        .fighters
+        .iter()
+        .filter(|ally| allies_against(attacker, ally, target) && cannot_flank_because(field, ally, target).is_none())
+        .find_map(|ally| {
+            let (a_cell, b_cell) = flanking_cells_of(field.grid(), &target.cells, &attacker.cells, &ally.cells)?;
+            Some(FlankingPair { a: attacker.id.clone(), b: ally.id.clone(), a_cell, b_cell })
+        })
+}
+
+/// Finds the attack named `name` (any case), or the first.
+pub fn pick_attack<'a>(attacker: &'a Fighter, name: Option<&str>) -> Result<&'a Attack, Refusal> {
+    let attacks = &attacker.sheet.attacks;
+    match name {
+        None => attacks.first().ok_or_else(|| Refusal::NoAttacks { attacker: attacker.name().to_owned() }),
+        Some(name) => {
+            attacks.iter().find(|a| a.name.eq_ignore_ascii_case(name.trim())).ok_or_else(|| Refusal::NoSuchAttack {
+                attacker: attacker.name().to_owned(),
+                attack: name.to_owned(),
+                attacks: attacks.iter().map(|a| a.name.clone()).collect(),
+            })
+        }
+    }
+}
+
+/// The whole ruling on `attacker` making `attack` against `target`.
+pub fn adjudicate(field: &Field, attacker: &Fighter, target: &Fighter, attack: &Attack) -> Adjudication {
+    let grid = field.grid();
+    let kind = attack.kind();
+    let distance = field.feet_between(attacker, target);
+    let board = field.sight_board();
+    let cover = CoverContext::new(&board, From::Space { cells: &attacker.cells, id: Some(&attacker.id) })
+        .cover(Some(&target.id), &target.cells);
+    let unseen = field.unseen_because(attacker, target);
+    let target_in_arc = field.arc_of(attacker, target);
+    let attacker_in_arc = field.arc_of(target, attacker);
+    let flanking = flanking_partner(field, attacker, target).filter(|_| kind.is_melee() || grid.is_hex());
+    let sources = sources(field, attacker, target, attack, distance, unseen, &flanking);
+    let shield = match (target.shield, attacker_in_arc) {
+        (Some(side), Some(arc)) if !shield_counts(side, arc) => -SHIELD_BONUS,
+        _ => 0,
+    };
+    let cover_bonus = cover.degree.bonus().unwrap_or(0);
+    let ac =
+        ArmorClass { base: target.sheet.ac, cover: cover_bonus, shield, total: target.sheet.ac + cover_bonus + shield };
+    let automatic_critical = [Condition::Paralyzed, Condition::Unconscious]
+        .into_iter()
+        .find(|&c| target.conditions.has(c) && distance <= CLOSE_FEET)
+        .map(|c| format!("{} is {} and within 5 ft: a hit is a critical hit", target.name(), c.name()));
+    let refusal = refusal(attacker, target, attack, distance, &cover, target_in_arc);
+    Adjudication {
+        attacker: attacker.id.clone(),
+        target: target.id.clone(),
+        attack: attack.clone(),
+        kind,
+        reach: attack.reach_words(),
+        distance,
+        sees_target: unseen.is_none(),
+        unseen_because: unseen.map(|why| why.describe(attacker.name(), target.name())),
+        cover,
+        target_in_arc,
+        attacker_in_arc,
+        flanking,
+        sources,
+        ac,
+        automatic_critical,
+        refusal,
+    }
+}
+
+fn refusal(
+    attacker: &Fighter,
+    target: &Fighter,
+    attack: &Attack,
+    distance: u32,
+    cover: &Cover,
+    target_in_arc: Option<Arc>,
+) -> Option<Refusal> {
+    if attacker.id == target.id {
+        return Some(Refusal::Itself);
+    }
+    let why_not_act = if attacker.is_object {
+        Some("an object makes no attacks".to_owned())
+    } else if attacker.health.life == Life::Dead {
+        Some("it is dead".to_owned())
+    } else {
+        attacker.conditions.incapacitated_by().map(|c| format!("it is {} (incapacitated: no actions)", c.name()))
+    };
+    if let Some(why) = why_not_act {
+        return Some(Refusal::CannotAct { attacker: attacker.name().to_owned(), why });
+    }
+    if attack.kind().is_melee() && distance > attack.range {
+        return Some(Refusal::OutOfReach { distance, reach: attack.range });
+    }
+    if !attack.kind().is_melee() && distance > attack.farthest() {
+        return Some(Refusal::OutOfRange { distance, range: attack.farthest() });
+    }
+    if target_in_arc == Some(Arc::Rear) {
+        return Some(Refusal::InRearArc { target: target.name().to_owned() });
+    }
+    cover.total.then(|| Refusal::TotalCover { target: target.name().to_owned() })
+}
+
+/// Every advantage and disadvantage on the attack roll, named (conventions, "Advantage and
+/// disadvantage"). A state that several rules reach (an unconscious target is also prone and
+/// can't see) is named once.
+fn sources(
+    field: &Field,
+    attacker: &Fighter,
+    target: &Fighter,
+    attack: &Attack,
+    distance: u32,
+    unseen: Option<Unseen>,
+    flanking: &Option<FlankingPair>,
+) -> Sources {
+    let mut s = Sources::default();
+    let (a, t) = (attacker.name(), target.name());
+    let kind = attack.kind();
+    // The attacker's state (PHB appendix A; "Unseen Attackers and Targets"; "Squeezing").
+    if let Some(why) = unseen {
+        s.disadvantage(format!("can't see the target: {}", why.describe(a, t)));
+    }
+    for c in [Condition::Frightened, Condition::Poisoned, Condition::Prone, Condition::Restrained] {
+        if attacker.conditions.has(c) {
+            s.disadvantage(format!("{a} is {}", c.name()));
+        }
+    }
+    if attacker.sheet.exhaustion >= 3 {
+        s.disadvantage(format!("{a} has exhaustion {}", attacker.sheet.exhaustion));
+    }
+    if attacker.squeezing {
+        s.disadvantage(format!("{a} is squeezing"));
+    }
+    // The attack (PHB "Ranged Attacks", "Ranged Attacks in Close Combat"; "Help"; flanking).
+    if !kind.is_melee() {
+        if distance > attack.range && distance <= attack.farthest() {
+            s.disadvantage(format!("long range: {distance} ft is beyond {} ft", attack.range));
+        }
+        let threat = field.fighters.iter().find(|f| {
+            f.id != attacker.id
+                && f.side.is_hostile_to(attacker.side)
+                && f.can_act()
+                && field.feet_between(f, attacker) <= CLOSE_FEET
+                && field.sees(f, attacker)
+        });
+        if let Some(threat) = threat {
+            s.disadvantage(format!("ranged attack with a hostile creature within 5 ft ({})", threat.name()));
+        }
+    }
+    if attacker.helped_against.as_deref() == Some(target.id.as_str()) {
+        s.advantage(format!("an ally's Help against {t}"));
+    }
+    if let Some(pair) = flanking {
+        let partner = field.fighter(&pair.b).map_or(pair.b.as_str(), Fighter::name);
+        s.advantage(format!("flanking {t} with {partner}"));
+    }
+    // Whether the target sees the attacker: each reason once.
+    match field.unseen_because(target, attacker) {
+        Some(Unseen::ViewerIs(_)) | None => {}
+        Some(Unseen::Invisible) => s.advantage(format!("{a} is invisible")),
+        Some(Unseen::RearArc) => s.advantage(format!("in {t}'s rear arc")),
+        Some(Unseen::NoLineOfSight) => s.advantage(format!("unseen attacker: no line of sight from {t} to {a}")),
+    }
+    // The target's state (PHB appendix A).
+    for c in [
+        Condition::Blinded,
+        Condition::Paralyzed,
+        Condition::Petrified,
+        Condition::Restrained,
+        Condition::Stunned,
+        Condition::Unconscious,
+    ] {
+        if target.conditions.has(c) {
+            s.advantage(format!("{t} is {}", c.name()));
+        }
+    }
+    if target.conditions.has(Condition::Prone) {
+        if distance > CLOSE_FEET {
+            s.disadvantage(format!("{t} is prone, and the attacker beyond 5 ft"));
+        } else if !target.conditions.has(Condition::Unconscious) {
+            s.advantage(format!("{t} is prone, and the attacker within 5 ft"));
+        }
+    }
+    if target.squeezing {
+        s.advantage(format!("{t} is squeezing"));
+    }
+    if target.dodging
+        && !target.conditions.has(Condition::Incapacitated)
+        && target.conditions.immobilized_by().is_none()
+        && field.sees(target, attacker)
+    {
+        s.disadvantage(format!("{t} is dodging"));
+    }
+    s
+}

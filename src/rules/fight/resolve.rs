@@ -1,0 +1,133 @@
+//! Rolling an adjudicated attack: the d20 with its advantage or disadvantage, hit, miss or
+//! critical hit, and the damage after the target's defenses.
+//!
+//! PHB "Attack Rolls", "Rolling 1 or 20", "Critical Hits", "Damage Resistance and
+//! Vulnerability"; DMG "Monsters and Critical Hits" (002_ce573f1e51986339.txt): with average
+//! damage, a critical hit adds all the damage dice rolled to the average.
+
+use serde::Serialize;
+
+use super::adjudicate::{Adjudication, Refusal};
+use crate::rules::attack::{Outcome, critical_dice};
+use crate::rules::dice::{DiceError, DiceRoll, Notation, RollMode, SeededDice};
+use crate::rules::health::{Adjusted, DamageType, Defenses};
+
+/// Why an attack wasn't rolled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum RollError {
+    Refused(Refusal),
+    Dice(DiceError),
+}
+
+impl std::fmt::Display for RollError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RollError::Refused(refusal) => refusal.fmt(f),
+            RollError::Dice(error) => error.fmt(f),
+        }
+    }
+}
+
+/// The damage of a hit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DamageRoll {
+    /// The dice rolled (none for average damage on a normal hit).
+    pub roll: Option<DiceRoll>,
+    /// The average the damage started from, when the attacker deals average damage.
+    pub average: Option<i32>,
+    /// The damage before the target's defenses.
+    pub rolled: i32,
+    pub kind: DamageType,
+    /// After resistance, vulnerability or immunity.
+    pub dealt: Adjusted,
+}
+
+/// A rolled attack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AttackRoll {
+    pub roll: DiceRoll,
+    /// The d20 that counted.
+    pub natural: i32,
+    pub total: i32,
+    pub ac: i32,
+    pub outcome: Outcome,
+    pub damage: Option<DamageRoll>,
+}
+
+impl AttackRoll {
+    /// In words: `17 vs AC 13: hit, 7 slashing damage`.
+    pub fn describe(&self) -> String {
+        let damage = self.damage.as_ref().map_or_else(String::new, |d| {
+            let by = d.dealt.by.map_or_else(String::new, |by| format!(" ({} before {by})", d.rolled));
+            format!(", {} {} damage{by}", d.dealt.amount, d.kind)
+        });
+        format!("{} vs AC {}: {}{damage}", self.total, self.ac, self.outcome.word())
+    }
+}
+
+/// Rolls the attack the adjudication allowed: the d20 with its sources' mode, then the damage of
+/// a hit (every die twice on a critical hit, or the average plus every die for a creature that
+/// deals average damage), then the target's defenses.
+pub fn roll_attack(
+    ruling: &Adjudication,
+    defenses: &Defenses,
+    average_damage: bool,
+    dice: &mut SeededDice,
+) -> Result<AttackRoll, RollError> {
+    if let Some(refusal) = &ruling.refusal {
+        return Err(RollError::Refused(refusal.clone()));
+    }
+    let attack = &ruling.attack;
+    let roll = dice.roll(&format!("1d20{:+}", attack.bonus), ruling.sources.mode()).map_err(RollError::Dice)?;
+    let natural = roll.total - attack.bonus;
+    let mut outcome = Outcome::of(natural, roll.total, ruling.ac.total);
+    if outcome == Outcome::Hit && ruling.automatic_critical.is_some() {
+        outcome = Outcome::Critical;
+    }
+    let damage = if outcome.hits() {
+        let kind = DamageType::parse(&attack.damage_type).ok_or_else(|| {
+            RollError::Dice(DiceError(format!(
+                "{:?} is not a damage type; the types are {}",
+                attack.damage_type,
+                DamageType::names()
+            )))
+        })?;
+        let notation = Notation::parse(&attack.damage).map_err(RollError::Dice)?;
+        Some(roll_damage(&notation, outcome == Outcome::Critical, average_damage, kind, defenses, dice)?)
+    } else {
+        None
+    };
+    Ok(AttackRoll { natural, total: roll.total, ac: ruling.ac.total, roll, outcome, damage })
+}
+
+/// Rolls (or averages) the damage of a hit and applies the target's defenses.
+pub fn roll_damage(
+    notation: &Notation,
+    critical: bool,
+    average_damage: bool,
+    kind: DamageType,
+    defenses: &Defenses,
+    dice: &mut SeededDice,
+) -> Result<DamageRoll, RollError> {
+    let average = notation.average().filter(|_| average_damage);
+    let (roll, rolled) = match (average, critical) {
+        (Some(average), false) => (None, average),
+        (Some(average), true) => match notation.dice_only() {
+            Some(dice_only) => {
+                let roll = dice.roll_notation(&dice_only, RollMode::Normal).map_err(RollError::Dice)?;
+                let total = average + roll.total;
+                (Some(roll), total)
+            }
+            None => (None, average),
+        },
+        (None, _) => {
+            let text = if critical { critical_dice(notation.as_str()) } else { notation.as_str().to_owned() };
+            let roll = dice.roll(&text, RollMode::Normal).map_err(RollError::Dice)?;
+            let total = roll.total;
+            (Some(roll), total)
+        }
+    };
+    let rolled = rolled.max(0);
+    Ok(DamageRoll { roll, average, rolled, kind, dealt: defenses.apply(rolled, kind) })
+}

@@ -1,0 +1,168 @@
+//! Saving throws against an area of effect: the creatures inside with their cover from the point
+//! of origin, and one call that rolls every save against a DC and works out the damage.
+//!
+//! DMG "Areas of Effect" and "Cover" (002_ce573f1e51986339.txt): cover is traced from the area's
+//! point of origin; half and three-quarters cover add +2 and +5 to Dexterity saving throws, and a
+//! creature with total cover from the origin isn't affected (PHB "Cover": "A target with total
+//! cover can't be targeted directly by an attack or a spell, although some spells can reach such a
+//! target by including it in an area of effect" — the wall between it and the origin stops it).
+//! PHB "Damage Rolls": the damage of an effect that hits several targets at once is rolled once
+//! for all of them; "Saving Throws": half damage on a success where the effect says so.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use super::{Field, Fighter};
+use crate::rules::advantage::Sources;
+use crate::rules::area::CoveredCell;
+use crate::rules::conditions::Condition;
+use crate::rules::creature::Ability;
+use crate::rules::dice::{DiceError, DiceRoll, Notation, RollMode, SeededDice};
+use crate::rules::health::{Adjusted, DamageType};
+use crate::rules::lattice::Point;
+use crate::rules::sight::{CoverContext, CoverDegree, From};
+
+/// A creature an area holds, with its cover from the point of origin.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InArea {
+    pub id: String,
+    pub name: String,
+    pub cover: CoverDegree,
+    /// Why the area doesn't affect it (total cover from the origin), if so.
+    pub sheltered: Option<String>,
+}
+
+/// The creatures with any cell of their space in the area (objects and the dead left out), in the
+/// field's order, each with its cover from `origin`.
+pub fn creatures_in_area(field: &Field, cells: &[CoveredCell], origin: Point) -> Vec<InArea> {
+    let inside: HashSet<_> = cells.iter().map(|c| c.cell).collect();
+    let board = field.sight_board();
+    let from_origin = CoverContext::new(&board, From::Origin(origin));
+    field
+        .fighters
+        .iter()
+        .filter(|f| !f.is_object && f.health.life != crate::rules::health::Life::Dead)
+        .filter(|f| f.cells.iter().any(|c| inside.contains(c)))
+        .map(|f| {
+            let cover = from_origin.cover(Some(&f.id), &f.cells);
+            InArea {
+                id: f.id.clone(),
+                name: f.name().to_owned(),
+                cover: cover.degree,
+                sheltered: cover.total.then(|| "total cover from the point of origin".to_owned()),
+            }
+        })
+        .collect()
+}
+
+/// What an area makes its creatures do: a saving throw of `ability` against `dc`, and damage.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SaveEffect {
+    pub ability: Ability,
+    pub dc: i32,
+    /// Damage dice, if it deals damage.
+    pub damage: Option<Notation>,
+    pub damage_type: DamageType,
+    /// A success takes half the damage (rounded down) rather than none.
+    pub half_on_success: bool,
+}
+
+/// One creature's save.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SaveResult {
+    pub id: String,
+    pub name: String,
+    /// The creature's save bonus, and the cover bonus on a Dexterity save.
+    pub bonus: i32,
+    pub cover_bonus: i32,
+    pub sources: Sources,
+    /// The roll; `None` when it fails automatically or is sheltered.
+    pub roll: Option<DiceRoll>,
+    pub success: bool,
+    /// Why it failed without rolling (PHB appendix A: paralyzed, petrified, stunned and
+    /// unconscious creatures fail Strength and Dexterity saves), or why it is unaffected.
+    pub note: Option<String>,
+    /// The damage it takes after halving and its defenses.
+    pub damage: Option<Adjusted>,
+}
+
+/// Every save, and the one damage roll.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SavesRolled {
+    pub damage_roll: Option<DiceRoll>,
+    pub results: Vec<SaveResult>,
+}
+
+/// The advantages and disadvantages on `who`'s saving throw of `ability`.
+pub fn save_sources(who: &Fighter, ability: Ability) -> Sources {
+    let mut s = Sources::default();
+    let name = who.name();
+    let dex = ability == Ability::Dex;
+    if dex && who.conditions.has(Condition::Restrained) {
+        s.disadvantage(format!("{name} is restrained"));
+    }
+    if who.sheet.exhaustion >= 3 {
+        s.disadvantage(format!("{name} has exhaustion {}", who.sheet.exhaustion));
+    }
+    if dex && who.squeezing {
+        s.disadvantage(format!("{name} is squeezing"));
+    }
+    if dex && who.dodging && who.can_act() && who.conditions.immobilized_by().is_none() {
+        s.advantage(format!("{name} is dodging"));
+    }
+    s
+}
+
+/// Rolls the damage once, then every creature's save in order, and works out what each takes.
+pub fn roll_saves(
+    field: &Field,
+    inside: &[InArea],
+    effect: &SaveEffect,
+    dice: &mut SeededDice,
+) -> Result<SavesRolled, DiceError> {
+    let damage_roll = effect.damage.as_ref().map(|n| dice.roll_notation(n, RollMode::Normal)).transpose()?;
+    let full = damage_roll.as_ref().map(|r| r.total.max(0));
+    let mut results = Vec::new();
+    for entry in inside {
+        let Some(who) = field.fighter(&entry.id) else { continue };
+        let cover_bonus = if effect.ability == Ability::Dex { entry.cover.bonus().unwrap_or(0) } else { 0 };
+        let bonus = i32::from(who.sheet.save_bonus(effect.ability));
+        let sources = save_sources(who, effect.ability);
+        let mut result = SaveResult {
+            id: who.id.clone(),
+            name: who.name().to_owned(),
+            bonus,
+            cover_bonus,
+            sources,
+            roll: None,
+            success: false,
+            note: None,
+            damage: None,
+        };
+        if let Some(why) = &entry.sheltered {
+            result.success = true;
+            result.note = Some(format!("unaffected: {why}"));
+            results.push(result);
+            continue;
+        }
+        match who.conditions.auto_fail_by(effect.ability) {
+            Some(c) => result.note = Some(format!("{} is {}: fails automatically", who.name(), c.name())),
+            None => {
+                let roll = dice.roll(&format!("1d20{:+}", bonus + cover_bonus), result.sources.mode())?;
+                result.success = roll.total >= effect.dc;
+                result.roll = Some(roll);
+            }
+        }
+        result.damage = full.map(|full| {
+            let taken = match (result.success, effect.half_on_success) {
+                (false, _) => full,
+                (true, true) => full / 2,
+                (true, false) => 0,
+            };
+            who.defenses.apply(taken, effect.damage_type)
+        });
+        results.push(result);
+    }
+    Ok(SavesRolled { damage_roll, results })
+}

@@ -1,0 +1,494 @@
+//! Golden tests of the fight rules, each citing the rule it checks: flanking with who may flank,
+//! facing in attacks, every advantage and disadvantage source and their cancelling, the AC with
+//! cover and shields, critical hits (the DMG's goblin), and saves against an area from its origin.
+
+use super::adjudicate::{Refusal, adjudicate, flanking_pairs, pick_attack};
+use super::resolve::{roll_attack, roll_damage};
+use super::saves::{SaveEffect, creatures_in_area, roll_saves};
+use super::*;
+use crate::rules::Footprint;
+use crate::rules::HexOrientation;
+use crate::rules::area::{Shape, covered_cells};
+use crate::rules::attack::Outcome;
+use crate::rules::creature::{Abilities, Ability, Attack};
+use crate::rules::dice::{Notation, RollMode, SeededDice};
+use crate::rules::health::{DamageType, DeathSaves};
+use crate::rules::lattice::Point;
+use crate::rules::terrain::{Terrain, TerrainKind};
+
+/// A map from rows: `.` floor, `#` wall, `=` low wall, `*` fog (blocks sight only).
+pub(crate) fn map(grid: Grid, rows: &[&str]) -> TerrainMap {
+    let palette = vec![
+        Terrain::standard(TerrainKind::Floor),
+        Terrain::standard(TerrainKind::Wall),
+        Terrain::standard(TerrainKind::LowObstacle),
+        Terrain::standard(TerrainKind::Obscuring),
+    ];
+    let mut map = TerrainMap::filled(grid, rows[0].len() as u32, rows.len() as u32, palette);
+    for (row, text) in rows.iter().enumerate() {
+        for (col, c) in text.chars().enumerate() {
+            let index = match c {
+                '#' => 1,
+                '=' => 2,
+                '*' => 3,
+                _ => 0,
+            };
+            map.set(grid.from_storage(col as i32, row as i32), index);
+        }
+    }
+    map
+}
+
+pub(crate) fn sword() -> Attack {
+    Attack {
+        name: "Sword".into(),
+        bonus: 4,
+        damage: "1d8+2".into(),
+        damage_type: "slashing".into(),
+        range: 5,
+        long_range: None,
+        kind: None,
+    }
+}
+
+pub(crate) fn bow() -> Attack {
+    Attack {
+        name: "Bow".into(),
+        bonus: 4,
+        damage: "1d6+2".into(),
+        damage_type: "piercing".into(),
+        range: 80,
+        long_range: Some(320),
+        kind: None,
+    }
+}
+
+/// A Medium creature with AC 12, 20 hit points, a sword and a bow.
+pub(crate) fn fighter(id: &str, side: Side, at: (i32, i32)) -> Fighter {
+    sized(id, side, at, Size::Medium, Grid::Square)
+}
+
+pub(crate) fn sized(id: &str, side: Side, at: (i32, i32), size: Size, grid: Grid) -> Fighter {
+    Fighter {
+        id: id.into(),
+        sheet: Sheet {
+            name: id.into(),
+            speed: 30,
+            ac: 12,
+            hp: 20,
+            abilities: Abilities { dex: 2, ..Abilities::default() },
+            attacks: vec![sword(), bow()],
+            ..Sheet::default()
+        },
+        cells: Footprint::of(grid, size, None).at(Cell::new(at.0, at.1)).collect(),
+        side,
+        size,
+        is_object: false,
+        conditions: Conditions::default(),
+        facing: None,
+        arcs: ArcLayout::default(),
+        shield: None,
+        squeezing: false,
+        dodging: false,
+        helped_against: None,
+        health: Health::new(20, 20, false, DeathSaves::default()),
+        defenses: Defenses::default(),
+        average_damage: false,
+    }
+}
+
+const RULES: FightRules = FightRules { diagonals: DiagonalRule::Standard, flanking: true, facing: true };
+
+fn open(w: usize, h: usize) -> TerrainMap {
+    let row = ".".repeat(w);
+    let rows: Vec<&str> = (0..h).map(|_| row.as_str()).collect();
+    map(Grid::Square, &rows)
+}
+
+/// The ruling of `a` attacking `b` with the named attack.
+fn ruling(map: &TerrainMap, fighters: &[Fighter], a: &str, b: &str, attack: &str) -> adjudicate::Adjudication {
+    let field = Field::new(map, fighters, RULES);
+    let (a, b) = (field.fighter(a).unwrap(), field.fighter(b).unwrap());
+    adjudicate(&field, a, b, pick_attack(a, Some(attack)).unwrap())
+}
+
+fn has(list: &[String], words: &str) -> bool {
+    list.iter().any(|s| s.contains(words))
+}
+
+/// DMG "Flanking on Squares": "they flank that enemy, and each of them has advantage on melee
+/// attack rolls against that enemy." Ranged attacks don't flank on squares.
+#[test]
+fn allies_on_opposite_sides_flank_for_melee_attacks_on_squares() {
+    let map = open(9, 9);
+    let fighters = [
+        fighter("orc", Side::Enemy, (4, 4)),
+        fighter("ann", Side::Party, (3, 4)),
+        fighter("bo", Side::Party, (5, 4)),
+        fighter("cy", Side::Ally, (4, 3)),
+    ];
+    let melee = ruling(&map, &fighters, "ann", "orc", "Sword");
+    let pair = melee.flanking.clone().expect("ann and bo flank the orc");
+    assert_eq!(
+        (pair.a.as_str(), pair.b.as_str(), pair.a_cell, pair.b_cell),
+        ("ann", "bo", Cell::new(3, 4), Cell::new(5, 4))
+    );
+    assert!(has(&melee.sources.advantages, "flanking orc with bo"));
+    assert_eq!(melee.sources.mode(), RollMode::Advantage);
+    let ranged = ruling(&map, &fighters, "ann", "orc", "Bow");
+    assert_eq!(ranged.flanking, None, "squares: melee attack rolls only");
+    assert!(has(&ranged.sources.disadvantages, "hostile creature within 5 ft (orc)"));
+    let at_right_angles = ruling(&map, &fighters, "cy", "orc", "Sword");
+    assert_eq!(at_right_angles.flanking, None, "cy (north) and ann (west) are at right angles");
+    let field = Field::new(&map, &fighters, RULES);
+    let pairs = flanking_pairs(&field, field.fighter("orc").unwrap());
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+}
+
+/// DMG "Optional Rule: Flanking": "A creature can't flank an enemy that it can't see. A creature
+/// also can't flank while it is incapacitated." Under the facing rule a creature can't see into its
+/// rear arc.
+#[test]
+fn an_ally_that_cant_see_or_is_incapacitated_doesnt_flank() {
+    let map = open(9, 9);
+    let base =
+        [fighter("orc", Side::Enemy, (4, 4)), fighter("ann", Side::Party, (3, 4)), fighter("bo", Side::Party, (5, 4))];
+    let flanks = |change: &dyn Fn(&mut Fighter)| {
+        let mut fighters = base.clone();
+        change(&mut fighters[2]);
+        ruling(&map, &fighters, "ann", "orc", "Sword").flanking.is_some()
+    };
+    assert!(flanks(&|_| {}));
+    assert!(!flanks(&|bo| bo.conditions.set(Condition::Blinded, true)), "blinded");
+    assert!(!flanks(&|bo| bo.conditions.set(Condition::Stunned, true)), "stunned: incapacitated");
+    assert!(!flanks(&|bo| bo.facing = Some(Direction::East)), "the orc is in bo's rear arc");
+    assert!(flanks(&|bo| bo.facing = Some(Direction::West)));
+    assert!(!flanks(&|bo| bo.side = Side::Neutral), "a neutral is nobody's ally");
+    assert!(!flanks(&|bo| bo.health = Health::new(0, 20, false, DeathSaves::default())), "the dead");
+}
+
+/// DMG "Flanking on Hexes": around a Medium enemy "the allies flank if there are 2 hexes between
+/// them", and on hexes flanking gives advantage on attack rolls, ranged ones too.
+#[test]
+fn allies_on_opposite_hexes_flank_for_any_attack() {
+    let grid = Grid::Hex(HexOrientation::PointyTop);
+    let map = map(grid, &["........"; 8]);
+    let hex = |id: &str, side, q, r| sized(id, side, (q, r), Size::Medium, grid);
+    let fighters = [hex("orc", Side::Enemy, 3, 3), hex("ann", Side::Party, 2, 3), hex("bo", Side::Party, 4, 3)];
+    let ranged = ruling(&map, &fighters, "ann", "orc", "Bow");
+    assert!(ranged.flanking.is_some());
+    assert!(has(&ranged.sources.advantages, "flanking"));
+    assert!(has(&ranged.sources.disadvantages, "within 5 ft"));
+    assert_eq!(ranged.sources.mode(), RollMode::Normal, "one of each cancels");
+    let short = [hex("orc", Side::Enemy, 3, 3), hex("ann", Side::Party, 2, 3), hex("bo", Side::Party, 4, 2)];
+    assert_eq!(ruling(&map, &short, "ann", "orc", "Sword").flanking, None, "one hex between them");
+}
+
+/// DMG "Optional Rule: Facing": "A creature can normally target only creatures in its front or
+/// side arcs. It can't see into its rear arc. This means an attacker in the creature's rear arc
+/// makes attack rolls against it with advantage."
+#[test]
+fn rear_arcs_refuse_targets_and_give_advantage() {
+    let map = open(9, 9);
+    let mut orc = fighter("orc", Side::Enemy, (4, 4));
+    orc.facing = Some(Direction::North);
+    let mut ann = fighter("ann", Side::Party, (4, 5));
+    ann.facing = Some(Direction::North);
+    let behind = ruling(&map, &[orc.clone(), ann.clone()], "ann", "orc", "Sword");
+    assert_eq!((behind.attacker_in_arc, behind.target_in_arc), (Some(Arc::Rear), Some(Arc::Front)));
+    assert!(has(&behind.sources.advantages, "in orc's rear arc"));
+    assert!(behind.allowed());
+    let back_turned = ruling(&map, &[orc.clone(), ann.clone()], "orc", "ann", "Sword");
+    assert_eq!(back_turned.refusal, Some(Refusal::InRearArc { target: "ann".into() }));
+    ann.arcs = ArcLayout::ALL_FRONT;
+    orc.arcs = ArcLayout::ALL_FRONT;
+    let jelly = ruling(&map, &[orc, ann], "orc", "ann", "Sword");
+    assert!(jelly.allowed(), "an ochre jelly's arcs are all front");
+    assert!(!has(&jelly.sources.advantages, "rear arc"));
+}
+
+/// DMG "Optional Rule: Facing": "Shields apply their bonus to AC only against attacks from the
+/// front arc or the same side arc as the shield."
+#[test]
+fn a_shield_counts_from_the_front_and_its_own_side() {
+    let map = open(9, 9);
+    let mut orc = fighter("orc", Side::Enemy, (4, 4));
+    orc.facing = Some(Direction::North);
+    orc.shield = Some(ShieldSide::Left);
+    let ac_from = |at: (i32, i32)| {
+        let fighters = [orc.clone(), fighter("ann", Side::Party, at)];
+        ruling(&map, &fighters, "ann", "orc", "Sword").ac
+    };
+    assert_eq!(ac_from((4, 3)).total, 12, "front");
+    assert_eq!(ac_from((3, 4)).total, 12, "left: west, facing north");
+    let right = ac_from((5, 4));
+    assert_eq!((right.shield, right.total), (-2, 10), "right side: no shield");
+    assert_eq!(ac_from((4, 5)).total, 10, "rear");
+}
+
+/// PHB "Ranged Attacks": disadvantage beyond normal range, no attack beyond long range; a melee
+/// attack needs its reach.
+#[test]
+fn reach_and_range() {
+    let map = open(100, 3);
+    let fighters = [
+        fighter("ann", Side::Party, (0, 1)),
+        fighter("orc", Side::Enemy, (20, 1)),
+        fighter("far", Side::Enemy, (70, 1)),
+    ];
+    let near = ruling(&map, &fighters, "ann", "orc", "Bow");
+    assert_eq!((near.distance, near.sources.mode()), (100, RollMode::Disadvantage));
+    assert!(has(&near.sources.disadvantages, "long range: 100 ft is beyond 80 ft"));
+    let sword = ruling(&map, &fighters, "ann", "orc", "Sword");
+    assert_eq!(sword.refusal, Some(Refusal::OutOfReach { distance: 100, reach: 5 }));
+    let beyond = ruling(&map, &fighters, "ann", "far", "Bow");
+    assert_eq!(beyond.refusal, Some(Refusal::OutOfRange { distance: 350, range: 320 }));
+    let mut nearer = fighters.clone();
+    nearer[2].cells = vec![Cell::new(64, 1)];
+    assert!(ruling(&map, &nearer, "ann", "far", "Bow").allowed(), "320 ft: the end of long range");
+}
+
+/// DMG "Cover": half cover +2 AC; total cover: can't be targeted. Conventions: only walls give
+/// total cover; a low wall at most three-quarters.
+#[test]
+fn cover_raises_the_ac_and_walls_refuse() {
+    let low = map(Grid::Square, &[".....", ".=...", ".....", "....."]);
+    let fighters = [fighter("ann", Side::Party, (0, 1)), fighter("orc", Side::Enemy, (2, 1))];
+    let r = ruling(&low, &fighters, "ann", "orc", "Bow");
+    assert!(r.ac.cover >= 2 && r.allowed(), "{:?}", r.ac);
+    let walled = map(Grid::Square, &[".#...", ".#...", ".#...", ".#..."]);
+    let r = ruling(&walled, &fighters, "ann", "orc", "Bow");
+    assert_eq!(r.refusal, Some(Refusal::TotalCover { target: "orc".into() }));
+}
+
+/// Each condition's effect on attack rolls (PHB appendix A), as attacker and as target.
+#[test]
+fn conditions_give_advantage_and_disadvantage() {
+    let map = open(9, 9);
+    let cases: [(Condition, bool, RollMode); 12] = [
+        (Condition::Blinded, true, RollMode::Disadvantage),
+        (Condition::Frightened, true, RollMode::Disadvantage),
+        (Condition::Poisoned, true, RollMode::Disadvantage),
+        (Condition::Prone, true, RollMode::Disadvantage),
+        (Condition::Restrained, true, RollMode::Disadvantage),
+        (Condition::Invisible, true, RollMode::Advantage),
+        (Condition::Blinded, false, RollMode::Advantage),
+        (Condition::Invisible, false, RollMode::Disadvantage),
+        (Condition::Paralyzed, false, RollMode::Advantage),
+        (Condition::Restrained, false, RollMode::Advantage),
+        (Condition::Stunned, false, RollMode::Advantage),
+        (Condition::Unconscious, false, RollMode::Advantage),
+    ];
+    for (condition, on_attacker, mode) in cases {
+        let mut fighters = [fighter("ann", Side::Party, (3, 4)), fighter("orc", Side::Enemy, (4, 4))];
+        fighters[usize::from(!on_attacker)].conditions.set(condition, true);
+        let r = ruling(&map, &fighters, "ann", "orc", "Sword");
+        assert_eq!(
+            r.sources.mode(),
+            mode,
+            "{condition:?} on the {}: {}",
+            if on_attacker { "attacker" } else { "target" },
+            r.sources.describe()
+        );
+    }
+}
+
+/// PHB appendix A, "Prone": "An attack roll against the creature has advantage if the attacker is
+/// within 5 feet of the creature. Otherwise, the attack roll has disadvantage." "Paralyzed" and
+/// "Unconscious": "Any attack that hits the creature is a critical hit if the attacker is within 5
+/// feet."
+#[test]
+fn prone_and_unconscious_targets_depend_on_distance() {
+    let map = open(12, 3);
+    let mut fighters =
+        [fighter("ann", Side::Party, (0, 1)), fighter("orc", Side::Enemy, (1, 1)), fighter("elf", Side::Party, (6, 1))];
+    fighters[1].conditions.set(Condition::Prone, true);
+    assert_eq!(ruling(&map, &fighters, "ann", "orc", "Sword").sources.mode(), RollMode::Advantage);
+    assert_eq!(ruling(&map, &fighters, "elf", "orc", "Bow").sources.mode(), RollMode::Disadvantage);
+    fighters[1].conditions.set(Condition::Unconscious, true);
+    let close = ruling(&map, &fighters, "ann", "orc", "Sword");
+    assert!(close.automatic_critical.is_some());
+    assert_eq!(close.sources.advantages, vec!["orc is unconscious".to_owned()], "named once");
+    let far = ruling(&map, &fighters, "elf", "orc", "Bow");
+    assert_eq!(far.automatic_critical, None);
+    assert_eq!(far.sources.mode(), RollMode::Normal, "unconscious (advantage) and prone beyond 5 ft cancel");
+}
+
+/// PHB "Squeezing into a Smaller Space", "Dodge", "Help", appendix A "Exhaustion"; DMG: any number
+/// of advantages and disadvantages cancel to neither.
+#[test]
+fn squeezing_dodge_help_exhaustion_and_cancelling() {
+    let map = open(9, 9);
+    let pair = || [fighter("ann", Side::Party, (3, 4)), fighter("orc", Side::Enemy, (4, 4))];
+    let mode_with = |change: &dyn Fn(&mut [Fighter; 2])| {
+        let mut fighters = pair();
+        change(&mut fighters);
+        ruling(&map, &fighters, "ann", "orc", "Sword").sources
+    };
+    assert_eq!(mode_with(&|f| f[0].squeezing = true).mode(), RollMode::Disadvantage);
+    assert_eq!(mode_with(&|f| f[1].squeezing = true).mode(), RollMode::Advantage);
+    assert_eq!(mode_with(&|f| f[1].dodging = true).mode(), RollMode::Disadvantage);
+    assert_eq!(
+        mode_with(&|f| {
+            f[1].dodging = true;
+            f[1].conditions.set(Condition::Restrained, true);
+        })
+        .disadvantages,
+        Vec::<String>::new(),
+        "Dodge is lost when speed drops to 0"
+    );
+    assert_eq!(mode_with(&|f| f[0].helped_against = Some("orc".into())).mode(), RollMode::Advantage);
+    assert_eq!(mode_with(&|f| f[0].sheet.exhaustion = 3).mode(), RollMode::Disadvantage);
+    assert_eq!(mode_with(&|f| f[0].sheet.exhaustion = 2).mode(), RollMode::Normal);
+    let many = mode_with(&|f| {
+        f[1].conditions.set(Condition::Restrained, true);
+        f[1].conditions.set(Condition::Blinded, true);
+        f[0].conditions.set(Condition::Poisoned, true);
+    });
+    assert_eq!((many.advantages.len(), many.disadvantages.len(), many.mode()), (2, 1, RollMode::Normal));
+}
+
+/// PHB "Unseen Attackers and Targets": fog between them: neither sees the other, so disadvantage
+/// (can't see the target) and advantage (the target can't see the attacker) cancel.
+#[test]
+fn fog_between_cancels_out() {
+    let fog = map(Grid::Square, &["..*..", "..*..", "..*..", "..*.."]);
+    let fighters = [fighter("ann", Side::Party, (0, 1)), fighter("orc", Side::Enemy, (4, 1))];
+    let r = ruling(&fog, &fighters, "ann", "orc", "Bow");
+    assert!(!r.sees_target && r.allowed(), "an unseen target may still be attacked");
+    assert!(has(&r.sources.disadvantages, "can't see the target"));
+    assert!(has(&r.sources.advantages, "unseen attacker"));
+    assert_eq!(r.sources.mode(), RollMode::Normal);
+}
+
+#[test]
+fn attackers_that_cant_act_are_refused() {
+    let map = open(9, 9);
+    let mut fighters = [fighter("ann", Side::Party, (3, 4)), fighter("orc", Side::Enemy, (4, 4))];
+    fighters[0].conditions.set(Condition::Stunned, true);
+    let r = ruling(&map, &fighters, "ann", "orc", "Sword");
+    assert!(matches!(r.refusal, Some(Refusal::CannotAct { .. })), "{:?}", r.refusal);
+    assert!(pick_attack(&fighters[0], Some("Lance")).is_err_and(|e| e.to_string().contains("Sword, Bow")));
+}
+
+/// DMG "Monsters and Critical Hits": "if a goblin normally deals 5 (1d6 + 2) slashing damage on a
+/// hit and scores a critical hit, it deals 1d6 + 5 slashing damage."
+#[test]
+fn the_dmg_goblin_deals_average_damage_and_adds_the_dice_on_a_critical() {
+    let scimitar = Notation::parse("1d6+2").unwrap();
+    let none = Defenses::default();
+    let mut dice = SeededDice::new(7);
+    let hit = roll_damage(&scimitar, false, true, DamageType::Slashing, &none, &mut dice).unwrap();
+    assert_eq!((hit.rolled, hit.average, hit.roll), (5, Some(5), None));
+    for seed in 0..20 {
+        let mut dice = SeededDice::new(seed);
+        let crit = roll_damage(&scimitar, true, true, DamageType::Slashing, &none, &mut dice).unwrap();
+        let roll = crit.roll.expect("the dice are rolled");
+        assert_eq!(roll.notation, "1d6");
+        assert_eq!(crit.rolled, 5 + roll.total);
+        assert!((6..=11).contains(&crit.rolled));
+    }
+    let mut dice = SeededDice::new(3);
+    let rolled = roll_damage(&scimitar, true, false, DamageType::Slashing, &none, &mut dice).unwrap();
+    assert_eq!(rolled.roll.unwrap().notation, "2d6+2", "rolled damage: every die twice");
+}
+
+/// PHB "Rolling 1 or 20", "Critical Hits", "Damage Resistance and Vulnerability": rolled with
+/// fixed seeds, each outcome checked against its d20.
+#[test]
+fn rolled_attacks_hit_miss_and_crit_by_the_d20() {
+    let map = open(9, 9);
+    let mut fighters = [fighter("ann", Side::Party, (3, 4)), fighter("orc", Side::Enemy, (4, 4))];
+    fighters[1].defenses.resistances.insert(DamageType::Slashing);
+    let r = ruling(&map, &fighters, "ann", "orc", "Sword");
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..200 {
+        let mut dice = SeededDice::new(seed);
+        let rolled = roll_attack(&r, &fighters[1].defenses, false, &mut dice).unwrap();
+        assert_eq!(rolled.total, rolled.natural + 4);
+        let expected = match rolled.natural {
+            20 => Outcome::Critical,
+            1 => Outcome::Miss,
+            n if n + 4 >= 12 => Outcome::Hit,
+            _ => Outcome::Miss,
+        };
+        assert_eq!(rolled.outcome, expected);
+        if let Some(d) = &rolled.damage {
+            assert_eq!(d.dealt.amount, d.rolled / 2, "resistance halves, rounded down");
+            assert_eq!(
+                d.roll.as_ref().unwrap().notation,
+                if expected == Outcome::Critical { "2d8+2" } else { "1d8+2" }
+            );
+        }
+        seen.insert(format!("{expected:?}"));
+    }
+    assert_eq!(seen.len(), 3, "two hundred seeds show all three outcomes");
+    fighters[1].conditions.set(Condition::Paralyzed, true);
+    let paralyzed = ruling(&map, &fighters, "ann", "orc", "Sword");
+    for seed in 0..50 {
+        let rolled = roll_attack(&paralyzed, &Defenses::default(), false, &mut SeededDice::new(seed)).unwrap();
+        assert_ne!(rolled.outcome, Outcome::Hit, "every hit within 5 ft is a critical hit");
+    }
+}
+
+/// DMG "Cover": the lines run from the area's point of origin; half cover gives +2 to Dexterity
+/// saves and total cover from a wall keeps a creature out. PHB appendix A: a paralyzed creature
+/// fails Dexterity saves.
+#[test]
+fn saves_against_an_area_take_cover_from_its_origin() {
+    let rows = ["..........", "..........", "....=.#...", "......#...", "......#...", ".........."];
+    let map = map(Grid::Square, &rows);
+    let mut fighters = [
+        fighter("open", Side::Party, (2, 2)),
+        fighter("low", Side::Party, (5, 2)),
+        fighter("walled", Side::Party, (7, 3)),
+        fighter("stiff", Side::Enemy, (3, 4)),
+    ];
+    fighters[3].conditions.set(Condition::Paralyzed, true);
+    fighters[0].defenses.resistances.insert(DamageType::Fire);
+    let field = Field::new(&map, &fighters, RULES);
+    let origin = Point::square_corner(4, 3);
+    let cells = covered_cells(&map, Shape::Sphere { radius: 20 }, origin.to_units(Grid::Square), 0.0).unwrap();
+    let inside = creatures_in_area(&field, &cells, origin);
+    let ids: Vec<&str> = inside.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["open", "low", "walled", "stiff"]);
+    let low = inside.iter().find(|c| c.id == "low").unwrap();
+    assert!(low.cover >= crate::rules::sight::CoverDegree::Half && low.sheltered.is_none());
+    assert!(inside.iter().find(|c| c.id == "walled").unwrap().sheltered.is_some(), "behind the wall");
+    let fireball = SaveEffect {
+        ability: Ability::Dex,
+        dc: 15,
+        damage: Some(Notation::parse("8d6").unwrap()),
+        damage_type: DamageType::Fire,
+        half_on_success: true,
+    };
+    let rolled = roll_saves(&field, &inside, &fireball, &mut SeededDice::new(11)).unwrap();
+    let full = rolled.damage_roll.as_ref().unwrap().total;
+    for r in &rolled.results {
+        let taken = r.damage.as_ref().map_or(0, |d| d.amount);
+        match r.id.as_str() {
+            "walled" => assert_eq!((r.success, taken), (true, 0)),
+            "stiff" => assert_eq!((r.roll.is_none(), r.success, taken), (true, false, full), "fails automatically"),
+            "low" => {
+                assert_eq!(r.cover_bonus, 2);
+                assert_eq!(r.roll.as_ref().unwrap().notation, "1d20+4", "Dex +2 and half cover +2");
+                assert_eq!(taken, if r.success { full / 2 } else { full });
+            }
+            _ => {
+                let before = if r.success { full / 2 } else { full };
+                assert_eq!(taken, before / 2, "resists fire");
+            }
+        }
+    }
+}
+
+/// PHB "Falling Unconscious": a dying creature is unconscious; healing brings it to.
+#[test]
+fn dropping_to_zero_knocks_out_and_healing_wakes() {
+    let mut health = Health::new(3, 20, true, DeathSaves::default());
+    let mut conditions = Conditions::default();
+    take_damage(&mut health, &mut conditions, 5, false);
+    assert!(conditions.has(Condition::Unconscious) && conditions.has(Condition::Prone));
+    assert_eq!(heal(&mut health, &mut conditions, 4, 20), 4);
+    assert!(!conditions.has(Condition::Unconscious) && conditions.has(Condition::Prone), "wakes up prone");
+}
