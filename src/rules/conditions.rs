@@ -163,8 +163,13 @@ impl Condition {
 pub struct Conditions(BTreeSet<Condition>);
 
 impl Conditions {
+    /// The conditions given, each as [`Conditions::set`] gives it (unconscious brings prone).
     pub fn new(conditions: impl IntoIterator<Item = Condition>) -> Self {
-        Self(conditions.into_iter().collect())
+        let mut all = Self::default();
+        for condition in conditions {
+            all.set(condition, true);
+        }
+        all
     }
 
     /// Whether the creature has `condition`, given or included in another (a paralyzed creature is

@@ -253,3 +253,107 @@ fn tables_and_mobs() {
     let answer: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!((answer["roll_needed"].clone(), answer["hits"].clone()), (serde_json::json!(14), serde_json::json!(2)));
 }
+
+/// A small square room for the fight queries: Ana and Bo flank the goblin east and west (DMG
+/// "Flanking on Squares"), the goblin faces north with Bo in its rear arc, a wall hides Cid.
+const FIGHT_ROOM: &str = r#"Scenario(
+    name: "Fight room",
+    grid: Square,
+    rules: (flanking: true, facing: true, monster_damage: Average),
+    map: [
+        ".......",
+        ".......",
+        ".......",
+        ".......",
+        "...#...",
+        ".......",
+    ],
+    creatures: [
+        (id: "ana", name: "Ana", side: Party, size: Medium, at: (1, 1), speed: 30, ac: 15, hp: 20, pc: true,
+         attacks: [(name: "Spear", bonus: 5, damage: "1d6+3", damage_type: "piercing")]),
+        (id: "bo", name: "Bo", side: Party, size: Medium, at: (3, 1), speed: 30, ac: 15, hp: 20, pc: true,
+         attacks: [(name: "Club", bonus: 4, damage: "1d4+2", damage_type: "bludgeoning")]),
+        (id: "goblin", name: "Goblin", side: Enemy, size: Small, at: (2, 1), speed: 30, ac: 15, hp: 7,
+         facing: East, resistances: ["piercing"],
+         attacks: [(name: "Scimitar", bonus: 4, damage: "1d6+2", damage_type: "slashing")]),
+        (id: "cid", name: "Cid", side: Enemy, size: Medium, at: (3, 5), speed: 30, ac: 12, hp: 11,
+         attacks: [(name: "Dagger", bonus: 4, damage: "1d4+2", damage_type: "piercing")]),
+    ],
+)
+"#;
+
+#[test]
+fn query_flanking_arcs_attacks_and_saves() {
+    let dir = scratch("cli-fight");
+    let file = dir.join("room.ron");
+    std::fs::write(&file, FIGHT_ROOM).expect("write");
+    let file = file.to_str().expect("utf-8");
+    let ask = |args: &[&str]| {
+        let mut all = vec!["query", file];
+        all.extend_from_slice(args);
+        let (code, out, err) = battlemap(&all);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        serde_json::from_str::<Value>(&out).expect("JSON")
+    };
+
+    // Ana (1,1) and Bo (3,1) on opposite sides of the goblin (2,1).
+    let flanking = ask(&["flanking", "goblin"]);
+    assert_eq!(flanking["pairs"], serde_json::json!([{"a": "ana", "b": "bo", "a_cell": [1, 1], "b_cell": [3, 1]}]));
+    let ana = &flanking["creatures"][0];
+    assert_eq!((ana["id"].as_str(), ana["partner_cells"].clone()), (Some("ana"), serde_json::json!([[3, 1]])));
+
+    // The goblin faces east: Bo is in its front arc, Ana behind it, the cell north of it at its left.
+    assert_eq!(ask(&["arc", "goblin", "bo"])["arc"], "front");
+    assert_eq!(ask(&["arc", "goblin", "ana"])["arc"], "rear");
+    assert_eq!(ask(&["arc", "goblin", "2,0"])["arc"], "left");
+
+    // Ana attacks: flanking and the goblin's rear arc, both named; AC 15.
+    let ruling = ask(&["attack", "ana", "goblin"]);
+    assert_eq!(ruling["allowed"], true);
+    let advantages: Vec<&str> =
+        ruling["sources"]["advantages"].as_array().expect("list").iter().filter_map(Value::as_str).collect();
+    assert!(advantages.iter().any(|s| s.contains("flanking Goblin with Bo")), "{advantages:?}");
+    assert!(advantages.iter().any(|s| s.contains("rear arc")), "{advantages:?}");
+    assert_eq!(ruling["ac"]["total"], 15);
+
+    // Rolled: the same seed replays; the goblin resists piercing, so it loses half the damage.
+    let rolled = ask(&["attack", "ana", "goblin", "--roll", "--seed", "4"]);
+    assert_eq!(rolled, ask(&["attack", "ana", "goblin", "--roll", "--seed", "4"]));
+    let roll = &rolled["rolled"];
+    assert_eq!(roll["roll"]["mode"], "advantage");
+    if let Some(damage) = roll["damage"].as_object() {
+        let (rolled_damage, dealt) = (damage["rolled"].as_i64().expect("n"), damage["dealt"]["amount"].as_i64());
+        assert_eq!(dealt, Some(rolled_damage / 2), "{damage:?}");
+        assert_eq!(roll["health"]["hp"].as_i64(), Some((7 - rolled_damage / 2).max(0)));
+    } else {
+        assert_eq!(roll["health"]["hp"], 7, "a miss leaves the goblin as it was");
+    }
+
+    // The goblin's monster damage is the average (1d6+2 → 5), a wall hides Cid from Ana.
+    let goblin = ask(&["attack", "goblin", "bo", "--roll", "--seed", "1"]);
+    if goblin["rolled"]["outcome"] == "hit" {
+        assert_eq!(goblin["rolled"]["damage"]["rolled"], 5);
+    }
+    let unseen = ask(&["attack", "ana", "cid"]);
+    assert_eq!(unseen["allowed"], false);
+    assert!(unseen["summary"].as_str().is_some_and(|s| s.contains("reach")), "{unseen}");
+
+    // A 10-ft sphere of fire on the intersection 2,2 holds the three in row 1, not Cid; a Dex save
+    // each against one damage roll, half on a success.
+    let saves = ask(&["saves", "sphere", "10", "--origin", "2,2", "--dc", "15", "--damage", "8d6", "--half", "--roll"]);
+    let inside: Vec<&str> =
+        saves["creatures"].as_array().expect("list").iter().filter_map(|c| c["id"].as_str()).collect();
+    assert_eq!(inside, ["ana", "bo", "goblin"]);
+    let full = saves["rolled"]["damage_roll"]["total"].as_i64().expect("rolled once");
+    for result in saves["rolled"]["results"].as_array().expect("results") {
+        let taken = result["damage"]["amount"].as_i64().expect("damage");
+        let expected = if result["success"] == true { full / 2 } else { full };
+        assert_eq!(taken, expected, "{result}");
+    }
+    let (code, _, err) = battlemap(&["query", file, "saves", "sphere", "10", "--origin", "2,2", "--dc", "0"]);
+    assert_eq!(code, 2, "a DC of 0 is refused");
+    assert!(err.contains("--dc"), "{err}");
+    let (code, _, err) = battlemap(&["query", file, "attack", "ana", "goblin", "--with", "Bow"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("Spear"), "the attacks it has are named: {err}");
+}

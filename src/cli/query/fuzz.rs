@@ -13,7 +13,8 @@ use rand::{RngExt, SeedableRng};
 
 use super::*;
 use crate::rules::chase::{Chase, Chases, policy};
-use crate::rules::dice::SeededDice;
+use crate::rules::dice::{Notation, SeededDice};
+use crate::rules::health::DamageType;
 
 const EXTREMES: [&str; 12] = [
     "2147483647",
@@ -142,6 +143,31 @@ fn ask_everything(scenario: &Scenario, rng: &mut StdRng) -> Result<(), String> {
         };
         let _ = area(scenario, &args);
     }
+    let _ = fight::flanking(scenario, &b);
+    let _ = fight::arc(scenario, &a, &b);
+    let _ = fight::arc(scenario, &a, &format!("{},{}", to.0, to.1));
+    let attack = fight::AttackArgs { a: a.clone(), b: b.clone(), with: None, roll: true, seed: rng.random() };
+    let _ = fight::attack(scenario, &attack);
+    let saves = fight::SavesArgs {
+        area: AreaArgs {
+            shape: ShapeKind::Sphere,
+            feet: 5 * rng.random_range(1..5),
+            origin: point(rng),
+            toward: None,
+            angle: None,
+            face: false,
+            width: 5,
+            adjust: None,
+            seed: rng.random(),
+        },
+        ability: fight::AbilityArg::Dex,
+        dc: rng.random_range(1..30),
+        damage: Notation::parse("8d6").ok(),
+        damage_type: DamageType::Fire,
+        half: true,
+        roll: true,
+    };
+    let _ = fight::saves(scenario, &saves);
     if let Some(setup) = &scenario.chase {
         let mut dice = SeededDice::new(rng.random());
         let entrants = scenario.chase_entrants(&setup.quarry, &setup.pursuers, &setup.start);

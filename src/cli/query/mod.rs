@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use super::{fail, parse_pair, say_json};
 use crate::rules::area::{
-    MAX_AREA_FEET, MIN_AREA_FEET, Shape, ShapeKind, adjusted_targets, covered_cells, degrees_toward, estimated_targets,
-    holders,
+    CoveredCell, MAX_AREA_FEET, MIN_AREA_FEET, Shape, ShapeKind, adjusted_targets, covered_cells, degrees_toward,
+    estimated_targets, holders,
 };
 use crate::rules::distance::{DiagonalParity, range_feet, rule_name};
 use crate::rules::lattice::{self, Point, Segment};
@@ -64,6 +64,19 @@ enum Question {
     },
     /// The cells an area covers by at least half, and the tokens inside
     Aoe(AreaArgs),
+    /// Every pair that flanks TARGET, and where each hostile creature's allies would flank it
+    Flanking { target: String },
+    /// The arc of A's that a token or a cell (X,Y) is in, under the facing rule
+    Arc {
+        a: String,
+        /// A token's id, or a cell X,Y (Q,R on hexes)
+        #[arg(allow_hyphen_values = true)]
+        target: String,
+    },
+    /// The whole ruling on A attacking B, and with --roll the attack and damage rolled
+    Attack(fight::AttackArgs),
+    /// The creatures an area holds with their cover from its origin, and their saving throws
+    Saves(fight::SavesArgs),
 }
 
 #[derive(Args, Debug)]
@@ -92,8 +105,8 @@ struct AreaArgs {
     /// Add (bunched) or subtract (spread) the DMG's optional 1d3 to the table's estimate
     #[arg(long)]
     adjust: Option<Bunching>,
-    /// The seed of that 1d3
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "adjust")]
+    /// The seed of that 1d3, and of the saves' dice
+    #[arg(long, value_name = "N", default_value_t = 0)]
     seed: u64,
 }
 
@@ -147,7 +160,11 @@ pub(super) fn run(args: &QueryArgs) -> u8 {
         Question::Los { a, b } => sight(&scenario, a, b).map(Answer::Sight),
         Question::Cover { a, b } => cover_between(&scenario, a, b).map(Answer::Cover),
         Question::CoverFrom { origin, b } => cover_from(&scenario, *origin, b).map(Answer::Cover),
-        Question::Aoe(area_args) => area(&scenario, area_args).map(Answer::Area),
+        Question::Aoe(area_args) => area(&scenario, area_args).map(|shown| Answer::Area(shown.answer)),
+        Question::Flanking { target } => fight::flanking(&scenario, target).map(Answer::Flanking),
+        Question::Arc { a, target } => fight::arc(&scenario, a, target).map(Answer::Arc),
+        Question::Attack(attack_args) => fight::attack(&scenario, attack_args).map(|a| Answer::Attack(Box::new(a))),
+        Question::Saves(saves_args) => fight::saves(&scenario, saves_args).map(Answer::Saves),
     };
     match answer {
         Ok(answer) => {
@@ -169,6 +186,10 @@ enum Answer {
     Sight(SightAnswer),
     Cover(CoverAnswer),
     Area(AreaAnswer),
+    Flanking(fight::FlankingAnswer),
+    Arc(fight::ArcAnswer),
+    Attack(Box<fight::AttackAnswer>),
+    Saves(fight::SavesAnswer),
 }
 
 /// A point in grid units (x east, y south), rounded to thousandths.
@@ -361,6 +382,17 @@ fn point(scenario: &Scenario, written: PointArg) -> Result<Point, String> {
     }
 }
 
+/// A cell as written, refusing one off the map.
+fn point_cell(scenario: &Scenario, (x, y): (i32, i32)) -> Result<Cell, String> {
+    let cell = Cell::new(x, y);
+    if scenario.map.contains(cell) {
+        Ok(cell)
+    } else {
+        let (w, h) = (scenario.map.width(), scenario.map.height());
+        Err(format!("the cell {x},{y} is not on the map ({w} × {h} cells)"))
+    }
+}
+
 #[derive(Serialize)]
 struct SightAnswer {
     from: String,
@@ -490,7 +522,13 @@ struct Adjusted {
     targets: u32,
 }
 
-fn area(scenario: &Scenario, args: &AreaArgs) -> Result<AreaAnswer, String> {
+/// An area's answer, and the cells it covers with how much of each.
+struct ShownArea {
+    covered: Vec<CoveredCell>,
+    answer: AreaAnswer,
+}
+
+fn area(scenario: &Scenario, args: &AreaArgs) -> Result<ShownArea, String> {
     let grid = scenario.grid;
     let shape = Shape::new(args.shape, args.feet, args.face, args.width);
     let origin = point(scenario, args.origin)?.to_units(grid);
@@ -506,7 +544,7 @@ fn area(scenario: &Scenario, args: &AreaArgs) -> Result<AreaAnswer, String> {
         let bunched = matches!(bunching, Bunching::Bunched);
         Adjusted { seed: args.seed, roll_1d3, bunched, targets: adjusted_targets(estimate, roll_1d3, bunched) }
     });
-    Ok(AreaAnswer {
+    let answer = AreaAnswer {
         shape,
         origin: units(origin),
         degrees: (degrees * 1000.0).round() / 1000.0,
@@ -514,8 +552,10 @@ fn area(scenario: &Scenario, args: &AreaArgs) -> Result<AreaAnswer, String> {
         tokens: holders(&cells, &occupants).into_iter().map(|o| o.id.clone()).collect(),
         estimate,
         adjusted,
-    })
+    };
+    Ok(ShownArea { covered: cells, answer })
 }
 
+mod fight;
 #[cfg(test)]
 mod fuzz;

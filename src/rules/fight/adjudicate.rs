@@ -130,6 +130,8 @@ pub struct Adjudication {
     pub sees_target: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unseen_because: Option<String>,
+    /// The cover ruling, line by line (the command line writes it as `query cover` does).
+    #[serde(skip)]
     pub cover: Cover,
     /// Where the target stands in the attacker's arcs, and the attacker in the target's (facing).
     pub target_in_arc: Option<Arc>,
@@ -408,11 +410,7 @@ fn sources(
     if target.squeezing {
         s.advantage(format!("{t} is squeezing"));
     }
-    if target.dodging
-        && !target.conditions.has(Condition::Incapacitated)
-        && target.conditions.immobilized_by().is_none()
-        && field.sees(target, attacker)
-    {
+    if target.keeps_dodging() && field.sees(target, attacker) {
         s.disadvantage(format!("{t} is dodging"));
     }
     s

@@ -12,11 +12,11 @@ pub mod saves;
 
 use serde::{Deserialize, Serialize};
 
-use super::conditions::{Condition, Conditions, exhausted_max_hp};
+use super::conditions::{Condition, Conditions, exhausted_max_hp, speed};
 use super::creature::{Direction, Sheet, ShieldSide, Side};
 use super::distance::{DiagonalRule, range_feet};
 use super::facing::{Arc, ArcLayout, Facer, arc_of_space};
-use super::health::{DamageTaken, Defenses, Health, Life};
+use super::health::{DamageTaken, DamageType, DeathSave, Defenses, Health, Life};
 use super::movement::Occupant;
 use super::sight::{SightBoard, line_of_sight};
 use super::{Cell, Grid, Size, TerrainMap};
@@ -83,6 +83,25 @@ impl Fighter {
     /// The hit point maximum its exhaustion leaves it (PHB appendix A: halved from level 4).
     pub fn max_hp(&self) -> i32 {
         exhausted_max_hp(self.health.max_hp, self.sheet.exhaustion)
+    }
+
+    /// Its defenses now: a petrified creature also resists all damage and is immune to poison
+    /// (PHB appendix A, "Petrified").
+    pub fn defenses_now(&self) -> Defenses {
+        let mut defenses = self.defenses.clone();
+        if self.conditions.has(Condition::Petrified) {
+            defenses.resistances.extend(DamageType::ALL);
+            defenses.immunities.insert(DamageType::Poison);
+        }
+        defenses
+    }
+
+    /// Whether it keeps the Dodge action's benefit: dodging, not incapacitated, and its speed not
+    /// 0 (PHB "Dodge").
+    pub fn keeps_dodging(&self) -> bool {
+        self.dodging
+            && !self.conditions.has(Condition::Incapacitated)
+            && speed(self.sheet.speed, &self.conditions, self.sheet.exhaustion).feet > 0
     }
 }
 
@@ -194,6 +213,16 @@ pub fn take_damage(health: &mut Health, conditions: &mut Conditions, amount: i32
         conditions.set(Condition::Unconscious, true);
     }
     taken
+}
+
+/// A death saving throw with the d20 showing `natural`; a 20 brings the creature back with 1 hit
+/// point, no longer unconscious (PHB "Death Saving Throws").
+pub fn death_save(health: &mut Health, conditions: &mut Conditions, natural: i32) -> Option<DeathSave> {
+    let save = health.death_save(natural)?;
+    if health.life == Life::Up {
+        conditions.set(Condition::Unconscious, false);
+    }
+    Some(save)
 }
 
 /// Heals up to `max_hp`; a creature at 0 that regains hit points is no longer unconscious (it

@@ -108,7 +108,7 @@ pub fn save_sources(who: &Fighter, ability: Ability) -> Sources {
     if dex && who.squeezing {
         s.disadvantage(format!("{name} is squeezing"));
     }
-    if dex && who.dodging && who.can_act() && who.conditions.immobilized_by().is_none() {
+    if dex && who.keeps_dodging() {
         s.advantage(format!("{name} is dodging"));
     }
     s
@@ -160,7 +160,7 @@ pub fn roll_saves(
                 (true, true) => full / 2,
                 (true, false) => 0,
             };
-            who.defenses.apply(taken, effect.damage_type)
+            who.defenses_now().apply(taken, effect.damage_type)
         });
         results.push(result);
     }

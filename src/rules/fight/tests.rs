@@ -337,6 +337,15 @@ fn squeezing_dodge_help_exhaustion_and_cancelling() {
         Vec::<String>::new(),
         "Dodge is lost when speed drops to 0"
     );
+    assert_eq!(
+        mode_with(&|f| {
+            f[1].dodging = true;
+            f[1].sheet.exhaustion = 5;
+        })
+        .disadvantages,
+        Vec::<String>::new(),
+        "exhaustion 5 makes the speed 0 too"
+    );
     assert_eq!(mode_with(&|f| f[0].helped_against = Some("orc".into())).mode(), RollMode::Advantage);
     assert_eq!(mode_with(&|f| f[0].sheet.exhaustion = 3).mode(), RollMode::Disadvantage);
     assert_eq!(mode_with(&|f| f[0].sheet.exhaustion = 2).mode(), RollMode::Normal);
@@ -491,4 +500,28 @@ fn dropping_to_zero_knocks_out_and_healing_wakes() {
     assert!(conditions.has(Condition::Unconscious) && conditions.has(Condition::Prone));
     assert_eq!(heal(&mut health, &mut conditions, 4, 20), 4);
     assert!(!conditions.has(Condition::Unconscious) && conditions.has(Condition::Prone), "wakes up prone");
+}
+
+/// PHB "Death Saving Throws": a 20 regains 1 hit point, and the creature comes to (still prone).
+#[test]
+fn a_natural_20_on_a_death_save_wakes_the_creature() {
+    let mut health = Health::new(0, 20, true, DeathSaves::default());
+    let mut conditions = Conditions::new([Condition::Unconscious]);
+    assert!(conditions.has(Condition::Prone), "unconscious brings prone, even as written in a scene");
+    assert_eq!(death_save(&mut health, &mut conditions, 9), Some(DeathSave::Failure));
+    assert!(conditions.has(Condition::Unconscious));
+    assert_eq!(death_save(&mut health, &mut conditions, 20), Some(DeathSave::RegainOne));
+    assert_eq!(health.hp, 1);
+    assert!(!conditions.has(Condition::Unconscious) && conditions.has(Condition::Prone));
+    assert_eq!(death_save(&mut health, &mut conditions, 20), None, "only a dying creature saves");
+}
+
+/// PHB appendix A, "Petrified": resistance to all damage, immunity to poison.
+#[test]
+fn a_petrified_creature_resists_everything() {
+    let mut statue = fighter("statue", Side::Enemy, (0, 0));
+    assert_eq!(statue.defenses_now().apply(9, DamageType::Fire).amount, 9);
+    statue.conditions.set(Condition::Petrified, true);
+    assert_eq!(statue.defenses_now().apply(9, DamageType::Fire).amount, 4);
+    assert_eq!(statue.defenses_now().apply(9, DamageType::Poison).amount, 0);
 }

@@ -1,0 +1,300 @@
+//! The fight queries: `flanking`, `arc`, `attack` and `saves`, answered by `rules::fight` and
+//! `rules::facing` from the scenario as written (documented in `docs/cli.md`).
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::{AreaArgs, CoverAnswer, area, point_cell, token};
+use crate::rules::Cell;
+use crate::rules::attack::Outcome;
+use crate::rules::creature::{Ability, Direction};
+use crate::rules::dice::{Notation, SeededDice};
+use crate::rules::facing::{Arc, ArcLayout, ArcShares, arc_of_space, space_shares};
+use crate::rules::fight::adjudicate::{
+    Adjudication, FlankingPair, adjudicate, cannot_flank_because, flanking_pairs, pick_attack,
+};
+use crate::rules::fight::resolve::{AttackRoll, roll_attack};
+use crate::rules::fight::saves::{InArea, SaveEffect, SavesRolled, creatures_in_area, roll_saves};
+use crate::rules::fight::{Field, Fighter, take_damage};
+use crate::rules::flanking::cells_that_flank_with;
+use crate::rules::health::{DamageType, Health};
+use crate::scenario::Scenario;
+
+fn fighter<'a>(scenario: &Scenario, fighters: &'a [Fighter], id: &str) -> Result<&'a Fighter, String> {
+    let id = &token(scenario, id)?.id;
+    fighters.iter().find(|f| &f.id == id).ok_or_else(|| format!("no fighter has the id {id:?}"))
+}
+
+#[derive(Serialize)]
+pub(super) struct FlankingAnswer {
+    target: String,
+    /// Whether the scene plays with the optional flanking rule; the geometry is answered anyway.
+    rule_in_play: bool,
+    /// Every pair that flanks the target now.
+    pairs: Vec<FlankingPair>,
+    /// Every creature hostile to the target: whether it can flank, and where an ally of it would
+    /// have to stand to flank with it.
+    creatures: Vec<FlankerAnswer>,
+}
+
+#[derive(Serialize)]
+struct FlankerAnswer {
+    id: String,
+    can_flank: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why_not: Option<String>,
+    /// The cells around the target from which an ally would flank it with this creature.
+    partner_cells: Vec<Cell>,
+}
+
+pub(super) fn flanking(scenario: &Scenario, target: &str) -> Result<FlankingAnswer, String> {
+    let fighters = scenario.fighters();
+    let field = Field::new(&scenario.map, &fighters, scenario.fight_rules());
+    let enemy = fighter(scenario, &fighters, target)?;
+    let creatures = fighters
+        .iter()
+        .filter(|f| !f.is_object && f.side.is_hostile_to(enemy.side))
+        .map(|f| {
+            let why_not = cannot_flank_because(&field, f, enemy);
+            FlankerAnswer {
+                id: f.id.clone(),
+                can_flank: why_not.is_none(),
+                why_not,
+                partner_cells: cells_that_flank_with(field.grid(), &enemy.cells, &f.cells),
+            }
+        })
+        .collect();
+    Ok(FlankingAnswer {
+        target: enemy.id.clone(),
+        rule_in_play: field.rules.flanking,
+        pairs: flanking_pairs(&field, enemy),
+        creatures,
+    })
+}
+
+#[derive(Serialize)]
+pub(super) struct ArcAnswer {
+    of: String,
+    /// Whether the scene plays with the optional facing rule; the geometry is answered anyway.
+    rule_in_play: bool,
+    facing: Direction,
+    layout: ArcLayout,
+    /// The token asked about, or the cell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<String>,
+    cells: Vec<Cell>,
+    /// The share of the target's surface in each geometric arc (before the layout).
+    shares: ArcShares,
+    /// The arc it is in, after the layout; null for a cell of A's own space.
+    arc: Option<Arc>,
+}
+
+pub(super) fn arc(scenario: &Scenario, of: &str, target: &str) -> Result<ArcAnswer, String> {
+    let fighters = scenario.fighters();
+    let facer_fighter = fighter(scenario, &fighters, of)?;
+    let facing = facer_fighter
+        .facing
+        .filter(|_| !facer_fighter.is_object)
+        .ok_or_else(|| format!("{} faces no way: give it `facing` in the scene", facer_fighter.name()))?;
+    let facer = crate::rules::facing::Facer { cells: &facer_fighter.cells, facing, layout: facer_fighter.arcs };
+    let (name, cells) = match super::parse_pair(target) {
+        Ok(pair) => (None, vec![point_cell(scenario, pair)?]),
+        Err(_) => {
+            let t = fighter(scenario, &fighters, target)?;
+            (Some(t.id.clone()), t.cells.clone())
+        }
+    };
+    let grid = scenario.grid;
+    Ok(ArcAnswer {
+        of: facer_fighter.id.clone(),
+        rule_in_play: scenario.rules.facing,
+        facing,
+        layout: facer_fighter.arcs,
+        target: name,
+        shares: space_shares(grid, &facer, &cells).unwrap_or(ArcShares::NONE),
+        arc: arc_of_space(grid, &facer, &cells),
+        cells,
+    })
+}
+
+#[derive(Args, Debug)]
+pub(super) struct AttackArgs {
+    /// The attacker's id
+    pub(super) a: String,
+    /// The target's id
+    pub(super) b: String,
+    /// The attack's name (any case); the attacker's first attack if not given
+    #[arg(long, value_name = "NAME")]
+    pub(super) with: Option<String>,
+    /// Roll the attack and its damage, and apply the damage
+    #[arg(long)]
+    pub(super) roll: bool,
+    /// The dice's seed
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "roll")]
+    pub(super) seed: u64,
+}
+
+#[derive(Serialize)]
+pub(super) struct AttackAnswer {
+    #[serde(flatten)]
+    ruling: Adjudication,
+    cover: CoverAnswer,
+    allowed: bool,
+    summary: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rolled: Option<RolledAttack>,
+}
+
+#[derive(Serialize)]
+struct RolledAttack {
+    seed: u64,
+    #[serde(flatten)]
+    roll: AttackRoll,
+    description: String,
+    hp_before: i32,
+    /// The target after the damage.
+    health: Health,
+}
+
+pub(super) fn attack(scenario: &Scenario, args: &AttackArgs) -> Result<AttackAnswer, String> {
+    let fighters = scenario.fighters();
+    let field = Field::new(&scenario.map, &fighters, scenario.fight_rules());
+    let attacker = fighter(scenario, &fighters, &args.a)?;
+    let target = fighter(scenario, &fighters, &args.b)?;
+    let chosen = pick_attack(attacker, args.with.as_deref()).map_err(|e| e.to_string())?;
+    let ruling = adjudicate(&field, attacker, target, chosen);
+    let rolled = if args.roll && ruling.allowed() {
+        let mut dice = SeededDice::new(args.seed);
+        let roll = roll_attack(&ruling, &target.defenses_now(), attacker.average_damage, &mut dice)
+            .map_err(|e| e.to_string())?;
+        let (mut health, mut conditions) = (target.health, target.conditions.clone());
+        if let Some(damage) = &roll.damage {
+            take_damage(&mut health, &mut conditions, damage.dealt.amount, roll.outcome == Outcome::Critical);
+        }
+        Some(RolledAttack { seed: args.seed, description: roll.describe(), roll, hp_before: target.health.hp, health })
+    } else {
+        None
+    };
+    let cover = CoverAnswer {
+        from: Some(attacker.id.clone()),
+        ..CoverAnswer::of(scenario.grid, ruling.cover.clone(), &target.id)
+    };
+    Ok(AttackAnswer { allowed: ruling.allowed(), summary: ruling.summary(), cover, ruling, rolled })
+}
+
+/// The abilities as the command line writes them.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(super) enum AbilityArg {
+    Str,
+    Dex,
+    Con,
+    Int,
+    Wis,
+    Cha,
+}
+
+impl From<AbilityArg> for Ability {
+    fn from(arg: AbilityArg) -> Self {
+        match arg {
+            AbilityArg::Str => Ability::Str,
+            AbilityArg::Dex => Ability::Dex,
+            AbilityArg::Con => Ability::Con,
+            AbilityArg::Int => Ability::Int,
+            AbilityArg::Wis => Ability::Wis,
+            AbilityArg::Cha => Ability::Cha,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub(super) struct SavesArgs {
+    #[command(flatten)]
+    pub(super) area: AreaArgs,
+    /// The saving throw's ability
+    #[arg(long, value_enum, default_value = "dex")]
+    pub(super) ability: AbilityArg,
+    /// The saving throw's DC
+    #[arg(long, value_name = "DC", value_parser = clap::value_parser!(i32).range(1..=40))]
+    pub(super) dc: i32,
+    /// The damage dice, such as 8d6
+    #[arg(long, value_name = "DICE", value_parser = parse_notation)]
+    pub(super) damage: Option<Notation>,
+    /// The damage's type
+    #[arg(long = "type", value_name = "TYPE", default_value = "fire", value_parser = parse_damage_type)]
+    pub(super) damage_type: DamageType,
+    /// A success takes half the damage instead of none
+    #[arg(long)]
+    pub(super) half: bool,
+    /// Roll the saves (and the damage, once) with --seed, and apply the damage
+    #[arg(long)]
+    pub(super) roll: bool,
+}
+
+fn parse_notation(text: &str) -> Result<Notation, String> {
+    Notation::parse(text).map_err(|e| e.to_string())
+}
+
+fn parse_damage_type(text: &str) -> Result<DamageType, String> {
+    DamageType::parse(text)
+        .ok_or_else(|| format!("{text:?} is not a damage type; the types are {}", DamageType::names()))
+}
+
+#[derive(Serialize)]
+pub(super) struct SavesAnswer {
+    effect: SaveEffect,
+    cells: Vec<Cell>,
+    /// The creatures inside with their cover from the point of origin.
+    creatures: Vec<InArea>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rolled: Option<RolledSaves>,
+}
+
+#[derive(Serialize)]
+struct RolledSaves {
+    seed: u64,
+    #[serde(flatten)]
+    saves: SavesRolled,
+    /// Each creature's hit points and state after the damage.
+    after: Vec<AfterSave>,
+}
+
+#[derive(Serialize)]
+struct AfterSave {
+    id: String,
+    health: Health,
+}
+
+pub(super) fn saves(scenario: &Scenario, args: &SavesArgs) -> Result<SavesAnswer, String> {
+    let shown = area(scenario, &args.area)?;
+    let fighters = scenario.fighters();
+    let field = Field::new(&scenario.map, &fighters, scenario.fight_rules());
+    let origin = super::point(scenario, args.area.origin)?;
+    let inside = creatures_in_area(&field, &shown.covered, origin);
+    let effect = SaveEffect {
+        ability: args.ability.into(),
+        dc: args.dc,
+        damage: args.damage.clone(),
+        damage_type: args.damage_type,
+        half_on_success: args.half,
+    };
+    let rolled = if args.roll {
+        let mut dice = SeededDice::new(args.area.seed);
+        let saves = roll_saves(&field, &inside, &effect, &mut dice).map_err(|e| e.to_string())?;
+        let after = saves
+            .results
+            .iter()
+            .filter_map(|result| {
+                let who = field.fighter(&result.id)?;
+                let (mut health, mut conditions) = (who.health, who.conditions.clone());
+                if let Some(damage) = &result.damage {
+                    take_damage(&mut health, &mut conditions, damage.amount, false);
+                }
+                Some(AfterSave { id: who.id.clone(), health })
+            })
+            .collect();
+        Some(RolledSaves { seed: args.area.seed, saves, after })
+    } else {
+        None
+    };
+    Ok(SavesAnswer { effect, cells: shown.answer.cells, creatures: inside, rolled })
+}
