@@ -10,7 +10,11 @@ use serde_json::json;
 use super::LaunchOptions;
 use super::board::{Board, terrain_color};
 use super::camera::{AutoFit, FittedView, MapCamera, MapViewRect};
-use super::components::{Allegiance, CreatureSize, Kind, Position, TokenId};
+use super::components::{Allegiance, Combatant, CreatureSize, HitPoints, Kind, Position, TokenId};
+use super::dice::Session;
+use super::fight::AttackMode;
+use super::fight::looks::{HealthBar, HealthFill};
+use super::fight::map::AttackPreview;
 use super::movement::{Dragging, TurnMoves};
 use super::sight::CoverPreview;
 use super::state::{LoadedScenario, Notice, Selection};
@@ -46,6 +50,18 @@ fn take_screenshot(
     }
 }
 
+/// What the state file reports of the fight.
+#[derive(bevy::ecs::system::SystemParam)]
+struct FightSeen<'w, 's> {
+    mode: Res<'w, AttackMode>,
+    preview: Res<'w, AttackPreview>,
+    session: Option<Res<'w, Session>>,
+    hit_points: Query<'w, 's, &'static HitPoints>,
+    combatants: Query<'w, 's, &'static Combatant>,
+    fills: Query<'w, 's, (&'static Sprite, &'static GlobalTransform, &'static ChildOf), With<HealthFill>>,
+    bars: Query<'w, 's, (&'static HealthBar, &'static ChildOf)>,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn write_state_file(
     options: Res<LaunchOptions>,
@@ -60,6 +76,7 @@ fn write_state_file(
     notice: Res<Notice>,
     tools: (Res<Dragging>, Res<CoverPreview>, Res<TemplateTool>),
     chase: Res<super::chase::ChaseMode>,
+    fight: FightSeen,
     mut last_written: Local<String>,
 ) {
     let Some(path) = &options.state_file else { return };
@@ -82,7 +99,26 @@ fn write_state_file(
         if selection.0 == Some(entity) {
             selected = Some(id.0.clone());
         }
+        let health = fight.hit_points.get(entity).ok().map(|h| h.0);
+        // The health bar as drawn: the fill sprite's left end and width, against the bar's.
+        let bar = fight.fills.iter().find(|f| f.2.parent() == entity).and_then(|(sprite, at, _)| {
+            let full = fight.bars.iter().find(|b| b.1.parent() == entity)?.0.width;
+            let left = at.translation().truncate();
+            let fill = sprite.custom_size.map_or(0.0, |s| s.x);
+            let (l, f, r) = (on_screen(left)?, on_screen(left + Vec2::X * fill)?, on_screen(left + Vec2::X * full)?);
+            Some(json!({ "left": [l.x, l.y], "fill_px": f.x - l.x, "full_px": r.x - l.x }))
+        });
+        let conditions: Vec<&str> = fight
+            .combatants
+            .get(entity)
+            .map(|c| c.conditions.iter().map(crate::rules::conditions::Condition::name).collect())
+            .unwrap_or_default();
         token_entries.push(json!({
+            "hp": health.map(|h| h.hp),
+            "max_hp": health.map(|h| h.max_hp),
+            "life": health.map(|h| h.life),
+            "conditions": conditions,
+            "health_bar": bar,
             "id": id.0,
             "anchor": [position.0.x, position.0.y],
             "screen": on_screen(disc.center).map(|p| [p.x, p.y]),
@@ -128,6 +164,9 @@ fn write_state_file(
             let id = tokens.get(d.entity).ok()?.1.0.clone();
             Some(json!({ "id": id, "target": [d.target.x, d.target.y] }))
         }),
+        "attack": fight.mode.attack,
+        "attack_card": fight.preview.0.as_ref().map(|c| json!({ "lines": c.lines, "allowed": c.allowed })),
+        "log": fight.session.as_ref().map(|s| s.log.entries.iter().map(crate::rules::dice::LogEntry::full_text).collect::<Vec<_>>()),
         "scenario": loaded.scenario.name,
         "grid": grid.name(),
         "window": [window.width(), window.height()],

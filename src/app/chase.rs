@@ -10,7 +10,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use serde_json::json;
 
 use super::AppSystems;
-use super::components::{Allegiance, DisplayName, Kind, Position, RosterOrder, TokenId, Vitals};
+use super::components::{Allegiance, Combatant, DisplayName, HitPoints, Kind, Position, RosterOrder, TokenId, Vitals};
 use super::dice::{Inspiration, Session};
 use super::input::MapKeys;
 use super::state::{LoadedScenario, Notice, ScenarioChanged, Selection};
@@ -18,6 +18,7 @@ use crate::rules::chase::{
     Chase, ChaseError, ChaseRules, Chases, ComplicationTable, DEFAULT_CATCH_FEET, Participant, Role, TableSource, Test,
 };
 use crate::rules::creature::Side;
+use crate::rules::fight::{heal, take_damage};
 use crate::scenario::{Scenario, TokenKind};
 use crate::ui::chase::{
     AttackChoice, Candidate, ChaseDraft, ChaseEdit, ChaseRequest, ChaseStage, ChaseView, ComplicationCard, TableChoice,
@@ -174,7 +175,7 @@ type ChaseTokens<'w, 's> = Query<
         &'static Allegiance,
         &'static Kind,
         &'static Position,
-        &'static mut Vitals,
+        (&'static mut Vitals, &'static mut HitPoints, &'static mut Combatant),
         Option<&'static mut Inspiration>,
         &'static RosterOrder,
         Entity,
@@ -339,9 +340,11 @@ fn start(
 ) -> Result<Chase, ChaseError> {
     let mut live = scenario.clone();
     for token in &mut live.tokens {
-        if let Some((.., position, vitals, inspiration, _, _)) = tokens.iter().find(|t| t.0.0 == token.id) {
+        if let Some((.., position, (vitals, hit_points, _), inspiration, _, _)) =
+            tokens.iter().find(|t| t.0.0 == token.id)
+        {
             token.anchor = position.0;
-            token.hp = vitals.hp;
+            token.hp = hit_points.0.hp;
             token.exhaustion = vitals.exhaustion;
             token.inspiration = inspiration.is_some_and(|i| i.has);
         }
@@ -388,8 +391,18 @@ fn start(
 /// The chase's hit points, exhaustion and inspiration go back to the creatures on the map.
 fn carry_back(chases: &Chases, tokens: &mut ChaseTokens) {
     for p in chases.chases.iter().flat_map(|c| &c.participants) {
-        if let Some((.., mut vitals, inspiration, _, _)) = tokens.iter_mut().find(|t| t.0.0 == p.id) {
-            vitals.hp = p.hp;
+        if let Some((.., (mut vitals, mut hit_points, mut combatant), inspiration, _, _)) =
+            tokens.iter_mut().find(|t| t.0.0 == p.id)
+        {
+            // The chase's damage and healing, through the same rules as on the map.
+            let change = p.hp - hit_points.0.hp;
+            let (health, conditions) = (&mut hit_points.0, &mut combatant.conditions);
+            if change < 0 {
+                take_damage(health, conditions, -change, false);
+            } else if change > 0 {
+                let max_hp = health.max_hp;
+                heal(health, conditions, change, max_hp);
+            }
             vitals.exhaustion = p.exhaustion;
             if let Some(mut inspiration) = inspiration {
                 inspiration.has = p.inspiration;

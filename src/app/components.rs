@@ -2,7 +2,10 @@
 
 use bevy::prelude::*;
 
-use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
+use crate::rules::conditions::Conditions;
+use crate::rules::creature::{Abilities, Direction, Sheet, ShieldSide, Side};
+use crate::rules::facing::ArcLayout;
+use crate::rules::health::{Defenses, Health};
 use crate::rules::{Cell, Size};
 use crate::scenario::TokenKind;
 
@@ -30,15 +33,31 @@ pub struct Allegiance(pub Side);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Kind(pub TokenKind);
 
-/// Hit points, Armor Class, walking speed and exhaustion level.
+/// Armor Class, walking speed and exhaustion level.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Vitals {
-    pub hp: i32,
-    pub max_hp: i32,
     pub ac: i32,
     pub speed: u32,
     /// Exhaustion lasts until a rest (PHB appendix A), so a chase's exhaustion comes back with it.
     pub exhaustion: u8,
+}
+
+/// Hit points, temporary hit points, death saves and whether it lives (`rules::health`).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HitPoints(pub Health);
+
+/// What the fight rules read of a creature besides its place and hit points: its sheet (attacks,
+/// saves), conditions, defenses, arcs, and the Dodge and Help it has now.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Combatant {
+    pub sheet: Sheet,
+    pub conditions: Conditions,
+    pub defenses: Defenses,
+    pub arcs: ArcLayout,
+    pub dodging: bool,
+    /// An ally's Help: the next attack against this target has advantage.
+    pub helped_against: Option<String>,
+    pub average_damage: bool,
 }
 
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,4 +1,5 @@
-//! The mouse and keyboard on the map: the cell under the cursor, clicking a token to select it,
+//! The mouse and keyboard on the map: the cell under the cursor, clicking a token to select it
+//! (or, with an attack picked, to attack it),
 //! Esc to clear the selection, and scenario files dropped on the window. [`MapKeys`] is how every
 //! feature plugin reads its own keys.
 
@@ -10,7 +11,8 @@ use super::AppSystems;
 use super::board::Board;
 use super::camera::{MapCamera, MapViewRect};
 use super::components::{CreatureSize, Position, TokenId};
-use super::state::{OpenScenario, SelectToken, Toggle};
+use super::fight::{AttackMode, FightRequest};
+use super::state::{OpenScenario, SelectToken, Selection, Toggle};
 use super::tokens::TokenDisc;
 use crate::rules::{Cell, Footprint};
 
@@ -119,8 +121,11 @@ fn click_tokens(
     mut pointer: ResMut<PointerOnMap>,
     board: Option<Res<Board>>,
     tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize)>,
+    attacking: (Res<AttackMode>, Res<Selection>),
     mut select: MessageWriter<SelectToken>,
+    mut fight: MessageWriter<FightRequest>,
 ) {
+    let (mode, selection) = attacking;
     let Some(board) = board else { return };
     let grid = board.0.grid;
     if ruler.active || template.active {
@@ -132,7 +137,16 @@ fn click_tokens(
             let cells = Footprint::of(grid, size.size, size.square_side).at(position.0).collect();
             (e, disc, cells)
         });
+        let picked = mode.picked_by(selection.0).zip(selection.0);
         match token_under(world, pointer.cell, candidates) {
+            // With an attack picked, a click on another token attacks it.
+            Some(target) if picked.is_some_and(|(_, attacker)| attacker != target) => {
+                if let Some((attack, attacker)) = picked {
+                    fight.write(FightRequest::Attack { attacker, target, attack: attack.to_owned() });
+                }
+                pointer.pressed_on_ground = false;
+                pointer.pressed_token = None;
+            }
             Some(entity) => {
                 let id = tokens.get(entity).map(|(_, id, ..)| id.0.clone()).ok();
                 select.write(SelectToken(id));

@@ -11,6 +11,7 @@ mod capture;
 pub mod chase;
 pub mod components;
 pub mod dice;
+pub mod fight;
 mod highlight;
 mod input;
 pub mod layout;
@@ -82,6 +83,7 @@ pub(crate) fn plugin(app: &mut App) {
         template::plugin,
         highlight::plugin,
         panels::plugin,
+        fight::map::plugin,
         chase::plugin,
         capture::plugin,
     ));
@@ -113,6 +115,7 @@ pub fn headless_plugin(app: &mut App) {
         tokens::plugin,
         movement::plugin,
         dice::plugin,
+        fight::plugin,
         chase::logic_plugin,
     ));
 }

@@ -57,6 +57,8 @@ fn turn_keys(keys: MapKeys, selection: Res<Selection>, mut turn: MessageWriter<T
 #[derive(Component, Clone, Debug, Default, PartialEq)]
 pub struct TurnMoves {
     pub turn: TurnMovement,
+    /// Prone: every foot of movement costs 1 extra foot (PHB "Being Prone").
+    pub crawling: bool,
 }
 
 /// Whose turn it is: creatures take turns in the roster's order (the initiative tracker will
@@ -111,7 +113,7 @@ fn give_turn_movement(
     *turn = Turn::default();
     for (entity, vitals, kind) in &tokens {
         if kind.0 == crate::scenario::TokenKind::Creature {
-            commands.entity(entity).insert(TurnMoves { turn: TurnMovement::new(vitals.speed) });
+            commands.entity(entity).insert(TurnMoves { turn: TurnMovement::new(vitals.speed), crawling: false });
         }
     }
 }
@@ -158,7 +160,8 @@ pub(crate) fn plan_move(
     mover: Entity,
     to: Cell,
 ) -> Result<(Path, bool), String> {
-    let (rules_mover, start, others) = movement_view(layout, tokens, mover).ok_or("no such creature")?;
+    let (mut rules_mover, start, others) = movement_view(layout, tokens, mover).ok_or("no such creature")?;
+    rules_mover.crawling = moves.crawling;
     let board = movement::Board { map: &loaded.scenario.map, rule: loaded.scenario.rules.diagonals, others: &others };
     let turn = &moves.turn;
     let reach = movement::reach(&board, &rules_mover, start, turn.left_with_dash(), turn.parity);
@@ -410,6 +413,7 @@ pub(super) fn drag_tokens(
                     others: &others,
                 };
                 let turn = &moves.turn;
+                let mover = Mover { crawling: moves.crawling, ..mover };
                 let reach = movement::reach(&board_view, &mover, start, turn.left_with_dash(), turn.parity);
                 let cells: Vec<(Cell, bool)> =
                     reach.cells().iter().filter(|r| r.cell != start).map(|r| (r.cell, r.cost > turn.left())).collect();

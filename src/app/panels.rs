@@ -8,6 +8,8 @@ use super::camera::{FitMap, MapViewRect};
 use super::chase::{ChaseMessage, ChaseMode};
 use super::components::*;
 use super::dice::{DiceRequest, Inspiration, Session};
+use super::fight::map::AttackPreview;
+use super::fight::{AttackMode, FightRequest};
 use super::input::PointerOnMap;
 use super::input::toggle_key;
 use super::movement::{Dragging, Turn, TurnMoves, TurnRequest};
@@ -17,8 +19,8 @@ use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToke
 use super::template::TemplateTool;
 use crate::ui::chase::ChaseRequest;
 use crate::ui::{
-    DiceEdit, DiceView, MovementView, PanelRequest, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow,
-    cursor_label, dice_panel, roster_panel, status_bar, template_panel,
+    DiceEdit, DiceView, FightAction, FightEdit, FightView, MovementView, PanelRequest, RosterView, StatusEdit,
+    StatusView, TokenDetails, TokenRow, cursor_label, dice_panel, roster_panel, status_bar, template_panel,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -81,7 +83,7 @@ type TokenQuery<'w, 's> = Query<
         &'static Kind,
         &'static Allegiance,
         &'static CreatureSize,
-        &'static Vitals,
+        (&'static Vitals, &'static HitPoints, &'static Combatant),
         &'static Position,
         &'static AbilityModifiers,
         Option<&'static Facing>,
@@ -97,15 +99,34 @@ type TokenQuery<'w, 's> = Query<
 fn roster_view(
     tokens: &TokenQuery,
     selection: Selection,
+    rules: crate::rules::fight::FightRules,
     grid: crate::rules::Grid,
     turn: &Turn,
     session: Option<&Session>,
+    picked: Option<&str>,
 ) -> RosterView {
     let mut rows: Vec<_> = tokens.iter().collect();
     rows.sort_by_key(|row| *row.12);
     let selected = selection.0.and_then(|e| tokens.get(e).ok()).map(
-        |(entity, id, _, _, _, size, vitals, position, abilities, facing, shield, pc, _, moves, inspiration)| {
+        |(
+            entity,
+            id,
+            _,
+            _,
+            _,
+            size,
+            (vitals, hit_points, combatant),
+            position,
+            abilities,
+            facing,
+            shield,
+            pc,
+            _,
+            moves,
+            inspiration,
+        )| {
             TokenDetails {
+                fight: Some(fight_view(vitals, hit_points, combatant, facing.filter(|_| rules.facing), shield, picked)),
                 id: id.0.clone(),
                 anchor: position.0,
                 cells: crate::rules::Footprint::of(grid, size.size, size.square_side).len(),
@@ -129,14 +150,14 @@ fn roster_view(
     RosterView {
         rows: rows
             .into_iter()
-            .map(|(_, id, name, kind, side, size, vitals, ..)| TokenRow {
+            .map(|(_, id, name, kind, side, size, (vitals, hit_points, _), ..)| TokenRow {
                 id: id.0.clone(),
                 name: name.0.clone(),
                 kind: kind.0,
                 side: side.0,
                 size: size.size,
-                hp: vitals.hp,
-                max_hp: vitals.max_hp,
+                hp: hit_points.0.hp,
+                max_hp: hit_points.0.max_hp,
                 ac: vitals.ac,
                 speed: vitals.speed,
                 initiative: session
@@ -145,6 +166,42 @@ fn roster_view(
             })
             .collect(),
         selected,
+    }
+}
+
+/// The card's view of a creature's fight.
+fn fight_view(
+    vitals: &Vitals,
+    hit_points: &HitPoints,
+    combatant: &Combatant,
+    facing: Option<&Facing>,
+    shield: Option<&Shield>,
+    picked: Option<&str>,
+) -> FightView {
+    let conditions = combatant.conditions.clone();
+    FightView {
+        health: hit_points.0,
+        max_hp: crate::rules::conditions::exhausted_max_hp(hit_points.0.max_hp, vitals.exhaustion),
+        prone: conditions.has(crate::rules::conditions::Condition::Prone),
+        conditions,
+        exhaustion: vitals.exhaustion,
+        attacks: combatant
+            .sheet
+            .attacks
+            .iter()
+            .map(|a| {
+                (a.name.clone(), format!("{:+} to hit, {} {}, {}", a.bonus, a.damage, a.damage_type, a.reach_words()))
+            })
+            .collect(),
+        picked: picked.map(str::to_owned),
+        dodging: combatant.dodging,
+        defenses: combatant.defenses.describe(),
+        turns: facing.is_some(),
+        shield: shield.map(|s| s.0),
+        arcs: (!combatant.arcs.is_standard()).then(|| {
+            let a = combatant.arcs;
+            format!("Arcs: left counts as {}, right as {}, rear as {}", a.left.name(), a.right.name(), a.rear.name())
+        }),
     }
 }
 
@@ -190,6 +247,7 @@ struct Requests<'w> {
     fit: MessageWriter<'w, FitMap>,
     chase: MessageWriter<'w, ChaseMessage>,
     toggles: MessageWriter<'w, Toggle>,
+    fight: MessageWriter<'w, FightRequest>,
 }
 
 fn draw_panels(
@@ -200,17 +258,23 @@ fn draw_panels(
     loaded: Res<LoadedScenario>,
     mut edit: ResMut<StatusEditState>,
     mut dice_edit: Local<DiceEdit>,
+    mut fight_edit: Local<FightEdit>,
+    fight_seen: (Res<AttackMode>, Res<AttackPreview>),
     session: Option<Res<Session>>,
     mut view_rect: ResMut<MapViewRect>,
     out: Requests,
 ) -> Result {
     let Seen { selection, pointer, notice, turn, dragging, cover_preview, chase: chase_mode } = seen;
+    let (attack_mode, attack_preview) = fight_seen;
     let Tools { dice_open, mut template, sight_overlay, ruler, grid_visible } = tools;
-    let Requests { mut dice, mut turn_requests, mut select, mut open, mut fit, mut chase, mut toggles } = out;
+    let Requests { mut dice, mut turn_requests, mut select, mut open, mut fit, mut chase, mut toggles, mut fight } =
+        out;
     let ctx = contexts.ctx_mut()?;
     let loaded = &*loaded;
     let scenario = &loaded.scenario;
-    let roster = roster_view(&tokens, *selection, scenario.grid, &turn, session.as_deref());
+    let picked = attack_mode.picked_by(selection.0);
+    let roster =
+        roster_view(&tokens, *selection, scenario.fight_rules(), scenario.grid, &turn, session.as_deref(), picked);
     let active_name = turn.active.and_then(|e| tokens.get(e).ok()).map(|t| t.2.0.clone());
     let status = StatusView {
         scenario_name: scenario.name.clone(),
@@ -260,14 +324,16 @@ fn draw_panels(
                     requests.extend(template_panel(ui, &template.view));
                     ui.separator();
                 }
-                requests.extend(roster_panel(ui, &roster));
+                requests.extend(roster_panel(ui, &roster, &mut fight_edit));
                 requests
             })
             .inner,
     );
     if let Some(at) = pointer.screen {
         let at = egui::pos2(at.x, at.y);
-        if let Some(drag) = &dragging.0 {
+        if let Some(card) = &attack_preview.0 {
+            cursor_label(ctx, at, &card.lines.join("\n"), !card.allowed);
+        } else if let Some(drag) = &dragging.0 {
             match &drag.preview {
                 Ok((path, dash)) => {
                     let dash = if *dash { " · Dash" } else { "" };
@@ -349,10 +415,30 @@ fn draw_panels(
             PanelRequest::Inspiration { id, give } => {
                 dice.write_batch(entity_of(&id).map(|entity| DiceRequest::Inspiration { entity, give }));
             }
+            PanelRequest::Fight { id, action } => {
+                fight.write_batch(entity_of(&id).map(|entity| fight_request(entity, action)));
+            }
             PanelRequest::ToggleRuler => {
                 toggles.write(Toggle::Ruler);
             }
         }
     }
     Ok(())
+}
+
+/// The fight message for a card's action on `entity`.
+fn fight_request(entity: Entity, action: FightAction) -> FightRequest {
+    match action {
+        FightAction::PickAttack(attack) => FightRequest::PickAttack { attacker: entity, attack },
+        FightAction::Damage(amount) => FightRequest::Damage { target: entity, amount },
+        FightAction::Heal(amount) => FightRequest::Heal { target: entity, amount },
+        FightAction::TempHp(amount) => FightRequest::TempHp { target: entity, amount },
+        FightAction::Condition(condition, on) => FightRequest::Condition { target: entity, condition, on },
+        FightAction::Exhaustion(level) => FightRequest::Exhaustion { target: entity, level },
+        FightAction::DeathSave => FightRequest::DeathSave { target: entity },
+        FightAction::Stabilize => FightRequest::Stabilize { target: entity },
+        FightAction::Turn { clockwise } => FightRequest::Turn { target: entity, clockwise },
+        FightAction::Dodge(on) => FightRequest::Dodge { target: entity, on },
+        FightAction::StandUp => FightRequest::StandUp { target: entity },
+    }
 }

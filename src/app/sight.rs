@@ -56,7 +56,7 @@ impl Preview {
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub(crate) struct SightOverlay {
     pub on: bool,
-    shown_for: Option<(Entity, Cell)>,
+    shown_for: Option<(Entity, Cell, Option<crate::rules::creature::Direction>)>,
 }
 
 impl SightOverlay {
@@ -141,13 +141,18 @@ fn shade_unseen(
     board: Option<Res<Board>>,
     loaded: Res<LoadedScenario>,
     tokens: TokenSpaces,
+    facings: Query<(&super::components::Facing, &super::components::Combatant)>,
     shades: Query<Entity, With<UnseenShade>>,
     meshes: Option<ResMut<Assets<Mesh>>>,
     materials: Option<ResMut<Assets<ColorMaterial>>>,
 ) {
     let Some(board) = board else { return };
     let layout = board.0;
-    let wanted = selection.0.filter(|_| overlay.on).and_then(|e| tokens.get(e).ok().map(|t| (e, t.2.0)));
+    let facing_of = |e: Entity| facings.get(e).ok().filter(|_| loaded.scenario.rules.facing);
+    let wanted = selection
+        .0
+        .filter(|_| overlay.on)
+        .and_then(|e| tokens.get(e).ok().map(|t| (e, t.2.0, facing_of(e).map(|(f, _)| f.0))));
     // Shown for the right creature, or nothing shown when nothing should be.
     let up_to_date = wanted == overlay.shown_for && (wanted.is_some() || shades.is_empty());
     if up_to_date {
@@ -157,12 +162,23 @@ fn shade_unseen(
     for shade in &shades {
         commands.entity(shade).despawn();
     }
-    let (Some((viewer, _)), Some(mut meshes), Some(mut materials)) = (wanted, meshes, materials) else { return };
+    let (Some((viewer, ..)), Some(mut meshes), Some(mut materials)) = (wanted, meshes, materials) else { return };
     let everyone = occupants(&layout, &tokens);
     let Some(id) = tokens.get(viewer).ok().map(|t| t.1.0.clone()) else { return };
     let from = everyone.iter().find(|o| o.id == id).map(|o| o.cells.clone()).unwrap_or_default();
     let sight_board = SightBoard { map: &loaded.scenario.map, tokens: &everyone };
-    let unseen: Vec<(Cell, bool)> = unseen_cells(&sight_board, &from).into_iter().map(|c| (c, false)).collect();
+    let mut unseen: Vec<(Cell, bool)> = unseen_cells(&sight_board, &from).into_iter().map(|c| (c, false)).collect();
+    // Under the facing rule it can't see into its rear arc (DMG "Optional Rule: Facing").
+    if let Some((facing, combatant)) = facing_of(viewer) {
+        let facer = crate::rules::facing::Facer { cells: &from, facing: facing.0, layout: combatant.arcs };
+        let map = &loaded.scenario.map;
+        let hidden: std::collections::HashSet<Cell> = unseen.iter().map(|(c, _)| *c).collect();
+        let behind = map.cells().filter(|c| {
+            !hidden.contains(c)
+                && crate::rules::facing::arc_of_cell(layout.grid, &facer, *c) == Some(crate::rules::facing::Arc::Rear)
+        });
+        unseen.extend(behind.map(|c| (c, false)).collect::<Vec<_>>());
+    }
     let shade = Color::srgba(0.02, 0.02, 0.06, 0.62);
     commands.spawn((UnseenShade, cell_shade(&mut meshes, &mut materials, &layout, &unseen, (shade, shade), 4.0)));
 }

@@ -8,7 +8,7 @@ use super::components::*;
 use super::layout::{BoardLayout, PIXELS_PER_UNIT};
 use super::state::{LoadedScenario, ScenarioChanged};
 use crate::rules::{Cell, Footprint, Grid, Size};
-use crate::scenario::Token;
+use crate::scenario::{RuleOptions, Token};
 use crate::ui::style::token_color;
 
 pub(super) fn plugin(app: &mut App) {
@@ -89,7 +89,7 @@ fn spawn_tokens(
         };
         let mut entity = commands.spawn((
             TokenMarker,
-            components(token),
+            components(token, scenario.rules),
             RosterOrder(order),
             disc,
             Transform::from_translation(Vec3::new(0.0, 0.0, TOKEN_Z + order as f32 * 0.01)),
@@ -111,7 +111,7 @@ fn spawn_tokens(
     }
 }
 
-fn components(token: &Token) -> impl Bundle {
+fn components(token: &Token, rules: RuleOptions) -> impl Bundle {
     (
         TokenId(token.id.clone()),
         DisplayName(token.name.clone()),
@@ -119,7 +119,17 @@ fn components(token: &Token) -> impl Bundle {
         CreatureSize { size: token.size, square_side: token.square_side },
         Allegiance(token.side),
         Kind(token.kind),
-        Vitals { hp: token.hp, max_hp: token.max_hp, ac: token.ac, speed: token.speed, exhaustion: token.exhaustion },
+        Vitals { ac: token.ac, speed: token.speed, exhaustion: token.exhaustion },
+        HitPoints(token.health()),
+        Combatant {
+            sheet: token.sheet(),
+            conditions: token.conditions.clone(),
+            defenses: token.defenses.clone(),
+            arcs: token.arcs,
+            dodging: false,
+            helped_against: None,
+            average_damage: token.deals_average_damage(rules),
+        },
         AbilityModifiers(token.abilities),
     )
 }
@@ -160,17 +170,19 @@ fn spawn_visuals(
         ChildOf(root),
     ));
     if let Some(facing) = token.facing {
-        // A notch on the disc's rim pointing the way the creature faces.
+        // A notch on the disc's rim, drawn pointing east and turned the way the creature faces.
         let angle = -(facing.degrees(layout.grid) as f32).to_radians();
-        let tip = Vec2::from_angle(angle) * (disc.radius + 13.0);
-        let side = |turn: f32| Vec2::from_angle(angle + turn) * (disc.radius - 1.0);
+        let tip = Vec2::X * (disc.radius + 13.0);
+        let side = |turn: f32| Vec2::from_angle(turn) * (disc.radius - 1.0);
         commands.spawn((
+            super::fight::looks::FacingNotch,
             Mesh2d(meshes.add(Triangle2d::new(tip, side(0.42), side(-0.42)))),
             MeshMaterial2d(materials.add(Color::srgb_u8(240, 236, 220))),
-            Transform::from_translation(disc.center.extend(0.05)),
+            Transform::from_translation(disc.center.extend(0.7)).with_rotation(Quat::from_rotation_z(angle)),
             ChildOf(root),
         ));
     }
+    super::fight::looks::spawn(commands, root, disc);
     let font_size = if token.size == Size::Tiny { 9.0 } else { 13.0 };
     let label_y = disc.center.y - disc.radius - font_size * 0.75;
     let width = token.name.chars().count() as f32 * font_size * 0.62 + 8.0;

@@ -202,6 +202,23 @@ pub struct DamageTaken {
     pub instant_death: bool,
 }
 
+impl DamageTaken {
+    /// In words, after the creature's name: `takes 7 damage (2 to temporary hit points): dying`.
+    pub fn describe(&self) -> String {
+        let absorbed =
+            if self.absorbed > 0 { format!(" ({} to temporary hit points)", self.absorbed) } else { String::new() };
+        let fate = match (self.life_before, self.life) {
+            (_, Life::Dead) if self.instant_death => ": killed outright".to_owned(),
+            (before, after) if before != after => format!(": {}", after.word()),
+            _ if self.failures > 0 => {
+                format!(": {} death save failure{}", self.failures, if self.failures > 1 { "s" } else { "" })
+            }
+            _ => String::new(),
+        };
+        format!("takes {} damage{absorbed}{fate}", self.amount)
+    }
+}
+
 /// A death saving throw's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -212,6 +229,17 @@ pub enum DeathSave {
     TwoFailures,
     /// A 20: the creature regains 1 hit point.
     RegainOne,
+}
+
+impl DeathSave {
+    pub fn word(self) -> &'static str {
+        match self {
+            DeathSave::Success => "success",
+            DeathSave::Failure => "failure",
+            DeathSave::TwoFailures => "a 1, two failures",
+            DeathSave::RegainOne => "a 20, back with 1 hit point",
+        }
+    }
 }
 
 impl Health {

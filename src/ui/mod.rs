@@ -7,6 +7,7 @@
 pub mod chase;
 mod cursor;
 mod dice;
+mod fight;
 mod roster;
 mod status;
 pub mod style;
@@ -14,6 +15,7 @@ mod template;
 
 pub(crate) use cursor::cursor_label;
 pub use dice::{DiceEdit, DiceView, dice_panel};
+pub use fight::{FightAction, FightEdit, FightView, attack_card, fight_section};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
 pub use status::{StatusEdit, StatusView, status_bar};
 pub use template::{ShapeKind, TemplateSettings, TemplateView, template_panel};
@@ -65,6 +67,11 @@ pub enum PanelRequest {
     ToggleDice,
     /// Show or hide the chase setup window.
     ToggleChase,
+    /// Something for the fight of the creature with this id (card buttons and toggles).
+    Fight {
+        id: String,
+        action: FightAction,
+    },
     /// Give or spend a player character's inspiration.
     Inspiration {
         id: String,

@@ -4,6 +4,7 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::PanelRequest;
+use super::fight::{FightEdit, FightView, fight_section};
 use super::style::{egui_color, token_color};
 use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
 use crate::rules::{Cell, Size};
@@ -41,6 +42,8 @@ pub struct TokenDetails {
     pub inspiration: Option<bool>,
     /// Its exhaustion level (0 to 5; a chase's dashes can raise it).
     pub exhaustion: u8,
+    /// Its fight: hit points, conditions, attacks (creatures and objects alike).
+    pub fight: Option<FightView>,
 }
 
 /// A creature's movement this turn.
@@ -65,7 +68,7 @@ pub struct RosterView {
 }
 
 /// Draws the roster into `ui` and returns what the user asked for.
-pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView) -> Vec<PanelRequest> {
+pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView, edit: &mut FightEdit) -> Vec<PanelRequest> {
     let mut requests = Vec::new();
     ui.heading("Creatures and objects");
     ui.add_space(4.0);
@@ -106,7 +109,7 @@ pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView) -> Vec<PanelRequest> {
     });
     ui.separator();
     match (&view.selected, view.selected.as_ref().and_then(|d| view.rows.iter().find(|r| r.id == d.id))) {
-        (Some(details), Some(row)) => selected_card(ui, row, details, &mut requests),
+        (Some(details), Some(row)) => selected_card(ui, row, details, edit, &mut requests),
         _ => {
             ui.label(RichText::new("Click a token or a name to select it.").italics());
         }
@@ -127,7 +130,13 @@ fn kind_name(kind: TokenKind) -> &'static str {
     }
 }
 
-fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requests: &mut Vec<PanelRequest>) {
+fn selected_card(
+    ui: &mut egui::Ui,
+    row: &TokenRow,
+    details: &TokenDetails,
+    edit: &mut FightEdit,
+    requests: &mut Vec<PanelRequest>,
+) {
     ui.horizontal(|ui| {
         ui.heading(RichText::new(&row.name).color(egui_color(token_color(row.side, row.kind))));
         if ui.small_button("Deselect").on_hover_text("Clear the selection (Esc)").clicked() {
@@ -142,7 +151,6 @@ fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requ
             ui.label(value);
             ui.end_row();
         };
-        line("Hit points", format!("{} of {}", row.hp, row.max_hp));
         line("Armor Class", row.ac.to_string());
         if row.kind == TokenKind::Creature {
             line("Speed", format!("{} ft", row.speed));
@@ -151,12 +159,6 @@ fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requ
         line("Space", format!("{} cell{}", details.cells, if details.cells == 1 { "" } else { "s" }));
         if let Some(facing) = details.facing {
             line("Facing", format!("{facing:?}"));
-        }
-        if let Some(shield) = details.shield {
-            line("Shield", format!("{shield:?} arm"));
-        }
-        if details.exhaustion > 0 {
-            line("Exhaustion", format!("level {}", details.exhaustion));
         }
         if let Some(m) = details.movement {
             let dashed = match m.dashes {
@@ -173,6 +175,9 @@ fn selected_card(ui: &mut egui::Ui, row: &TokenRow, details: &TokenDetails, requ
             line("Int Wis Cha", format!("{} {} {}", m(a.int), m(a.wis), m(a.cha)));
         }
     });
+    if let Some(fight) = &details.fight {
+        requests.extend(fight_section(ui, &details.id, fight, edit));
+    }
     if let Some(has) = details.inspiration {
         ui.horizontal(|ui| {
             ui.label(if has { "Inspiration: yes" } else { "Inspiration: no" });

@@ -2,9 +2,14 @@
 
 use bevy::prelude::*;
 
-use battlemap::app::components::{Allegiance, CreatureSize, Position, TokenId, Vitals};
+use battlemap::app::components::{Allegiance, Combatant, CreatureSize, HitPoints, Position, TokenId, Vitals};
+use battlemap::app::dice::Session;
+use battlemap::app::fight::FightRequest;
+use battlemap::app::movement::TurnMoves;
 use battlemap::app::state::{LoadedScenario, Notice, OpenScenario, SelectToken, Selection};
+use battlemap::rules::conditions::Condition;
 use battlemap::rules::creature::Side;
+use battlemap::rules::health::Life;
 use battlemap::rules::{Cell, Size};
 use battlemap::scenario::Scenario;
 
@@ -36,13 +41,13 @@ fn every_token_becomes_an_entity_with_its_components() {
     let mut app = app_with("scenes/tavern_brawl.ron");
     let scenario = app.world().resource::<LoadedScenario>().scenario.clone();
     assert_eq!(token_ids(&mut app).len(), scenario.tokens.len());
-    let mut query = app.world_mut().query::<(&TokenId, &Position, &CreatureSize, &Allegiance, &Vitals)>();
-    let (_, position, size, side, vitals) =
+    let mut query = app.world_mut().query::<(&TokenId, &Position, &CreatureSize, &Allegiance, &HitPoints)>();
+    let (_, position, size, side, hit_points) =
         query.iter(app.world()).find(|(id, ..)| id.0 == "gorm").expect("Gorm is on the map");
     assert_eq!(position.0, Cell::new(15, 2));
     assert_eq!(size.size, Size::Large);
     assert_eq!(side.0, Side::Ally);
-    assert_eq!(vitals.hp, 59);
+    assert_eq!((hit_points.0.hp, hit_points.0.max_hp), (59, 59));
 }
 
 #[test]
@@ -265,9 +270,183 @@ fn a_chase_runs_on_messages_and_returns_to_the_map() {
     send(&mut app, ChaseRequest::SetExhaustion("lia".into(), 2));
     send(&mut app, ChaseRequest::ReturnToMap);
     assert!(app.world().resource::<ChaseMode>().chases.is_none());
-    let mut query = app.world_mut().query::<(&TokenId, &Vitals)>();
-    let vitals: std::collections::HashMap<String, Vitals> =
-        query.iter(app.world()).map(|(id, v)| (id.0.clone(), *v)).collect();
-    assert_eq!(vitals["brom"].hp, 9);
+    let mut query = app.world_mut().query::<(&TokenId, &Vitals, &HitPoints)>();
+    let vitals: std::collections::HashMap<String, (Vitals, HitPoints)> =
+        query.iter(app.world()).map(|(id, v, h)| (id.0.clone(), (*v, *h))).collect();
+    let vitals: std::collections::HashMap<String, Vitals> = vitals
+        .into_iter()
+        .map(|(id, (v, h))| {
+            if id == "brom" {
+                assert_eq!(h.0.hp, 9, "the chase's damage comes back");
+            }
+            (id, v)
+        })
+        .collect();
     assert_eq!((vitals["lia"].exhaustion, vitals["brom"].exhaustion), (2, 0));
+}
+
+/// A small room for a scripted fight: Ana and Bo flank the goblin (flanking and facing on).
+const FIGHT_ROOM: &str = r#"Scenario(
+    name: "Fight room",
+    grid: Square,
+    rules: (flanking: true, facing: true),
+    map: [".......", ".......", ".......", "......."],
+    creatures: [
+        (id: "ana", name: "Ana", side: Party, size: Medium, at: (1, 1), speed: 30, ac: 15, hp: 20, pc: true,
+         facing: East, attacks: [(name: "Spear", bonus: 5, damage: "1d6+3", damage_type: "piercing")]),
+        (id: "bo", name: "Bo", side: Party, size: Medium, at: (3, 1), speed: 30, ac: 12, hp: 6, pc: true,
+         facing: West, attacks: [(name: "Club", bonus: 4, damage: "1d4+2", damage_type: "bludgeoning")]),
+        (id: "goblin", name: "Goblin", side: Enemy, size: Small, at: (2, 1), speed: 30, ac: 13, hp: 40,
+         facing: East, resistances: ["piercing"],
+         attacks: [(name: "Scimitar", bonus: 6, damage: "1d6+4", damage_type: "slashing")]),
+    ],
+)
+"#;
+
+fn hp(app: &mut App, id: &str) -> battlemap::rules::health::Health {
+    let entity = entity_of(app, id);
+    app.world().get::<HitPoints>(entity).expect("hit points").0
+}
+
+fn fight(app: &mut App, request: FightRequest) {
+    app.world_mut().write_message(request);
+    app.update();
+}
+
+fn log_len(app: &App) -> usize {
+    app.world().resource::<Session>().log.entries.len()
+}
+
+/// The damage a logged damage roll says it dealt: `... damage to Goblin: 4 piercing`.
+fn dealt(reason: &str) -> i32 {
+    let after = reason.rsplit(": ").next().expect("an amount");
+    after.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{reason}"))
+}
+
+/// One attack: the log gains the attack roll and, on a hit, the damage roll, and the target loses
+/// exactly the damage dealt (to 0 at most). Returns whether it hit.
+fn attack(app: &mut App, attacker: &str, target: &str, with: &str) -> bool {
+    let (a, t) = (entity_of(app, attacker), entity_of(app, target));
+    let before = (log_len(app), hp(app, target));
+    fight(app, FightRequest::Attack { attacker: a, target: t, attack: with.into() });
+    let log = app.world().resource::<Session>().log.entries[before.0..].to_vec();
+    let after = hp(app, target);
+    assert!(!log.is_empty(), "{attacker}'s attack is logged");
+    assert!(log[0].reason.starts_with(&format!("{with} attack on")), "{}", log[0].reason);
+    let hit = !log[0].reason.contains(": miss");
+    if hit {
+        assert_eq!(log.len(), 2, "a hit logs its damage roll");
+        let amount = dealt(&log[1].reason);
+        assert_eq!(before.1.hp - after.hp, amount.min(before.1.hp), "{:?}", log[1]);
+    } else {
+        assert_eq!((log.len(), after.hp), (1, before.1.hp), "a miss deals nothing");
+    }
+    hit
+}
+
+/// Three rounds of a scripted fight on messages alone, with the session's seed: every attack is
+/// logged with its reasons, hit points fall by exactly the logged damage, resistance halves the
+/// spear, the goblin knocked prone gives Ana advantage and stands up for half its speed, and the
+/// same seed replays the same fight.
+#[test]
+fn three_rounds_of_a_scripted_fight() {
+    let dir = scratch("headless-fight");
+    let file = dir.join("room.ron");
+    std::fs::write(&file, FIGHT_ROOM).expect("write");
+    let play = || {
+        let scenario = Scenario::load(&file).expect("valid");
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .insert_resource(LoadedScenario::from_file(scenario, file.clone()))
+            .insert_resource(battlemap::app::LaunchOptions { seed: Some(7), ..Default::default() })
+            .add_plugins(battlemap::app::headless_plugin);
+        app.update();
+        app.update();
+        let goblin = entity_of(&mut app, "goblin");
+        for round in 1..=3 {
+            if round == 2 {
+                fight(&mut app, FightRequest::Condition { target: goblin, condition: Condition::Prone, on: true });
+            }
+            let before = log_len(&app);
+            let bo_up = hp(&mut app, "bo").life == Life::Up;
+            attack(&mut app, "ana", "goblin", "Spear");
+            let reason = &app.world().resource::<Session>().log.entries[before].reason;
+            // Ana is behind the goblin (it faces east, towards Bo), and flanks it with Bo while
+            // Bo is up (an unconscious ally is incapacitated and doesn't flank).
+            assert!(reason.contains("in Goblin's rear arc"), "{reason}");
+            assert_eq!(reason.contains("flanking Goblin with Bo"), bo_up, "{reason}");
+            if round == 2 {
+                assert!(reason.contains("Goblin is prone, and the attacker within 5 ft"), "{reason}");
+                fight(&mut app, FightRequest::StandUp { target: goblin });
+                let combatant = app.world().get::<Combatant>(goblin).expect("combatant");
+                assert!(!combatant.conditions.has(Condition::Prone), "it stood up");
+                let left = app.world().get::<TurnMoves>(goblin).expect("movement").turn.left();
+                assert_eq!(left, 15, "standing costs half its speed");
+            }
+            if hp(&mut app, "bo").life == Life::Up {
+                attack(&mut app, "bo", "goblin", "Club");
+            }
+            if hp(&mut app, "goblin").life == Life::Up {
+                attack(&mut app, "goblin", "bo", "Scimitar");
+            }
+        }
+        let bo = hp(&mut app, "bo");
+        let bo_entity = entity_of(&mut app, "bo");
+        let conditions = app.world().get::<Combatant>(bo_entity).expect("combatant").conditions.clone();
+        // A player character at 0 is dying (unconscious and prone) or, after three failed death
+        // saves or a blow as big as its maximum, dead; above 0 it is up.
+        assert_eq!(bo.life != Life::Up, bo.hp == 0, "{bo:?}");
+        if bo.life == Life::Dying {
+            assert!(conditions.has(Condition::Unconscious) && conditions.has(Condition::Prone));
+        }
+        if bo.life == Life::Up {
+            assert!(!conditions.has(Condition::Unconscious));
+        }
+        let log: Vec<String> = app
+            .world()
+            .resource::<Session>()
+            .log
+            .entries
+            .iter()
+            .map(battlemap::rules::dice::LogEntry::full_text)
+            .collect();
+        (log, bo, hp(&mut app, "goblin"))
+    };
+    let first = play();
+    assert!(first.0.len() >= 8, "three rounds of attacks: {:#?}", first.0);
+    assert!(first.2.hp < 40, "the goblin was hurt: {:#?}", first.0);
+    assert_eq!(first, play(), "the same seed replays the same fight");
+}
+
+/// Damage, healing, temporary hit points and death saves from the card's requests.
+#[test]
+fn hit_points_and_death_saves_follow_the_rules() {
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    let brom = entity_of(&mut app, "brom");
+    fight(&mut app, FightRequest::TempHp { target: brom, amount: 5 });
+    fight(&mut app, FightRequest::Damage { target: brom, amount: 8 });
+    assert_eq!((hp(&mut app, "brom").hp, hp(&mut app, "brom").temp_hp), (28, 0), "temporary hit points first");
+    fight(&mut app, FightRequest::Damage { target: brom, amount: 30 });
+    assert_eq!(hp(&mut app, "brom").life, Life::Dying);
+    let before = log_len(&app);
+    fight(&mut app, FightRequest::DeathSave { target: brom });
+    let entry = app.world().resource::<Session>().log.entries[before].clone();
+    assert!(entry.reason.starts_with("death saving throw"), "{}", entry.reason);
+    let saves = hp(&mut app, "brom").death_saves;
+    match entry.roll.total {
+        20 => assert_eq!(hp(&mut app, "brom").hp, 1),
+        10..=19 => assert_eq!((saves.successes, saves.failures), (1, 0)),
+        2..=9 => assert_eq!((saves.successes, saves.failures), (0, 1)),
+        _ => assert_eq!((saves.successes, saves.failures), (0, 2)),
+    }
+    fight(&mut app, FightRequest::Heal { target: brom, amount: 4 });
+    let combatant = app.world().get::<Combatant>(brom).expect("combatant").clone();
+    assert!(!combatant.conditions.has(Condition::Unconscious) && combatant.conditions.has(Condition::Prone));
+    // A monster at 0 dies.
+    let thug = entity_of(&mut app, "thug-1");
+    fight(&mut app, FightRequest::Damage { target: thug, amount: 40 });
+    assert_eq!(hp(&mut app, "thug-1").life, Life::Dead);
+    // Restrained: speed 0 for its turns.
+    fight(&mut app, FightRequest::Condition { target: brom, condition: Condition::Restrained, on: true });
+    assert_eq!(app.world().get::<TurnMoves>(brom).expect("moves").turn.speed, 0);
 }

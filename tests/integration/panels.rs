@@ -1,11 +1,14 @@
 //! The panels as functions, driven by egui_kittest without a window.
 
+use battlemap::rules::conditions::{Condition, Conditions};
 use battlemap::rules::creature::{Abilities, Side};
+use battlemap::rules::health::{DeathSaves, Health};
 use battlemap::rules::{Cell, Grid, Size};
 use battlemap::scenario::{RuleOptions, TokenKind};
 use battlemap::ui::{
-    DiceEdit, DiceView, MovementView, PanelRequest, RosterView, ShapeKind, StatusEdit, StatusView, TemplateSettings,
-    TemplateView, TokenDetails, TokenRow, dice_panel, roster_panel, status_bar, template_panel,
+    DiceEdit, DiceView, FightAction, FightEdit, FightView, MovementView, PanelRequest, RosterView, ShapeKind,
+    StatusEdit, StatusView, TemplateSettings, TemplateView, TokenDetails, TokenRow, dice_panel, fight_section,
+    roster_panel, status_bar, template_panel,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -39,14 +42,84 @@ fn roster(selected: Option<&str>) -> RosterView {
             movement: Some(MovementView { speed: 30, left: 20, allowance: 30, dashes: 0, moves: 1, active: true }),
             inspiration: Some(false),
             exhaustion: 0,
+            fight: Some(fight_view()),
         }),
     }
+}
+
+fn fight_view() -> FightView {
+    FightView {
+        health: Health::new(7, 12, true, DeathSaves::default()),
+        max_hp: 12,
+        conditions: Conditions::default(),
+        exhaustion: 0,
+        attacks: vec![
+            ("Longsword".into(), "+5 to hit, 1d8+3 slashing, reach 5 ft".into()),
+            ("Handaxe".into(), "+5 to hit, 1d6+3 slashing, range 20/60 ft".into()),
+        ],
+        picked: None,
+        dodging: false,
+        prone: false,
+        defenses: String::new(),
+        turns: true,
+        shield: None,
+        arcs: None,
+    }
+}
+
+/// The fight on the card: picking an attack, damage and healing, conditions, turning, death saves.
+#[test]
+fn the_card_runs_the_fight() {
+    let run = |view: FightView, click: &[&str]| {
+        let mut harness = Harness::new_ui_state(
+            move |ui, (edit, requests): &mut (FightEdit, Vec<PanelRequest>)| {
+                requests.extend(fight_section(ui, "brom", &view, edit));
+            },
+            (FightEdit::default(), Vec::new()),
+        );
+        harness.run();
+        for label in click {
+            harness.get_by_label(label).click();
+            harness.run();
+        }
+        harness
+            .state()
+            .1
+            .iter()
+            .map(|r| match r {
+                PanelRequest::Fight { id, action } if id == "brom" => action.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    let actions = run(fight_view(), &["2. Handaxe: +5 to hit, 1d6+3 slashing, range 20/60 ft", "Damage", "Heal", "⟳"]);
+    assert_eq!(
+        actions,
+        [
+            FightAction::PickAttack(Some("Handaxe".into())),
+            FightAction::Damage(5),
+            FightAction::Heal(5),
+            FightAction::Turn { clockwise: true }
+        ]
+    );
+    let picked = FightView { picked: Some("Handaxe".into()), ..fight_view() };
+    assert_eq!(
+        run(picked, &["2. Handaxe: +5 to hit, 1d6+3 slashing, range 20/60 ft"]),
+        [FightAction::PickAttack(None)],
+        "a second click puts it down"
+    );
+    assert_eq!(run(fight_view(), &["Conditions (0)", "prone"]), [FightAction::Condition(Condition::Prone, true)]);
+    let dying =
+        FightView { health: Health::new(0, 12, true, DeathSaves { successes: 1, failures: 2 }), ..fight_view() };
+    assert_eq!(run(dying, &["Roll death save", "Stabilize"]), [FightAction::DeathSave, FightAction::Stabilize]);
 }
 
 #[test]
 fn clicking_a_name_asks_to_select_it() {
     let mut harness = Harness::new_ui_state(
-        |ui, requests: &mut Vec<PanelRequest>| requests.extend(roster_panel(ui, &roster(None))),
+        |ui, requests: &mut Vec<PanelRequest>| {
+            requests.extend(roster_panel(ui, &roster(None), &mut FightEdit::default()));
+        },
         Vec::new(),
     );
     harness.get_by_label("Thug").click();
@@ -60,11 +133,13 @@ fn clicking_a_name_asks_to_select_it() {
 #[test]
 fn the_selected_creature_shows_its_card() {
     let mut harness = Harness::new_ui_state(
-        |ui, requests: &mut Vec<PanelRequest>| requests.extend(roster_panel(ui, &roster(Some("brom")))),
+        |ui, requests: &mut Vec<PanelRequest>| {
+            requests.extend(roster_panel(ui, &roster(Some("brom")), &mut FightEdit::default()));
+        },
         Vec::new(),
     );
     harness.run();
-    assert!(harness.query_by_label("7 of 12").is_some());
+    assert!(harness.query_by_label("HP 7 / 12").is_some());
     assert!(harness.query_by_label("(3, 5)").is_some());
     assert!(harness.query_by_label("+3 +0 +0").is_some());
     // Clicking the selected name again clears the selection.
@@ -131,7 +206,9 @@ fn typing_a_path_and_pressing_open_asks_for_it() {
 #[test]
 fn the_card_shows_movement_and_sends_turn_actions() {
     let mut harness = Harness::new_ui_state(
-        |ui, requests: &mut Vec<PanelRequest>| requests.extend(roster_panel(ui, &roster(Some("brom")))),
+        |ui, requests: &mut Vec<PanelRequest>| {
+            requests.extend(roster_panel(ui, &roster(Some("brom")), &mut FightEdit::default()));
+        },
         Vec::new(),
     );
     harness.run();
@@ -211,7 +288,9 @@ fn rolling_on_a_table_from_the_panel() {
 #[test]
 fn the_card_awards_inspiration() {
     let mut harness = Harness::new_ui_state(
-        |ui, requests: &mut Vec<PanelRequest>| requests.extend(roster_panel(ui, &roster(Some("brom")))),
+        |ui, requests: &mut Vec<PanelRequest>| {
+            requests.extend(roster_panel(ui, &roster(Some("brom")), &mut FightEdit::default()));
+        },
         Vec::new(),
     );
     harness.run();

@@ -1,0 +1,474 @@
+//! Fights on the map: attacks picked on the creature card and made by clicking a target, the
+//! attack card beside the cursor, damage, healing, conditions, death saves and facing, and what
+//! the tokens show of them (health bar, "bloodied", condition badges, the facing notch).
+//!
+//! Every ruling comes from `rules::fight`: this module only builds its [`Fighter`]s from the
+//! components, calls it, logs the rolls in the session's log and writes the results back.
+
+use bevy::prelude::*;
+
+use super::AppSystems;
+use super::components::*;
+use super::dice::{Inspiration, Session};
+use super::movement::TurnMoves;
+use super::state::{LoadedScenario, Notice, Selection};
+use crate::rules::Footprint;
+use crate::rules::conditions::{Condition, DEATH_BY_EXHAUSTION, speed, standing_cost};
+use crate::rules::dice::{DiceRoll, Evaluation, LogEntry, RollMode};
+use crate::rules::facing::turned;
+use crate::rules::fight::adjudicate::{Adjudication, adjudicate, pick_attack};
+use crate::rules::fight::resolve::roll_attack;
+use crate::rules::fight::saves::{SaveEffect, creatures_in_area, roll_saves};
+use crate::rules::fight::{Field, Fighter, death_save, heal, take_damage};
+use crate::rules::health::Life;
+use crate::rules::lattice::Point;
+use crate::rules::movement::{Fit, Mover, fit_at};
+use crate::scenario::TokenKind;
+
+pub(super) mod looks;
+pub(super) mod map;
+
+/// The state and requests of a fight, without a window (headless tests add this).
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<AttackMode>().add_message::<FightRequest>().add_systems(
+        Update,
+        (forget_attack_of_others, apply_fight_requests, sync_movement).chain().in_set(AppSystems::Apply),
+    );
+}
+
+/// The attack the selected creature has picked on its card: a click on a target makes it.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AttackMode {
+    pub attacker: Option<Entity>,
+    pub attack: Option<String>,
+}
+
+impl AttackMode {
+    /// The attack picked by `attacker`, if it is the one picking.
+    pub fn picked_by(&self, attacker: Option<Entity>) -> Option<&str> {
+        self.attack.as_deref().filter(|_| attacker.is_some() && self.attacker == attacker)
+    }
+}
+
+/// What the card, the keys and the mouse ask of the fight.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum FightRequest {
+    /// Pick one of the attacker's attacks (or none) for the next click on a target.
+    PickAttack {
+        attacker: Entity,
+        attack: Option<String>,
+    },
+    /// Make the attack against the target: adjudicate, roll, apply, log.
+    Attack {
+        attacker: Entity,
+        target: Entity,
+        attack: String,
+    },
+    /// Damage as the DM types it (already after resistances).
+    Damage {
+        target: Entity,
+        amount: i32,
+    },
+    Heal {
+        target: Entity,
+        amount: i32,
+    },
+    TempHp {
+        target: Entity,
+        amount: i32,
+    },
+    Condition {
+        target: Entity,
+        condition: Condition,
+        on: bool,
+    },
+    Exhaustion {
+        target: Entity,
+        level: u8,
+    },
+    DeathSave {
+        target: Entity,
+    },
+    Stabilize {
+        target: Entity,
+    },
+    /// Turn to face the next side clockwise or counter-clockwise (DMG "Optional Rule: Facing").
+    Turn {
+        target: Entity,
+        clockwise: bool,
+    },
+    Dodge {
+        target: Entity,
+        on: bool,
+    },
+    /// Stand up from prone: half the speed (PHB "Being Prone").
+    StandUp {
+        target: Entity,
+    },
+    /// Every creature in `cells` saves against `effect`, with cover from `origin`.
+    RollSaves {
+        cells: Vec<crate::rules::area::CoveredCell>,
+        origin: Point,
+        effect: SaveEffect,
+    },
+}
+
+/// The components a fighter is built from, and those a fight changes.
+pub(crate) type FightTokens<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static TokenId,
+        &'static Position,
+        &'static CreatureSize,
+        &'static Allegiance,
+        &'static Kind,
+        &'static mut Vitals,
+        &'static mut HitPoints,
+        &'static mut Combatant,
+        Option<&'static mut Facing>,
+        Option<&'static Shield>,
+    ),
+>;
+
+/// Every token as the fight rules read it, with its entity, in the roster's query order.
+pub(crate) fn fighters(loaded: &LoadedScenario, tokens: &FightTokens) -> Vec<(Entity, Fighter)> {
+    let map = &loaded.scenario.map;
+    let grid = loaded.scenario.grid;
+    tokens
+        .iter()
+        .map(|(entity, id, position, size, side, kind, vitals, hit_points, combatant, facing, shield)| {
+            let mover = Mover { size: size.size, square_side: size.square_side, side: side.0, crawling: false };
+            let is_object = kind.0 == TokenKind::Object;
+            let mut sheet = combatant.sheet.clone();
+            (sheet.ac, sheet.speed, sheet.exhaustion) = (vitals.ac, vitals.speed, vitals.exhaustion);
+            let fighter = Fighter {
+                id: id.0.clone(),
+                sheet,
+                cells: Footprint::of(grid, size.size, size.square_side).at(position.0).collect(),
+                side: side.0,
+                size: size.size,
+                is_object,
+                conditions: combatant.conditions.clone(),
+                facing: facing.map(|f| f.0),
+                arcs: combatant.arcs,
+                shield: shield.map(|s| s.0),
+                squeezing: !is_object && fit_at(map, &mover, position.0) == Some(Fit::Squeezing),
+                dodging: combatant.dodging,
+                helped_against: combatant.helped_against.clone(),
+                health: hit_points.0,
+                defenses: combatant.defenses.clone(),
+                average_damage: combatant.average_damage,
+            };
+            (entity, fighter)
+        })
+        .collect()
+}
+
+/// The ruling on `attacker` making `attack` against `target` as the board stands, or why there is
+/// none (no such attack).
+pub(crate) fn ruling(
+    loaded: &LoadedScenario,
+    all: &[(Entity, Fighter)],
+    attacker: Entity,
+    target: Entity,
+    attack: &str,
+) -> Result<Adjudication, String> {
+    let list: Vec<Fighter> = all.iter().map(|(_, f)| f.clone()).collect();
+    let field = Field::new(&loaded.scenario.map, &list, loaded.scenario.fight_rules());
+    let index = |e: Entity| all.iter().position(|(x, _)| *x == e);
+    let (Some(a), Some(t)) = (index(attacker), index(target)) else { return Err("no such creature".into()) };
+    let chosen = pick_attack(&list[a], Some(attack)).map_err(|e| e.to_string())?;
+    Ok(adjudicate(&field, &list[a], &list[t], chosen))
+}
+
+/// A picked attack belongs to the selected creature: selecting another puts it down.
+fn forget_attack_of_others(selection: Res<Selection>, mut mode: ResMut<AttackMode>) {
+    if mode.attacker.is_some() && mode.attacker != selection.0 {
+        *mode = AttackMode::default();
+    }
+}
+
+/// A roll the log shows without dice: average damage.
+fn fixed_roll(what: &str, total: i32) -> DiceRoll {
+    DiceRoll {
+        notation: what.to_owned(),
+        mode: RollMode::Normal,
+        evaluations: vec![Evaluation { detail: what.to_owned(), total }],
+        total,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_fight_requests(
+    mut requests: MessageReader<FightRequest>,
+    loaded: Res<LoadedScenario>,
+    mut tokens: FightTokens,
+    names: Query<&DisplayName>,
+    mut inspiration: Query<&mut Inspiration>,
+    mut moves: Query<&mut TurnMoves>,
+    session: Option<ResMut<Session>>,
+    mut mode: ResMut<AttackMode>,
+    mut notice: ResMut<Notice>,
+) {
+    let Some(mut session) = session else { return };
+    let name = |e: Entity| names.get(e).map_or_else(|_| "?".to_owned(), |n| n.0.clone());
+    let grid = loaded.scenario.grid;
+    for request in requests.read() {
+        match request {
+            FightRequest::PickAttack { attacker, attack } => {
+                *mode = AttackMode { attacker: Some(*attacker), attack: attack.clone() };
+                if let Some(attack) = attack {
+                    let text = format!(
+                        "{}: {attack} picked. Hover a target to see the ruling, click to attack",
+                        name(*attacker)
+                    );
+                    notice.0 = Some((text, false));
+                }
+            }
+            FightRequest::Attack { attacker, target, attack } => {
+                let all = fighters(&loaded, &tokens);
+                let mut ruling = match ruling(&loaded, &all, *attacker, *target, attack) {
+                    Ok(ruling) => ruling,
+                    Err(why) => {
+                        notice.0 = Some((why, true));
+                        continue;
+                    }
+                };
+                if let Some(refusal) = &ruling.refusal {
+                    notice.0 = Some((format!("{} can't attack: {refusal}", name(*attacker)), true));
+                    continue;
+                }
+                let inspired = inspiration.get(*attacker).is_ok_and(|i| i.spent_on_next_roll);
+                if inspired {
+                    ruling.sources.advantage("inspiration");
+                }
+                let Some((_, target_fighter)) = all.iter().find(|(e, _)| e == target) else { continue };
+                let Some((_, attacker_fighter)) = all.iter().find(|(e, _)| e == attacker) else { continue };
+                let roll = match roll_attack(
+                    &ruling,
+                    &target_fighter.defenses_now(),
+                    attacker_fighter.average_damage,
+                    &mut session.dice,
+                ) {
+                    Ok(roll) => roll,
+                    Err(error) => {
+                        notice.0 = Some((error.to_string(), true));
+                        continue;
+                    }
+                };
+                if let Ok(mut i) =
+                    inspiration.get_mut(*attacker).map_err(drop).and_then(|i| if inspired { Ok(i) } else { Err(()) })
+                {
+                    i.spent_on_next_roll = false;
+                }
+                let who = name(*attacker);
+                let victim = name(*target);
+                let why = |what: &str| {
+                    if ruling.sources.is_empty() {
+                        what.to_owned()
+                    } else {
+                        format!("{what}; {}", ruling.sources.describe())
+                    }
+                };
+                session.log.entries.push(LogEntry {
+                    who: who.clone(),
+                    reason: why(&format!("{} attack on {victim}: {}", ruling.attack.name, roll.outcome.word())),
+                    roll: roll.roll.clone(),
+                    hidden: false,
+                });
+                let mut text = format!("{who} attacks {victim} with {}: {}", ruling.attack.name, roll.describe());
+                if let Some(damage) = &roll.damage {
+                    let critical = roll.outcome == crate::rules::attack::Outcome::Critical;
+                    let dice_roll = damage.roll.clone().map_or_else(
+                        || fixed_roll(&format!("average {}", damage.rolled), damage.rolled),
+                        |mut r| {
+                            if let Some(average) = damage.average {
+                                r.notation = format!("{average} + {}", r.notation);
+                                r.total = damage.rolled;
+                            }
+                            r
+                        },
+                    );
+                    let crit = if critical { ", critical hit" } else { "" };
+                    session.log.entries.push(LogEntry {
+                        who: who.clone(),
+                        reason: format!(
+                            "{} damage to {victim}{crit}: {} {}",
+                            ruling.attack.name, damage.dealt.amount, damage.kind
+                        ),
+                        roll: dice_roll,
+                        hidden: false,
+                    });
+                    if let Ok((.., mut hit_points, mut combatant, _, _)) = tokens.get_mut(*target) {
+                        let combatant = &mut *combatant;
+                        let taken =
+                            take_damage(&mut hit_points.0, &mut combatant.conditions, damage.dealt.amount, critical);
+                        text = format!("{text}; {victim} {}", taken.describe());
+                    }
+                }
+                if let Ok((.., mut combatant, _, _)) = tokens.get_mut(*attacker)
+                    && combatant.helped_against.as_deref() == Some(ruling.target.as_str())
+                {
+                    combatant.helped_against = None;
+                }
+                notice.0 = Some((text, false));
+            }
+            FightRequest::Damage { target, amount } => {
+                let Ok((.., mut hit_points, mut combatant, _, _)) = tokens.get_mut(*target) else { continue };
+                let taken = take_damage(&mut hit_points.0, &mut combatant.conditions, *amount, false);
+                notice.0 = Some((format!("{} {}", name(*target), taken.describe()), false));
+            }
+            FightRequest::Heal { target, amount } => {
+                let Ok((.., vitals, mut hit_points, mut combatant, _, _)) = tokens.get_mut(*target) else { continue };
+                let max = crate::rules::conditions::exhausted_max_hp(hit_points.0.max_hp, vitals.exhaustion);
+                let regained = heal(&mut hit_points.0, &mut combatant.conditions, *amount, max);
+                notice.0 = Some((format!("{} regains {regained} hit points", name(*target)), false));
+            }
+            FightRequest::TempHp { target, amount } => {
+                let Ok((.., mut hit_points, _, _, _)) = tokens.get_mut(*target) else { continue };
+                hit_points.0.give_temp_hp(*amount);
+                notice.0 =
+                    Some((format!("{} has {} temporary hit points", name(*target), hit_points.0.temp_hp), false));
+            }
+            FightRequest::Condition { target, condition, on } => {
+                let Ok((.., mut combatant, _, _)) = tokens.get_mut(*target) else { continue };
+                combatant.conditions.set(*condition, *on);
+                let now = if *on { "is now" } else { "is no longer" };
+                notice.0 = Some((format!("{} {now} {}", name(*target), condition.name()), false));
+            }
+            FightRequest::Exhaustion { target, level } => {
+                let Ok((.., mut vitals, mut hit_points, _, _, _)) = tokens.get_mut(*target) else { continue };
+                vitals.exhaustion = (*level).min(DEATH_BY_EXHAUSTION);
+                if vitals.exhaustion >= DEATH_BY_EXHAUSTION {
+                    hit_points.0.life = Life::Dead;
+                }
+                notice.0 = Some((format!("{} has exhaustion {}", name(*target), vitals.exhaustion), false));
+            }
+            FightRequest::DeathSave { target } => {
+                let Ok((.., mut hit_points, mut combatant, _, _)) = tokens.get_mut(*target) else { continue };
+                if hit_points.0.life != Life::Dying {
+                    notice.0 = Some((format!("{} isn't dying", name(*target)), true));
+                    continue;
+                }
+                let Ok(roll) = session.dice.roll("1d20", RollMode::Normal) else { continue };
+                let result = death_save(&mut hit_points.0, &mut combatant.conditions, roll.total);
+                let said = result.map_or("", |r| r.word());
+                let tally = hit_points.0.death_saves;
+                session.log.entries.push(LogEntry {
+                    who: name(*target),
+                    reason: format!("death saving throw: {said}"),
+                    roll,
+                    hidden: false,
+                });
+                notice.0 = Some((
+                    format!(
+                        "{}: {said} ({} successes, {} failures; {})",
+                        name(*target),
+                        tally.successes,
+                        tally.failures,
+                        hit_points.0.life.word()
+                    ),
+                    false,
+                ));
+            }
+            FightRequest::Stabilize { target } => {
+                let Ok((.., mut hit_points, _, _, _)) = tokens.get_mut(*target) else { continue };
+                if hit_points.0.stabilize() {
+                    notice.0 = Some((format!("{} is stable", name(*target)), false));
+                }
+            }
+            FightRequest::Turn { target, clockwise } => {
+                let Ok((.., Some(mut facing), _)) = tokens.get_mut(*target) else {
+                    notice.0 = Some((format!("{} faces no way (give it `facing` in the scene)", name(*target)), true));
+                    continue;
+                };
+                facing.0 = turned(grid, facing.0, *clockwise);
+                notice.0 = Some((format!("{} faces {:?}", name(*target), facing.0), false));
+            }
+            FightRequest::Dodge { target, on } => {
+                let Ok((.., mut combatant, _, _)) = tokens.get_mut(*target) else { continue };
+                combatant.dodging = *on;
+                let text = if *on { "takes the Dodge action" } else { "stops dodging" };
+                notice.0 = Some((format!("{} {text}", name(*target)), false));
+            }
+            FightRequest::StandUp { target } => {
+                let Ok((.., vitals, _, mut combatant, _, _)) = tokens.get_mut(*target) else { continue };
+                if !combatant.conditions.has(Condition::Prone) {
+                    continue;
+                }
+                let cost = standing_cost(speed(vitals.speed, &combatant.conditions, vitals.exhaustion).feet);
+                let Ok(mut m) = moves.get_mut(*target) else { continue };
+                if m.turn.left() < cost {
+                    notice.0 = Some((
+                        format!("{} needs {cost} ft to stand and has {} ft left", name(*target), m.turn.left()),
+                        true,
+                    ));
+                    continue;
+                }
+                m.turn.spent += cost;
+                combatant.conditions.set(Condition::Prone, false);
+                notice.0 = Some((format!("{} stands up for {cost} ft", name(*target)), false));
+            }
+            FightRequest::RollSaves { cells, origin, effect } => {
+                let all = fighters(&loaded, &tokens);
+                let list: Vec<Fighter> = all.iter().map(|(_, f)| f.clone()).collect();
+                let field = Field::new(&loaded.scenario.map, &list, loaded.scenario.fight_rules());
+                let inside = creatures_in_area(&field, cells, *origin);
+                let rolled = match roll_saves(&field, &inside, effect, &mut session.dice) {
+                    Ok(rolled) => rolled,
+                    Err(error) => {
+                        notice.0 = Some((error.to_string(), true));
+                        continue;
+                    }
+                };
+                if let Some(roll) = &rolled.damage_roll {
+                    let reason = format!("area damage ({})", effect.damage_type);
+                    session.log.entries.push(LogEntry {
+                        who: "The DM".into(),
+                        reason,
+                        roll: roll.clone(),
+                        hidden: false,
+                    });
+                }
+                let mut summary = Vec::new();
+                for result in &rolled.results {
+                    let Some((entity, _)) = all.iter().find(|(_, f)| f.id == result.id) else { continue };
+                    let verdict = if result.success { "saves" } else { "fails" };
+                    if let Some(roll) = &result.roll {
+                        let reason = format!("{} save DC {}: {verdict}", effect.ability.name(), effect.dc);
+                        session.log.entries.push(LogEntry {
+                            who: result.name.clone(),
+                            reason,
+                            roll: roll.clone(),
+                            hidden: false,
+                        });
+                    }
+                    let taken = result.damage.as_ref().map_or(0, |d| d.amount);
+                    if let Ok((.., mut hit_points, mut combatant, _, _)) = tokens.get_mut(*entity)
+                        && taken > 0
+                    {
+                        take_damage(&mut hit_points.0, &mut combatant.conditions, taken, false);
+                    }
+                    summary.push(format!("{} {verdict} ({taken})", result.name));
+                }
+                let text = if summary.is_empty() { "No creature is inside".to_owned() } else { summary.join(", ") };
+                notice.0 = Some((text, false));
+            }
+        }
+    }
+}
+
+/// Movement follows the conditions (PHB appendix A; "Being Prone"): the turn's speed is what the
+/// conditions and exhaustion leave (0 while grappled or restrained), and a prone creature crawls.
+fn sync_movement(mut tokens: Query<(&Vitals, &Combatant, &mut TurnMoves), Or<(Changed<Combatant>, Changed<Vitals>)>>) {
+    for (vitals, combatant, mut moves) in &mut tokens {
+        let feet = speed(vitals.speed, &combatant.conditions, vitals.exhaustion).feet;
+        let crawling = combatant.conditions.has(Condition::Prone);
+        if moves.turn.speed != feet || moves.crawling != crawling {
+            moves.turn.speed = feet;
+            moves.crawling = crawling;
+        }
+    }
+}

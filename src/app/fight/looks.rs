@@ -1,0 +1,166 @@
+//! What a token shows of its fight: a health bar (amber when bloodied, grey when dead), a badge
+//! naming its state and conditions, and the facing notch turned the way it faces.
+
+use bevy::prelude::*;
+use bevy::sprite::Anchor;
+
+use crate::app::board::Board;
+use crate::app::components::{Combatant, Facing, HitPoints, Vitals};
+use crate::app::tokens::TokenDisc;
+use crate::rules::conditions::Conditions;
+use crate::rules::health::{Health, Life};
+
+/// The bar's full width behind the fill.
+#[derive(Component, Clone, Copy, Debug)]
+pub(crate) struct HealthBar {
+    pub width: f32,
+}
+
+/// The bar's fill: its width is the share of hit points left.
+#[derive(Component, Clone, Copy, Debug)]
+pub(crate) struct HealthFill;
+
+/// The text over the bar: bloodied, dying, conditions.
+#[derive(Component, Clone, Copy, Debug)]
+pub(crate) struct StateBadge;
+
+/// The badge's dark backing, sized to its text.
+#[derive(Component, Clone, Copy, Debug)]
+pub(crate) struct StateBadgeBack;
+
+/// The notch on the disc's rim, drawn pointing east and turned to the facing.
+#[derive(Component, Clone, Copy, Debug)]
+pub(crate) struct FacingNotch;
+
+const BAR_HEIGHT: f32 = 6.0;
+const BADGE_FONT: f32 = 11.0;
+const BAR_BACK: Color = Color::srgb(0.08, 0.08, 0.1);
+
+/// The bar's colour: green, amber when bloodied, red when down, grey when dead.
+pub(crate) fn bar_color(health: &Health) -> Color {
+    match health.life {
+        Life::Dead => Color::srgb(0.45, 0.45, 0.45),
+        Life::Dying | Life::Stable => Color::srgb(0.85, 0.2, 0.2),
+        Life::Up if health.bloodied() => Color::srgb(0.95, 0.6, 0.15),
+        Life::Up => Color::srgb(0.3, 0.8, 0.35),
+    }
+}
+
+/// The share of the bar filled: hit points over the maximum.
+pub(crate) fn bar_share(health: &Health) -> f32 {
+    if health.max_hp <= 0 { 0.0 } else { (health.hp as f32 / health.max_hp as f32).clamp(0.0, 1.0) }
+}
+
+/// The badge's words: its state (bloodied, dying, dead), its conditions, exhaustion and
+/// temporary hit points; `None` when there is nothing to say.
+pub(crate) fn badge_text(health: &Health, conditions: &Conditions, exhaustion: u8, dodging: bool) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    match health.life {
+        Life::Up if health.bloodied() => parts.push("bloodied".into()),
+        Life::Up => {}
+        life => parts.push(life.word().into()),
+    }
+    parts.extend(conditions.iter().map(|c| c.name().to_owned()));
+    if exhaustion > 0 {
+        parts.push(format!("exhaustion {exhaustion}"));
+    }
+    if health.temp_hp > 0 {
+        parts.push(format!("+{} temp", health.temp_hp));
+    }
+    if dodging {
+        parts.push("dodging".into());
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// Spawns the bar and the badge above a token's disc (as children of `root`).
+pub(crate) fn spawn(commands: &mut Commands, root: Entity, disc: TokenDisc) {
+    let width = (disc.radius * 1.7).max(26.0);
+    let y = disc.center.y + disc.radius + 7.0;
+    let left = disc.center.x - width / 2.0;
+    commands.spawn((
+        HealthBar { width },
+        Sprite::from_color(BAR_BACK, Vec2::new(width + 2.0, BAR_HEIGHT + 2.0)),
+        Transform::from_translation(Vec3::new(disc.center.x, y, 0.5)),
+        ChildOf(root),
+    ));
+    commands.spawn((
+        HealthFill,
+        Sprite::from_color(Color::NONE, Vec2::new(width, BAR_HEIGHT)),
+        Anchor::CENTER_LEFT,
+        Transform::from_translation(Vec3::new(left, y, 0.55)),
+        ChildOf(root),
+    ));
+    let badge_y = y + BAR_HEIGHT / 2.0 + BADGE_FONT * 0.9;
+    commands.spawn((
+        StateBadgeBack,
+        Sprite::from_color(Color::srgba(0.05, 0.05, 0.07, 0.82), Vec2::ZERO),
+        Transform::from_translation(Vec3::new(disc.center.x, badge_y, 0.6)),
+        ChildOf(root),
+    ));
+    commands.spawn((
+        StateBadge,
+        Text2d::new(""),
+        TextFont::from_font_size(BADGE_FONT),
+        TextColor(Color::srgb(1.0, 0.85, 0.6)),
+        Anchor::CENTER,
+        Transform::from_translation(Vec3::new(disc.center.x, badge_y, 0.65)),
+        ChildOf(root),
+    ));
+}
+
+type Changed4 = Or<(Changed<HitPoints>, Changed<Combatant>, Changed<Vitals>, Changed<Facing>)>;
+
+/// Brings each changed token's bar, badge and notch up to date.
+pub(crate) fn update(
+    board: Option<Res<Board>>,
+    tokens: Query<(&HitPoints, &Combatant, &Vitals, Option<&Facing>, &Children), Changed4>,
+    bars: Query<&HealthBar>,
+    mut sprites: Query<(&mut Sprite, Has<HealthFill>), Or<(With<HealthFill>, With<StateBadgeBack>)>>,
+    mut badges: Query<&mut Text2d, With<StateBadge>>,
+    mut notches: Query<&mut Transform, With<FacingNotch>>,
+) {
+    let Some(board) = board else { return };
+    for (hit_points, combatant, vitals, facing, children) in &tokens {
+        let health = &hit_points.0;
+        let width = children.iter().find_map(|c| bars.get(c).ok()).map_or(0.0, |b| b.width);
+        let text = badge_text(health, &combatant.conditions, vitals.exhaustion, combatant.dodging).unwrap_or_default();
+        for child in children.iter() {
+            if let Ok((mut sprite, is_fill)) = sprites.get_mut(child) {
+                if is_fill {
+                    sprite.color = bar_color(health);
+                    sprite.custom_size = Some(Vec2::new(width * bar_share(health), BAR_HEIGHT));
+                } else {
+                    let w = if text.is_empty() { 0.0 } else { text.chars().count() as f32 * BADGE_FONT * 0.56 + 8.0 };
+                    sprite.custom_size = Some(Vec2::new(w, BADGE_FONT * 1.4));
+                }
+            }
+            if let Ok(mut badge) = badges.get_mut(child) {
+                badge.0.clone_from(&text);
+            }
+            if let (Ok(mut notch), Some(facing)) = (notches.get_mut(child), facing) {
+                notch.rotation = Quat::from_rotation_z(-(facing.0.degrees(board.0.grid) as f32).to_radians());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::conditions::Condition;
+    use crate::rules::health::DeathSaves;
+
+    #[test]
+    fn the_badge_names_state_conditions_and_extras() {
+        let mut health = Health::new(20, 20, false, DeathSaves::default());
+        assert_eq!(badge_text(&health, &Conditions::default(), 0, false), None);
+        health.take_damage(10, false);
+        let prone = Conditions::new([Condition::Prone]);
+        assert_eq!(badge_text(&health, &prone, 2, true).as_deref(), Some("bloodied · prone · exhaustion 2 · dodging"));
+        health.take_damage(10, false);
+        assert_eq!(badge_text(&health, &Conditions::default(), 0, false).as_deref(), Some("dead"));
+        assert_eq!(bar_share(&health), 0.0);
+        assert_eq!(bar_color(&health), Color::srgb(0.45, 0.45, 0.45));
+    }
+}

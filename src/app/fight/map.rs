@@ -1,0 +1,240 @@
+//! The fight in the window: the keys (`A` and `1`–`9` pick an attack, `[` and `]` turn, `H` shows
+//! the arcs), the attack card beside the cursor, and the shading of the cells from which an ally
+//! would flank the hovered enemy and of the selected creature's arcs.
+
+use std::collections::HashSet;
+
+use bevy::prelude::*;
+
+use super::{AttackMode, FightRequest, FightTokens, fighters, ruling};
+use crate::app::AppSystems;
+use crate::app::board::Board;
+use crate::app::components::{DisplayName, Facing, Position};
+use crate::app::input::{MapKeys, PointerOnMap, token_under};
+use crate::app::movement::cell_shade;
+use crate::app::state::{LoadedScenario, Selection};
+use crate::app::tokens::TokenDisc;
+use crate::rules::Cell;
+use crate::rules::facing::{Arc, arc_of_cell};
+use crate::rules::fight::adjudicate::cannot_flank_because;
+use crate::rules::fight::{Field, Fighter};
+use crate::rules::flanking::cells_that_flank_with;
+use crate::ui::attack_card;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<AttackPreview>().init_resource::<ArcsShown>().add_systems(
+        Update,
+        (
+            fight_keys.in_set(AppSystems::Input),
+            (preview_attack, shade_fight_cells, super::looks::update).chain().in_set(AppSystems::Show),
+        ),
+    );
+}
+
+/// The attack card beside the cursor: the ruling on the picked attack against the hovered token.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub(crate) struct AttackPreview(pub Option<AttackCard>);
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct AttackCard {
+    pub target: Entity,
+    pub lines: Vec<String>,
+    pub allowed: bool,
+}
+
+/// Whether the selected creature's arcs are shaded (`H`).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ArcsShown(pub bool);
+
+/// The digit keys that pick an attack by its place on the card.
+const DIGITS: [KeyCode; 9] = [
+    KeyCode::Digit1,
+    KeyCode::Digit2,
+    KeyCode::Digit3,
+    KeyCode::Digit4,
+    KeyCode::Digit5,
+    KeyCode::Digit6,
+    KeyCode::Digit7,
+    KeyCode::Digit8,
+    KeyCode::Digit9,
+];
+
+fn fight_keys(
+    keys: MapKeys,
+    selection: Res<Selection>,
+    mode: Res<AttackMode>,
+    combatants: Query<&crate::app::components::Combatant>,
+    mut arcs: ResMut<ArcsShown>,
+    mut requests: MessageWriter<FightRequest>,
+) {
+    if keys.pressed(KeyCode::KeyH) {
+        arcs.0 = !arcs.0;
+    }
+    let Some(attacker) = selection.0 else { return };
+    if keys.pressed(KeyCode::BracketLeft) || keys.pressed(KeyCode::BracketRight) {
+        requests.write(FightRequest::Turn { target: attacker, clockwise: keys.pressed(KeyCode::BracketRight) });
+    }
+    let Ok(combatant) = combatants.get(attacker) else { return };
+    let names: Vec<&str> = combatant.sheet.attacks.iter().map(|a| a.name.as_str()).collect();
+    let picked = mode.picked_by(Some(attacker));
+    let choice = if keys.pressed(KeyCode::KeyA) {
+        // Cycle: none, the first, the second, ..., none.
+        let next = picked.and_then(|p| names.iter().position(|n| *n == p)).map_or(0, |i| i + 1);
+        Some(names.get(next).map(|n| (*n).to_owned()))
+    } else {
+        DIGITS.iter().position(|k| keys.pressed(*k)).and_then(|i| names.get(i)).map(|n| Some((*n).to_owned()))
+    };
+    if let Some(attack) = choice {
+        requests.write(FightRequest::PickAttack { attacker, attack });
+    }
+}
+
+/// The token under the pointer, other than `except`.
+fn hovered(
+    pointer: &PointerOnMap,
+    board: &Board,
+    discs: &Query<(Entity, &TokenDisc, &Position, &crate::app::components::CreatureSize)>,
+    except: Option<Entity>,
+) -> Option<Entity> {
+    let world = pointer.world?;
+    let grid = board.0.grid;
+    let candidates = discs.iter().filter(|(e, ..)| Some(*e) != except).map(|(e, disc, position, size)| {
+        (e, disc, crate::rules::Footprint::of(grid, size.size, size.square_side).at(position.0).collect())
+    });
+    token_under(world, pointer.cell, candidates)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn preview_attack(
+    mode: Res<AttackMode>,
+    selection: Res<Selection>,
+    pointer: Res<PointerOnMap>,
+    board: Option<Res<Board>>,
+    loaded: Res<LoadedScenario>,
+    tokens: FightTokens,
+    discs: Query<(Entity, &TokenDisc, &Position, &crate::app::components::CreatureSize)>,
+    names: Query<&DisplayName>,
+    mut preview: ResMut<AttackPreview>,
+) {
+    let card = (|| {
+        let attacker = selection.0?;
+        let attack = mode.picked_by(Some(attacker))?;
+        let target = hovered(&pointer, board.as_deref()?, &discs, Some(attacker))?;
+        let all = fighters(&loaded, &tokens);
+        let name = |e: Entity| names.get(e).map_or_else(|_| "?".to_owned(), |n| n.0.clone());
+        let (lines, allowed) = match ruling(&loaded, &all, attacker, target, attack) {
+            Ok(ruling) => attack_card(&ruling, &name(attacker), &name(target)),
+            Err(why) => (vec![why], false),
+        };
+        Some(AttackCard { target, lines, allowed })
+    })();
+    if preview.0 != card {
+        preview.0 = card;
+    }
+}
+
+/// The shading meshes of this module.
+#[derive(Component)]
+struct FightShade;
+
+/// What the shading was drawn for.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct ShadeKey {
+    selected: Option<(Entity, Cell, Option<Facing>)>,
+    hovered: Option<(Entity, Cell)>,
+    arcs: bool,
+}
+
+const FLANK_SHADE: Color = Color::srgba(0.2, 0.95, 0.45, 0.42);
+const FRONT_SHADE: Color = Color::srgba(0.35, 0.75, 1.0, 0.16);
+const SIDE_SHADE: Color = Color::srgba(1.0, 0.8, 0.3, 0.18);
+const REAR_SHADE: Color = Color::srgba(1.0, 0.3, 0.3, 0.24);
+/// How far around the selected creature its arcs are shaded, in cells.
+const ARC_RADIUS: i32 = 8;
+
+/// Shades, when a creature is selected: the cells from which it or an ally of it would flank the
+/// hovered enemy (with the flanking rule), and its arcs (with `H` and the facing rule).
+#[allow(clippy::too_many_arguments)]
+fn shade_fight_cells(
+    mut commands: Commands,
+    selection: Res<Selection>,
+    pointer: Res<PointerOnMap>,
+    board: Option<Res<Board>>,
+    loaded: Res<LoadedScenario>,
+    arcs: Res<ArcsShown>,
+    tokens: FightTokens,
+    discs: Query<(Entity, &TokenDisc, &Position, &crate::app::components::CreatureSize)>,
+    shades: Query<Entity, With<FightShade>>,
+    mut drawn: Local<Option<ShadeKey>>,
+    mut meshes: Option<ResMut<Assets<Mesh>>>,
+    mut materials: Option<ResMut<Assets<ColorMaterial>>>,
+) {
+    let Some(board) = board else { return };
+    let layout = board.0;
+    let selected = selection.0.and_then(|e| tokens.get(e).ok().map(|t| (e, t.2.0, t.9.copied())));
+    let target = hovered(&pointer, &board, &discs, selection.0);
+    let key = ShadeKey { selected, hovered: target.and_then(|e| discs.get(e).ok().map(|d| (e, d.2.0))), arcs: arcs.0 };
+    if drawn.as_ref() == Some(&key) {
+        return;
+    }
+    for shade in &shades {
+        commands.entity(shade).despawn();
+    }
+    *drawn = Some(key.clone());
+    let (Some((me, ..)), Some(meshes), Some(materials)) =
+        (key.selected, meshes.as_deref_mut(), materials.as_deref_mut())
+    else {
+        return;
+    };
+    let all = fighters(&loaded, &tokens);
+    let list: Vec<Fighter> = all.iter().map(|(_, f)| f.clone()).collect();
+    let field = Field::new(&loaded.scenario.map, &list, loaded.scenario.fight_rules());
+    let of = |e: Entity| all.iter().position(|(x, _)| *x == e).map(|i| &list[i]);
+    let Some(me) = of(me) else { return };
+    let grid = layout.grid;
+    if let Some(enemy) = target.and_then(of).filter(|enemy| field.rules.flanking && me.side.is_hostile_to(enemy.side)) {
+        let occupied: HashSet<Cell> = list.iter().flat_map(|f| f.cells.iter().copied()).collect();
+        let mut cells: Vec<(Cell, bool)> = Vec::new();
+        let partners = list.iter().filter(|f| {
+            !f.is_object
+                && !f.side.is_hostile_to(me.side)
+                && f.side.is_hostile_to(enemy.side)
+                && cannot_flank_because(&field, f, enemy).is_none()
+        });
+        for partner in partners {
+            for cell in cells_that_flank_with(grid, &enemy.cells, &partner.cells) {
+                if !occupied.contains(&cell) && !cells.iter().any(|(c, _)| *c == cell) {
+                    cells.push((cell, false));
+                }
+            }
+        }
+        if !cells.is_empty() {
+            commands
+                .spawn((FightShade, cell_shade(meshes, materials, &layout, &cells, (FLANK_SHADE, FLANK_SHADE), 5.5)));
+        }
+    }
+    if let Some(facer) = me.facer(field.rules).filter(|_| key.arcs) {
+        let (min_x, max_x) =
+            (me.cells.iter().map(|c| c.x).min().unwrap_or(0), me.cells.iter().map(|c| c.x).max().unwrap_or(0));
+        let (min_y, max_y) =
+            (me.cells.iter().map(|c| c.y).min().unwrap_or(0), me.cells.iter().map(|c| c.y).max().unwrap_or(0));
+        let mut near: Vec<(Cell, bool)> = Vec::new();
+        let mut rear: Vec<(Cell, bool)> = Vec::new();
+        for y in min_y - ARC_RADIUS..=max_y + ARC_RADIUS {
+            for x in min_x - ARC_RADIUS..=max_x + ARC_RADIUS {
+                let cell = Cell::new(x, y);
+                if !loaded.scenario.map.contains(cell) {
+                    continue;
+                }
+                match arc_of_cell(grid, &facer, cell) {
+                    Some(Arc::Front) => near.push((cell, false)),
+                    Some(Arc::Left | Arc::Right) => near.push((cell, true)),
+                    Some(Arc::Rear) => rear.push((cell, false)),
+                    None => {}
+                }
+            }
+        }
+        commands.spawn((FightShade, cell_shade(meshes, materials, &layout, &near, (FRONT_SHADE, SIDE_SHADE), 3.5)));
+        commands.spawn((FightShade, cell_shade(meshes, materials, &layout, &rear, (REAR_SHADE, REAR_SHADE), 3.5)));
+    }
+}
