@@ -1,4 +1,5 @@
-//! `--screenshot PATH --frames N` (save a PNG of the window after N frames, then exit) and
+//! `--screenshot PATH --frames N` (save a PNG of the window after N frames, then exit), `F12`
+//! (save one now), and
 //! `--state-file PATH` (the app's state as JSON, rewritten when it changes, for tests that drive
 //! the window with the mouse).
 
@@ -23,7 +24,23 @@ use super::tokens::TokenDisc;
 use crate::rules::{Cell, Footprint};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Last, (take_screenshot, write_state_file));
+    app.add_systems(Last, (take_screenshot, write_state_file))
+        .add_systems(Update, screenshot_key.in_set(super::AppSystems::Input));
+}
+
+/// `F12` saves a PNG of the window as `battlemap-N.png` in the working directory.
+fn screenshot_key(
+    keys: super::input::MapKeys,
+    mut commands: Commands,
+    mut taken: Local<u32>,
+    mut notice: ResMut<Notice>,
+) {
+    if keys.pressed(KeyCode::F12) {
+        *taken += 1;
+        let path = format!("battlemap-{}.png", *taken);
+        notice.0 = Some((format!("Saved the window as {path}"), false));
+        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+    }
 }
 
 /// Frames drawn so far.

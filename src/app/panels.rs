@@ -220,7 +220,7 @@ fn toggle_dice_panel(mut toggles: MessageReader<Toggle>, mut open: ResMut<DicePa
 struct Seen<'w> {
     selection: Res<'w, Selection>,
     pointer: Res<'w, PointerOnMap>,
-    notice: Res<'w, Notice>,
+    notice: ResMut<'w, Notice>,
     turn: Res<'w, Turn>,
     dragging: Res<'w, Dragging>,
     cover_preview: Res<'w, CoverPreview>,
@@ -264,7 +264,7 @@ fn draw_panels(
     mut view_rect: ResMut<MapViewRect>,
     out: Requests,
 ) -> Result {
-    let Seen { selection, pointer, notice, turn, dragging, cover_preview, chase: chase_mode } = seen;
+    let Seen { selection, pointer, mut notice, turn, dragging, cover_preview, chase: chase_mode } = seen;
     let (attack_mode, attack_preview) = fight_seen;
     let Tools { dice_open, mut template, sight_overlay, ruler, grid_visible } = tools;
     let Requests { mut dice, mut turn_requests, mut select, mut open, mut fit, mut chase, mut toggles, mut fight } =
@@ -406,6 +406,29 @@ fn draw_panels(
                 toggles.write(Toggle::Template);
             }
             PanelRequest::SetTemplate(settings) => template.settings = settings,
+            PanelRequest::SetSaves(saves) => template.saves = saves,
+            PanelRequest::RollSaves => {
+                let saves = &template.saves;
+                let damage = if saves.damage.trim().is_empty() {
+                    Ok(None)
+                } else {
+                    crate::rules::dice::Notation::parse(&saves.damage).map(Some)
+                };
+                match (damage, template.origin) {
+                    (Ok(damage), Some(origin)) => {
+                        let effect = crate::rules::fight::saves::SaveEffect {
+                            ability: saves.ability,
+                            dc: saves.dc,
+                            damage,
+                            damage_type: saves.damage_type,
+                            half_on_success: saves.half_on_success,
+                        };
+                        fight.write(FightRequest::RollSaves { cells: template.covered.clone(), origin, effect });
+                    }
+                    (Err(error), _) => notice.0 = Some((error.to_string(), true)),
+                    (_, None) => {}
+                }
+            }
             PanelRequest::Roll { notation, mode, hidden, reason } => {
                 dice.write(DiceRequest::Roll { roller: selection.0, notation, mode, hidden, reason });
             }

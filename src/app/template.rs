@@ -49,6 +49,10 @@ pub(crate) struct TemplateTool {
     pub aimed: bool,
     /// What the template covers now (for the panel).
     pub view: TemplateView,
+    /// The saving throw it asks for.
+    pub saves: crate::ui::SaveSettings,
+    /// The cells it covers now, with how much of each.
+    pub covered: Vec<crate::rules::area::CoveredCell>,
     /// The origin and direction the shading was built for.
     shaded_for: Option<(Point, i64, TemplateSettings)>,
 }
@@ -148,6 +152,7 @@ fn cover_template(
     loaded: Res<LoadedScenario>,
     tokens: TokenSpaces,
     names: Query<&super::components::DisplayName>,
+    fight_tokens: super::fight::FightTokens,
     shades: Query<Entity, With<TemplateShade>>,
     meshes: Option<ResMut<Assets<Mesh>>>,
     materials: Option<ResMut<Assets<ColorMaterial>>>,
@@ -157,6 +162,10 @@ fn cover_template(
     let origin = shown_origin(&tool, &layout, &pointer).filter(|_| tool.active);
     let key = origin.map(|o| (o, (tool.degrees * 1000.0).round() as i64, tool.settings));
     if key == tool.shaded_for {
+        if tool.view.saves != tool.saves || tool.view.fixed != tool.origin.is_some() {
+            tool.view.saves = tool.saves.clone();
+            tool.view.fixed = tool.origin.is_some();
+        }
         return;
     }
     tool.shaded_for = key;
@@ -164,7 +173,8 @@ fn cover_template(
         commands.entity(shade).despawn();
     }
     let Some(origin) = origin else {
-        tool.view = TemplateView { settings: tool.settings, ..TemplateView::default() };
+        tool.view = TemplateView { settings: tool.settings, saves: tool.saves.clone(), ..TemplateView::default() };
+        tool.covered.clear();
         return;
     };
     let shape = tool.settings.shape();
@@ -176,13 +186,28 @@ fn cover_template(
         entity.and_then(|e| names.get(e).ok()).map_or_else(|| id.to_owned(), |n| n.0.clone())
     };
     let touched: Vec<String> = holders(&cells, &everyone).into_iter().map(|o| name_of(&o.id)).collect();
+    let all = super::fight::fighters(&loaded, &fight_tokens);
+    let list: Vec<crate::rules::fight::Fighter> = all.into_iter().map(|(_, f)| f).collect();
+    let field = crate::rules::fight::Field::new(&loaded.scenario.map, &list, loaded.scenario.fight_rules());
+    let creatures = crate::rules::fight::saves::creatures_in_area(&field, &cells, origin)
+        .into_iter()
+        .map(|c| crate::ui::InsideView {
+            name: c.name,
+            cover: c.cover.label().to_owned(),
+            sheltered: c.sheltered.is_some(),
+        })
+        .collect();
     tool.view = TemplateView {
         settings: tool.settings,
+        creatures,
+        saves: tool.saves.clone(),
+        fixed: tool.origin.is_some(),
         inside: touched,
         cells: cells.len(),
         estimate: estimated_targets(shape.table_area(), tool.settings.feet),
         placed: true,
     };
+    tool.covered.clone_from(&cells);
     let (Some(mut meshes), Some(mut materials)) = (meshes, materials) else { return };
     let shaded: Vec<(crate::rules::Cell, bool)> = cells.iter().map(|c| (c.cell, false)).collect();
     let color = Color::srgba(1.0, 0.45, 0.1, 0.38);

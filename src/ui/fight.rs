@@ -89,7 +89,7 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
     if health.life == Life::Dying {
         ui.horizontal(|ui| {
             let saves = health.death_saves;
-            ui.label(format!("Death saves: {} ✔ {} ✘", saves.successes, saves.failures));
+            ui.label(format!("Death saves: {} succeeded, {} failed", saves.successes, saves.failures));
             if ui.button("Roll death save").on_hover_text("d20: 10+ succeeds, 1 fails twice, 20 regains 1 HP").clicked()
             {
                 actions.push(FightAction::DeathSave);
@@ -114,10 +114,10 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
     }
     ui.horizontal(|ui| {
         if view.turns {
-            if ui.button("⟲").on_hover_text("Turn counter-clockwise ([)").clicked() {
+            if ui.button("Turn [").on_hover_text("Turn to face the next side counter-clockwise").clicked() {
                 actions.push(FightAction::Turn { clockwise: false });
             }
-            if ui.button("⟳").on_hover_text("Turn clockwise (])").clicked() {
+            if ui.button("Turn ]").on_hover_text("Turn to face the next side clockwise").clicked() {
                 actions.push(FightAction::Turn { clockwise: true });
             }
         }
@@ -170,7 +170,7 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
 /// The attack card's lines and whether the attack may be made: the attack and its reach or range,
 /// cover, the arcs, the flanking pair, every advantage and disadvantage, and the AC to beat.
 pub fn attack_card(ruling: &Adjudication, attacker: &str, target: &str) -> (Vec<String>, bool) {
-    let mut lines = vec![format!("{} → {target}: {}, {} ft away", ruling.attack.name, ruling.reach, ruling.distance)];
+    let mut lines = vec![format!("{} vs {target}: {}, {} ft away", ruling.attack.name, ruling.reach, ruling.distance)];
     if let Some(refusal) = &ruling.refusal {
         lines.push(format!("Can't attack: {refusal}"));
         return (lines, false);

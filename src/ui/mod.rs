@@ -18,7 +18,7 @@ pub use dice::{DiceEdit, DiceView, dice_panel};
 pub use fight::{FightAction, FightEdit, FightView, attack_card, fight_section};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
 pub use status::{StatusEdit, StatusView, status_bar};
-pub use template::{ShapeKind, TemplateSettings, TemplateView, template_panel};
+pub use template::{InsideView, SaveSettings, ShapeKind, TemplateSettings, TemplateView, template_panel};
 
 /// Something the user asked for in a panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +51,10 @@ pub enum PanelRequest {
     ToggleTemplate,
     /// Change the template's shape or size.
     SetTemplate(TemplateSettings),
+    /// Change the saving throw the template asks for.
+    SetSaves(SaveSettings),
+    /// Every creature in the template saves (and takes its damage).
+    RollSaves,
     /// Roll dice as the selected creature (or the DM), public or hidden.
     Roll {
         notation: String,

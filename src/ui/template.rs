@@ -1,10 +1,13 @@
-//! The template panel: pick an area's shape and size, and see who is inside.
+//! The template panel: pick an area's shape and size, see who is inside with their cover from
+//! the origin, and roll their saving throws.
 
 use bevy_egui::egui::{self, RichText};
 
 use super::PanelRequest;
 pub use crate::rules::area::ShapeKind;
 use crate::rules::area::{MAX_AREA_FEET, MIN_AREA_FEET, Shape};
+use crate::rules::creature::Ability;
+use crate::rules::health::DamageType;
 
 /// The template's shape and size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,12 +32,49 @@ impl TemplateSettings {
     }
 }
 
+/// The saving throw an area asks for (the template's "Roll saves").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveSettings {
+    pub ability: Ability,
+    pub dc: i32,
+    /// Damage dice, or empty for none.
+    pub damage: String,
+    pub damage_type: DamageType,
+    pub half_on_success: bool,
+}
+
+impl Default for SaveSettings {
+    fn default() -> Self {
+        Self {
+            ability: Ability::Dex,
+            dc: 15,
+            damage: "8d6".into(),
+            damage_type: DamageType::Fire,
+            half_on_success: true,
+        }
+    }
+}
+
+/// A creature inside the area, with its cover from the point of origin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InsideView {
+    pub name: String,
+    pub cover: String,
+    /// Total cover from a wall: the area doesn't reach it.
+    pub sheltered: bool,
+}
+
 /// What the template panel shows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TemplateView {
     pub settings: TemplateSettings,
     /// The creatures and objects with any cell in the area.
     pub inside: Vec<String>,
+    /// The creatures it holds, with their cover from the origin.
+    pub creatures: Vec<InsideView>,
+    pub saves: SaveSettings,
+    /// The origin is fixed (clicked), so saves can be rolled.
+    pub fixed: bool,
     pub cells: usize,
     /// The Targets in Areas of Effect estimate.
     pub estimate: u32,
@@ -81,5 +121,55 @@ pub fn template_panel(ui: &mut egui::Ui, view: &TemplateView) -> Vec<PanelReques
             ui.label(format!("Inside: {}", view.inside.join(", ")));
         }
     }
-    if settings != view.settings { vec![PanelRequest::SetTemplate(settings)] } else { Vec::new() }
+    let mut requests = Vec::new();
+    if view.placed && !view.creatures.is_empty() {
+        requests.extend(saves_section(ui, view));
+    }
+    if settings != view.settings {
+        requests.push(PanelRequest::SetTemplate(settings));
+    }
+    requests
+}
+
+/// The creatures inside with their cover from the origin, and the saving throw to roll.
+fn saves_section(ui: &mut egui::Ui, view: &TemplateView) -> Vec<PanelRequest> {
+    let mut requests = Vec::new();
+    let mut saves = view.saves.clone();
+    egui::Grid::new("inside").num_columns(2).spacing([12.0, 2.0]).show(ui, |ui| {
+        for creature in &view.creatures {
+            ui.label(&creature.name);
+            let cover = if creature.sheltered { "total cover: unaffected".to_owned() } else { creature.cover.clone() };
+            ui.label(RichText::new(cover).weak());
+            ui.end_row();
+        }
+    });
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_id_salt("save-ability").selected_text(saves.ability.name()).show_ui(ui, |ui| {
+            for ability in [Ability::Str, Ability::Dex, Ability::Con, Ability::Int, Ability::Wis, Ability::Cha] {
+                ui.selectable_value(&mut saves.ability, ability, ability.name());
+            }
+        });
+        ui.label("DC");
+        ui.add(egui::DragValue::new(&mut saves.dc).range(1..=40));
+    });
+    ui.horizontal(|ui| {
+        ui.label("Damage");
+        ui.add(egui::TextEdit::singleline(&mut saves.damage).desired_width(60.0));
+        egui::ComboBox::from_id_salt("save-type").selected_text(saves.damage_type.name()).show_ui(ui, |ui| {
+            for kind in DamageType::ALL {
+                ui.selectable_value(&mut saves.damage_type, kind, kind.name());
+            }
+        });
+    });
+    ui.checkbox(&mut saves.half_on_success, "Half damage on a success");
+    let roll = ui
+        .add_enabled(view.fixed, egui::Button::new("Roll saves"))
+        .on_hover_text("Every creature inside saves; cover from the origin adds to Dexterity saves");
+    if roll.clicked() {
+        requests.push(PanelRequest::RollSaves);
+    }
+    if saves != view.saves {
+        requests.push(PanelRequest::SetSaves(saves));
+    }
+    requests
 }

@@ -6,9 +6,9 @@ use battlemap::rules::health::{DeathSaves, Health};
 use battlemap::rules::{Cell, Grid, Size};
 use battlemap::scenario::{RuleOptions, TokenKind};
 use battlemap::ui::{
-    DiceEdit, DiceView, FightAction, FightEdit, FightView, MovementView, PanelRequest, RosterView, ShapeKind,
-    StatusEdit, StatusView, TemplateSettings, TemplateView, TokenDetails, TokenRow, dice_panel, fight_section,
-    roster_panel, status_bar, template_panel,
+    DiceEdit, DiceView, FightAction, FightEdit, FightView, InsideView, MovementView, PanelRequest, RosterView,
+    SaveSettings, ShapeKind, StatusEdit, StatusView, TemplateSettings, TemplateView, TokenDetails, TokenRow,
+    dice_panel, fight_section, roster_panel, status_bar, template_panel,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -92,7 +92,8 @@ fn the_card_runs_the_fight() {
             })
             .collect::<Vec<_>>()
     };
-    let actions = run(fight_view(), &["2. Handaxe: +5 to hit, 1d6+3 slashing, range 20/60 ft", "Damage", "Heal", "⟳"]);
+    let actions =
+        run(fight_view(), &["2. Handaxe: +5 to hit, 1d6+3 slashing, range 20/60 ft", "Damage", "Heal", "Turn ]"]);
     assert_eq!(
         actions,
         [
@@ -235,6 +236,7 @@ fn the_template_panel_changes_the_shape_and_lists_who_is_inside() {
         cells: 52,
         estimate: 4,
         placed: true,
+        ..TemplateView::default()
     };
     let mut harness = Harness::new_ui_state(
         |ui, requests: &mut Vec<PanelRequest>| requests.extend(template_panel(ui, &view)),
@@ -493,4 +495,39 @@ mod chase {
             ]
         );
     }
+}
+
+/// The template lists the creatures inside with their cover from the origin and rolls their saves
+/// once the origin is fixed.
+#[test]
+fn the_template_rolls_saves() {
+    let inside =
+        |name: &str, cover: &str, sheltered: bool| InsideView { name: name.into(), cover: cover.into(), sheltered };
+    let view = |fixed: bool| TemplateView {
+        inside: vec!["Lia".into(), "Thug".into()],
+        creatures: vec![inside("Lia", "half cover", false), inside("Thug", "total cover", true)],
+        cells: 12,
+        estimate: 2,
+        placed: true,
+        fixed,
+        ..TemplateView::default()
+    };
+    let run = |fixed: bool| {
+        let shown = view(fixed);
+        let mut harness = Harness::new_ui_state(
+            move |ui, requests: &mut Vec<PanelRequest>| requests.extend(template_panel(ui, &shown)),
+            Vec::new(),
+        );
+        harness.run();
+        assert!(harness.query_by_label("half cover").is_some(), "cover from the origin");
+        assert!(harness.query_by_label("total cover: unaffected").is_some());
+        harness.get_by_label("Half damage on a success").click();
+        harness.run();
+        harness.get_by_label("Roll saves").click();
+        harness.run();
+        harness.state().clone()
+    };
+    let unhalved = SaveSettings { half_on_success: false, ..SaveSettings::default() };
+    assert_eq!(run(true), [PanelRequest::SetSaves(unhalved.clone()), PanelRequest::RollSaves]);
+    assert_eq!(run(false), [PanelRequest::SetSaves(unhalved)], "no roll before the origin is fixed");
 }

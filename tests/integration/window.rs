@@ -456,3 +456,59 @@ fn a_hotseat_chase_turn_with_the_mouse() {
         .env("DISPLAY", &display.name)
         .status();
 }
+
+/// A fight with the mouse: select Lia, pick her shortbow (key 2), hover a thug to read the attack
+/// card, and click him until an arrow lands: his hit points drop by the logged damage and the
+/// health bar drawn over his token shrinks to match.
+#[test]
+fn attacking_with_the_mouse_drops_the_health_bar() {
+    let display = start_display(230);
+    let (_running, state_file, state) = open_tavern(&display, "fight-state");
+    let screen = |state: &Value, id: &str| {
+        let at = &token(state, id)["screen"];
+        (at[0].as_f64().expect("x"), at[1].as_f64().expect("y"))
+    };
+    let bar = |state: &Value| {
+        let bar = &token(state, "thug-1")["health_bar"];
+        (bar["fill_px"].as_f64().expect("fill"), bar["full_px"].as_f64().expect("full"))
+    };
+    let (fill, full) = bar(&state);
+    assert!(full > 10.0 && (fill - full).abs() < 0.5, "a full bar at the start: {fill} of {full}");
+    click_at(&display, &state_file, screen(&state, "lia"));
+    wait_for_state(&state_file, 30, "Lia to be selected", |s| s["selected"] == "lia");
+    xdotool(&display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
+    xdotool(&display, &["key", "2"]);
+    wait_for_state(&state_file, 30, "the shortbow to be picked", |s| s["attack"] == "Shortbow");
+    move_to(&display, &state_file, screen(&state, "thug-1"));
+    let card = wait_for_state(&state_file, 30, "the attack card", |s| s["attack_card"].is_object());
+    let lines: Vec<&str> =
+        card["attack_card"]["lines"].as_array().expect("lines").iter().filter_map(Value::as_str).collect();
+    assert_eq!(card["attack_card"]["allowed"], true, "{lines:?}");
+    assert!(lines[0].starts_with("Shortbow vs Thug: range 80/320 ft"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("AC to beat: 11")), "{lines:?}");
+    let mut last = card;
+    for _ in 0..12 {
+        let logged = last["log"].as_array().map_or(0, Vec::len);
+        xdotool(&display, &["click", "1"]);
+        last = wait_for_state(&state_file, 30, "the attack to be rolled", |s| {
+            s["log"].as_array().is_some_and(|l| l.len() > logged)
+        });
+        if token(&last, "thug-1")["hp"] != 32 {
+            break;
+        }
+    }
+    let hp = token(&last, "thug-1")["hp"].as_i64().expect("hp");
+    assert!(hp < 32, "an arrow landed in twelve tries: {:#?}", last["log"]);
+    let log: Vec<&str> = last["log"].as_array().expect("log").iter().filter_map(Value::as_str).collect();
+    let damage = log.iter().rev().find(|l| l.contains("Shortbow damage to Thug")).expect("the damage roll is logged");
+    let dealt: i64 = damage
+        .split(": ")
+        .find_map(|part| {
+            part.split_whitespace().next().and_then(|n| n.parse().ok()).filter(|_| part.contains("piercing"))
+        })
+        .expect("the damage dealt");
+    assert_eq!(32 - hp, dealt, "{damage}");
+    let drawn = wait_for_state(&state_file, 30, "the bar to shrink", |s| bar(s).0 < bar(s).1 - 0.5);
+    let (fill, full) = bar(&drawn);
+    assert!((fill / full - hp as f64 / 32.0).abs() < 0.03, "the bar shows {hp}/32: {fill} of {full} px");
+}

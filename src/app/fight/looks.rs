@@ -91,7 +91,7 @@ pub(crate) fn spawn(commands: &mut Commands, root: Entity, disc: TokenDisc) {
         Transform::from_translation(Vec3::new(left, y, 0.55)),
         ChildOf(root),
     ));
-    let badge_y = y + BAR_HEIGHT / 2.0 + BADGE_FONT * 0.9;
+    let badge_y = y + BAR_HEIGHT / 2.0 + BADGE_FONT * 1.1;
     commands.spawn((
         StateBadgeBack,
         Sprite::from_color(Color::srgba(0.05, 0.05, 0.07, 0.82), Vec2::ZERO),
