@@ -132,11 +132,48 @@ pub(crate) type FightTokens<'w, 's> = Query<
     ),
 >;
 
-/// Every token as the fight rules read it, with its entity, in the roster's query order.
-pub(crate) fn fighters(loaded: &LoadedScenario, tokens: &FightTokens) -> Vec<(Entity, Fighter)> {
+/// Every token as the fight rules read it, with its entity, in the query's order.
+pub(crate) struct Fighters {
+    pub entities: Vec<Entity>,
+    pub list: Vec<Fighter>,
+}
+
+impl Fighters {
+    /// The fighter of `entity`.
+    pub(crate) fn of(&self, entity: Entity) -> Option<&Fighter> {
+        self.entities.iter().position(|e| *e == entity).map(|i| &self.list[i])
+    }
+
+    /// The entity of the fighter with this id.
+    pub(crate) fn entity_of(&self, id: &str) -> Option<Entity> {
+        self.list.iter().position(|f| f.id == id).map(|i| self.entities[i])
+    }
+
+    /// The fight's board: the scenario's terrain and rules, and these fighters.
+    pub(crate) fn field<'a>(&'a self, loaded: &'a LoadedScenario) -> Field<'a> {
+        Field::new(&loaded.scenario.map, &self.list, loaded.scenario.fight_rules())
+    }
+
+    /// The ruling on `attacker` making `attack` against `target` as the board stands, or why
+    /// there is none (no such creature or attack).
+    pub(crate) fn ruling(
+        &self,
+        loaded: &LoadedScenario,
+        attacker: Entity,
+        target: Entity,
+        attack: &str,
+    ) -> Result<Adjudication, String> {
+        let (Some(a), Some(t)) = (self.of(attacker), self.of(target)) else { return Err("no such creature".into()) };
+        let chosen = pick_attack(a, Some(attack)).map_err(|e| e.to_string())?;
+        Ok(adjudicate(&self.field(loaded), a, t, chosen))
+    }
+}
+
+/// Every token as the fight rules read it.
+pub(crate) fn fighters(loaded: &LoadedScenario, tokens: &FightTokens) -> Fighters {
     let map = &loaded.scenario.map;
     let grid = loaded.scenario.grid;
-    tokens
+    let (entities, list) = tokens
         .iter()
         .map(|(entity, id, position, size, side, kind, vitals, hit_points, combatant, facing, shield)| {
             let mover = Mover { size: size.size, square_side: size.square_side, side: side.0, crawling: false };
@@ -163,24 +200,8 @@ pub(crate) fn fighters(loaded: &LoadedScenario, tokens: &FightTokens) -> Vec<(En
             };
             (entity, fighter)
         })
-        .collect()
-}
-
-/// The ruling on `attacker` making `attack` against `target` as the board stands, or why there is
-/// none (no such attack).
-pub(crate) fn ruling(
-    loaded: &LoadedScenario,
-    all: &[(Entity, Fighter)],
-    attacker: Entity,
-    target: Entity,
-    attack: &str,
-) -> Result<Adjudication, String> {
-    let list: Vec<Fighter> = all.iter().map(|(_, f)| f.clone()).collect();
-    let field = Field::new(&loaded.scenario.map, &list, loaded.scenario.fight_rules());
-    let index = |e: Entity| all.iter().position(|(x, _)| *x == e);
-    let (Some(a), Some(t)) = (index(attacker), index(target)) else { return Err("no such creature".into()) };
-    let chosen = pick_attack(&list[a], Some(attack)).map_err(|e| e.to_string())?;
-    Ok(adjudicate(&field, &list[a], &list[t], chosen))
+        .unzip();
+    Fighters { entities, list }
 }
 
 /// A picked attack belongs to the selected creature: selecting another puts it down.
@@ -229,7 +250,7 @@ fn apply_fight_requests(
             }
             FightRequest::Attack { attacker, target, attack } => {
                 let all = fighters(&loaded, &tokens);
-                let mut ruling = match ruling(&loaded, &all, *attacker, *target, attack) {
+                let mut ruling = match all.ruling(&loaded, *attacker, *target, attack) {
                     Ok(ruling) => ruling,
                     Err(why) => {
                         notice.0 = Some((why, true));
@@ -244,8 +265,9 @@ fn apply_fight_requests(
                 if inspired {
                     ruling.sources.advantage("inspiration");
                 }
-                let Some((_, target_fighter)) = all.iter().find(|(e, _)| e == target) else { continue };
-                let Some((_, attacker_fighter)) = all.iter().find(|(e, _)| e == attacker) else { continue };
+                let (Some(target_fighter), Some(attacker_fighter)) = (all.of(*target), all.of(*attacker)) else {
+                    continue;
+                };
                 let roll = match roll_attack(
                     &ruling,
                     &target_fighter.defenses_now(),
@@ -413,8 +435,7 @@ fn apply_fight_requests(
             }
             FightRequest::RollSaves { cells, origin, effect } => {
                 let all = fighters(&loaded, &tokens);
-                let list: Vec<Fighter> = all.iter().map(|(_, f)| f.clone()).collect();
-                let field = Field::new(&loaded.scenario.map, &list, loaded.scenario.fight_rules());
+                let field = all.field(&loaded);
                 let inside = creatures_in_area(&field, cells, *origin);
                 let rolled = match roll_saves(&field, &inside, effect, &mut session.dice) {
                     Ok(rolled) => rolled,
@@ -434,7 +455,7 @@ fn apply_fight_requests(
                 }
                 let mut summary = Vec::new();
                 for result in &rolled.results {
-                    let Some((entity, _)) = all.iter().find(|(_, f)| f.id == result.id) else { continue };
+                    let Some(entity) = all.entity_of(&result.id) else { continue };
                     let verdict = if result.success { "saves" } else { "fails" };
                     if let Some(roll) = &result.roll {
                         let reason = format!("{} save DC {}: {verdict}", effect.ability.name(), effect.dc);
@@ -446,7 +467,7 @@ fn apply_fight_requests(
                         });
                     }
                     let taken = result.damage.as_ref().map_or(0, |d| d.amount);
-                    if let Ok((.., mut hit_points, mut combatant, _, _)) = tokens.get_mut(*entity)
+                    if let Ok((.., mut hit_points, mut combatant, _, _)) = tokens.get_mut(entity)
                         && taken > 0
                     {
                         take_damage(&mut hit_points.0, &mut combatant.conditions, taken, false);

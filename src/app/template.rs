@@ -187,8 +187,7 @@ fn cover_template(
     };
     let touched: Vec<String> = holders(&cells, &everyone).into_iter().map(|o| name_of(&o.id)).collect();
     let all = super::fight::fighters(&loaded, &fight_tokens);
-    let list: Vec<crate::rules::fight::Fighter> = all.into_iter().map(|(_, f)| f).collect();
-    let field = crate::rules::fight::Field::new(&loaded.scenario.map, &list, loaded.scenario.fight_rules());
+    let field = all.field(&loaded);
     let creatures = crate::rules::fight::saves::creatures_in_area(&field, &cells, origin)
         .into_iter()
         .map(|c| crate::ui::InsideView {

@@ -57,6 +57,20 @@ pub enum Ability {
 }
 
 impl Ability {
+    pub const ALL: [Ability; 6] = [Ability::Str, Ability::Dex, Ability::Con, Ability::Int, Ability::Wis, Ability::Cha];
+
+    /// The three-letter abbreviation, as the command line writes it: `str`, `dex`, ...
+    pub fn id(self) -> &'static str {
+        match self {
+            Ability::Str => "str",
+            Ability::Dex => "dex",
+            Ability::Con => "con",
+            Ability::Int => "int",
+            Ability::Wis => "wis",
+            Ability::Cha => "cha",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Ability::Str => "Strength",

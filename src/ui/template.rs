@@ -145,7 +145,7 @@ fn saves_section(ui: &mut egui::Ui, view: &TemplateView) -> Vec<PanelRequest> {
     });
     ui.horizontal(|ui| {
         egui::ComboBox::from_id_salt("save-ability").selected_text(saves.ability.name()).show_ui(ui, |ui| {
-            for ability in [Ability::Str, Ability::Dex, Ability::Con, Ability::Int, Ability::Wis, Ability::Cha] {
+            for ability in Ability::ALL {
                 ui.selectable_value(&mut saves.ability, ability, ability.name());
             }
         });

@@ -2,11 +2,9 @@
 //! the arcs), the attack card beside the cursor, and the shading of the cells from which an ally
 //! would flank the hovered enemy and of the selected creature's arcs.
 
-use std::collections::HashSet;
-
 use bevy::prelude::*;
 
-use super::{AttackMode, FightRequest, FightTokens, fighters, ruling};
+use super::{AttackMode, FightRequest, FightTokens, fighters};
 use crate::app::AppSystems;
 use crate::app::board::Board;
 use crate::app::components::{DisplayName, Facing, Position};
@@ -16,9 +14,7 @@ use crate::app::state::{LoadedScenario, Selection};
 use crate::app::tokens::TokenDisc;
 use crate::rules::Cell;
 use crate::rules::facing::{Arc, arc_of_cell};
-use crate::rules::fight::adjudicate::cannot_flank_because;
-use crate::rules::fight::{Field, Fighter};
-use crate::rules::flanking::cells_that_flank_with;
+use crate::rules::fight::adjudicate::where_to_flank;
 use crate::ui::attack_card;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -120,9 +116,8 @@ fn preview_attack(
         let attacker = selection.0?;
         let attack = mode.picked_by(Some(attacker))?;
         let target = hovered(&pointer, board.as_deref()?, &discs, Some(attacker))?;
-        let all = fighters(&loaded, &tokens);
         let name = |e: Entity| names.get(e).map_or_else(|_| "?".to_owned(), |n| n.0.clone());
-        let (lines, allowed) = match ruling(&loaded, &all, attacker, target, attack) {
+        let (lines, allowed) = match fighters(&loaded, &tokens).ruling(&loaded, attacker, target, attack) {
             Ok(ruling) => attack_card(&ruling, &name(attacker), &name(target)),
             Err(why) => (vec![why], false),
         };
@@ -146,11 +141,11 @@ struct ShadeKey {
 }
 
 const FLANK_SHADE: Color = Color::srgba(0.2, 0.95, 0.45, 0.42);
-const FRONT_SHADE: Color = Color::srgba(0.35, 0.75, 1.0, 0.16);
-const SIDE_SHADE: Color = Color::srgba(1.0, 0.8, 0.3, 0.18);
-const REAR_SHADE: Color = Color::srgba(1.0, 0.3, 0.3, 0.24);
-/// How far around the selected creature its arcs are shaded, in cells.
-const ARC_RADIUS: i32 = 8;
+const FRONT_SHADE: Color = Color::srgba(0.25, 0.65, 1.0, 0.3);
+const SIDE_SHADE: Color = Color::srgba(1.0, 0.85, 0.1, 0.3);
+const REAR_SHADE: Color = Color::srgba(0.95, 0.15, 0.15, 0.34);
+/// How far around the selected creature its arcs are shaded, in steps.
+const ARC_RADIUS: u32 = 8;
 
 /// Shades, when a creature is selected: the cells from which it or an ally of it would flank the
 /// hovered enemy (with the flanking rule), and its arcs (with `H` and the facing rule).
@@ -187,51 +182,26 @@ fn shade_fight_cells(
         return;
     };
     let all = fighters(&loaded, &tokens);
-    let list: Vec<Fighter> = all.iter().map(|(_, f)| f.clone()).collect();
-    let field = Field::new(&loaded.scenario.map, &list, loaded.scenario.fight_rules());
-    let of = |e: Entity| all.iter().position(|(x, _)| *x == e).map(|i| &list[i]);
-    let Some(me) = of(me) else { return };
+    let field = all.field(&loaded);
+    let Some(me) = all.of(me) else { return };
     let grid = layout.grid;
-    if let Some(enemy) = target.and_then(of).filter(|enemy| field.rules.flanking && me.side.is_hostile_to(enemy.side)) {
-        let occupied: HashSet<Cell> = list.iter().flat_map(|f| f.cells.iter().copied()).collect();
-        let mut cells: Vec<(Cell, bool)> = Vec::new();
-        let partners = list.iter().filter(|f| {
-            !f.is_object
-                && !f.side.is_hostile_to(me.side)
-                && f.side.is_hostile_to(enemy.side)
-                && cannot_flank_because(&field, f, enemy).is_none()
-        });
-        for partner in partners {
-            for cell in cells_that_flank_with(grid, &enemy.cells, &partner.cells) {
-                if !occupied.contains(&cell) && !cells.iter().any(|(c, _)| *c == cell) {
-                    cells.push((cell, false));
-                }
-            }
-        }
+    if let Some(enemy) = target.and_then(|e| all.of(e)) {
+        let cells: Vec<(Cell, bool)> = where_to_flank(&field, me, enemy).into_iter().map(|c| (c, false)).collect();
         if !cells.is_empty() {
             commands
                 .spawn((FightShade, cell_shade(meshes, materials, &layout, &cells, (FLANK_SHADE, FLANK_SHADE), 5.5)));
         }
     }
     if let Some(facer) = me.facer(field.rules).filter(|_| key.arcs) {
-        let (min_x, max_x) =
-            (me.cells.iter().map(|c| c.x).min().unwrap_or(0), me.cells.iter().map(|c| c.x).max().unwrap_or(0));
-        let (min_y, max_y) =
-            (me.cells.iter().map(|c| c.y).min().unwrap_or(0), me.cells.iter().map(|c| c.y).max().unwrap_or(0));
         let mut near: Vec<(Cell, bool)> = Vec::new();
         let mut rear: Vec<(Cell, bool)> = Vec::new();
-        for y in min_y - ARC_RADIUS..=max_y + ARC_RADIUS {
-            for x in min_x - ARC_RADIUS..=max_x + ARC_RADIUS {
-                let cell = Cell::new(x, y);
-                if !loaded.scenario.map.contains(cell) {
-                    continue;
-                }
-                match arc_of_cell(grid, &facer, cell) {
-                    Some(Arc::Front) => near.push((cell, false)),
-                    Some(Arc::Left | Arc::Right) => near.push((cell, true)),
-                    Some(Arc::Rear) => rear.push((cell, false)),
-                    None => {}
-                }
+        let within = |cell: Cell| me.cells.iter().any(|&c| grid.steps_between(c, cell) <= ARC_RADIUS);
+        for cell in loaded.scenario.map.cells().filter(|&c| within(c)) {
+            match arc_of_cell(grid, &facer, cell) {
+                Some(Arc::Front) => near.push((cell, false)),
+                Some(Arc::Left | Arc::Right) => near.push((cell, true)),
+                Some(Arc::Rear) => rear.push((cell, false)),
+                None => {}
             }
         }
         commands.spawn((FightShade, cell_shade(meshes, materials, &layout, &near, (FRONT_SHADE, SIDE_SHADE), 3.5)));

@@ -1,7 +1,8 @@
 //! The fight queries: `flanking`, `arc`, `attack` and `saves`, answered by `rules::fight` and
 //! `rules::facing` from the scenario as written (documented in `docs/cli.md`).
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use clap::builder::TypedValueParser;
 use serde::Serialize;
 
 use super::{AreaArgs, CoverAnswer, area, point_cell, token};
@@ -182,28 +183,10 @@ pub(super) fn attack(scenario: &Scenario, args: &AttackArgs) -> Result<AttackAns
     Ok(AttackAnswer { allowed: ruling.allowed(), summary: ruling.summary(), cover, ruling, rolled })
 }
 
-/// The abilities as the command line writes them.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub(super) enum AbilityArg {
-    Str,
-    Dex,
-    Con,
-    Int,
-    Wis,
-    Cha,
-}
-
-impl From<AbilityArg> for Ability {
-    fn from(arg: AbilityArg) -> Self {
-        match arg {
-            AbilityArg::Str => Ability::Str,
-            AbilityArg::Dex => Ability::Dex,
-            AbilityArg::Con => Ability::Con,
-            AbilityArg::Int => Ability::Int,
-            AbilityArg::Wis => Ability::Wis,
-            AbilityArg::Cha => Ability::Cha,
-        }
-    }
+/// The abilities by the names `Ability::id` gives them.
+fn ability_parser() -> impl TypedValueParser<Value = Ability> {
+    clap::builder::PossibleValuesParser::new(Ability::ALL.map(Ability::id))
+        .map(|id| Ability::ALL.into_iter().find(|a| a.id() == id).unwrap_or(Ability::Dex))
 }
 
 #[derive(Args, Debug)]
@@ -211,8 +194,8 @@ pub(super) struct SavesArgs {
     #[command(flatten)]
     pub(super) area: AreaArgs,
     /// The saving throw's ability
-    #[arg(long, value_enum, default_value = "dex")]
-    pub(super) ability: AbilityArg,
+    #[arg(long, default_value = "dex", value_parser = ability_parser())]
+    pub(super) ability: Ability,
     /// The saving throw's DC
     #[arg(long, value_name = "DC", value_parser = clap::value_parser!(i32).range(1..=40))]
     pub(super) dc: i32,
@@ -271,7 +254,7 @@ pub(super) fn saves(scenario: &Scenario, args: &SavesArgs) -> Result<SavesAnswer
     let origin = super::point(scenario, args.area.origin)?;
     let inside = creatures_in_area(&field, &shown.covered, origin);
     let effect = SaveEffect {
-        ability: args.ability.into(),
+        ability: args.ability,
         dc: args.dc,
         damage: args.damage.clone(),
         damage_type: args.damage_type,

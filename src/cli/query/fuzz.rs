@@ -160,7 +160,7 @@ fn ask_everything(scenario: &Scenario, rng: &mut StdRng) -> Result<(), String> {
             adjust: None,
             seed: rng.random(),
         },
-        ability: fight::AbilityArg::Dex,
+        ability: crate::rules::creature::Ability::Dex,
         dc: rng.random_range(1..30),
         damage: Notation::parse("8d6").ok(),
         damage_type: DamageType::Fire,

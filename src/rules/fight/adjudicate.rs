@@ -7,6 +7,8 @@
 //! "Advantage and Disadvantage" (002_ce573f1e51986339.txt); conventions, "Flanking", "Facing",
 //! "Cover".
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use super::{Field, Fighter, Unseen};
@@ -15,7 +17,7 @@ use crate::rules::advantage::Sources;
 use crate::rules::conditions::Condition;
 use crate::rules::creature::{Attack, AttackKind};
 use crate::rules::facing::{Arc, shield_counts};
-use crate::rules::flanking::flanking_cells_of;
+use crate::rules::flanking::{cells_that_flank_with, flanking_cells_of};
 use crate::rules::health::Life;
 use crate::rules::sight::{Cover, CoverContext, From};
 
@@ -232,6 +234,30 @@ pub fn flanking_partner(field: &Field, attacker: &Fighter, target: &Fighter) -> 
             let (a_cell, b_cell) = flanking_cells_of(field.grid(), &target.cells, &attacker.cells, &ally.cells)?;
             Some(FlankingPair { a: attacker.id.clone(), b: ally.id.clone(), a_cell, b_cell })
         })
+}
+
+/// Where a friend of `me` could stand to flank `enemy`: the free cells around it from which a
+/// creature would flank it together with `me` or with an ally of `me` able to flank it (the map's
+/// shading when a creature is selected and an enemy hovered). Empty unless the flanking rule is on
+/// and `enemy` is hostile to `me`.
+pub fn where_to_flank(field: &Field, me: &Fighter, enemy: &Fighter) -> Vec<Cell> {
+    if !field.rules.flanking || !me.side.is_hostile_to(enemy.side) {
+        return Vec::new();
+    }
+    let occupied: HashSet<Cell> = field.fighters.iter().flat_map(|f| f.cells.iter().copied()).collect();
+    let mut cells: Vec<Cell> = Vec::new();
+    let partners = field
+        .fighters
+        .iter()
+        .filter(|f| !f.is_object && !f.side.is_hostile_to(me.side) && cannot_flank_because(field, f, enemy).is_none());
+    for partner in partners {
+        for cell in cells_that_flank_with(field.grid(), &enemy.cells, &partner.cells) {
+            if !occupied.contains(&cell) && !cells.contains(&cell) {
+                cells.push(cell);
+            }
+        }
+    }
+    cells
 }
 
 /// Finds the attack named `name` (any case), or the first.

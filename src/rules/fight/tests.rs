@@ -525,3 +525,22 @@ fn a_petrified_creature_resists_everything() {
     assert_eq!(statue.defenses_now().apply(9, DamageType::Fire).amount, 4);
     assert_eq!(statue.defenses_now().apply(9, DamageType::Poison).amount, 0);
 }
+
+/// The map's shading: where a friend of the selected creature could stand to flank the hovered
+/// enemy, with it or with an ally already beside the enemy; only allies that may flank count.
+#[test]
+fn where_to_stand_to_flank_an_enemy() {
+    let map = open(9, 9);
+    let mut fighters =
+        [fighter("orc", Side::Enemy, (4, 4)), fighter("ann", Side::Party, (3, 4)), fighter("cy", Side::Ally, (4, 3))];
+    let cells = |fighters: &[Fighter], rules: FightRules| {
+        let field = Field::new(&map, fighters, rules);
+        adjudicate::where_to_flank(&field, &fighters[1], &fighters[0])
+    };
+    assert_eq!(cells(&fighters, RULES), [Cell::new(5, 4), Cell::new(4, 5)], "across from ann, across from cy");
+    assert_eq!(cells(&fighters, FightRules { flanking: false, ..RULES }), [], "only under the flanking rule");
+    fighters[2].conditions.set(Condition::Stunned, true);
+    assert_eq!(cells(&fighters, RULES), [Cell::new(5, 4)], "a stunned ally flanks no one");
+    let field = Field::new(&map, &fighters, RULES);
+    assert_eq!(adjudicate::where_to_flank(&field, &fighters[0], &fighters[0]), [], "not against its own side");
+}
