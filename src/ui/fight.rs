@@ -205,14 +205,18 @@ pub fn attack_card(ruling: &Adjudication, attacker: &str, target: &str) -> (Vec<
         lines.push(format!("Roll: {word}"));
     }
     let ac = ruling.ac;
-    let mut parts = vec![format!("{} base", ac.base)];
+    let mut parts = Vec::new();
     if ac.cover != 0 {
         parts.push(format!("{:+} cover", ac.cover));
     }
     if ac.shield != 0 {
         parts.push(format!("{:+} shield out of its arc", ac.shield));
     }
-    lines.push(format!("AC to beat: {} ({})", ac.total, parts.join(", ")));
+    if parts.is_empty() {
+        lines.push(format!("AC to beat: {}", ac.total));
+    } else {
+        lines.push(format!("AC to beat: {} ({} base {})", ac.total, ac.base, parts.join(" ")));
+    }
     if let Some(why) = &ruling.automatic_critical {
         lines.push(format!("A hit is a critical hit: {why}"));
     }

@@ -450,3 +450,34 @@ fn hit_points_and_death_saves_follow_the_rules() {
     fight(&mut app, FightRequest::Condition { target: brom, condition: Condition::Restrained, on: true });
     assert_eq!(app.world().get::<TurnMoves>(brom).expect("moves").turn.speed, 0);
 }
+
+/// The template's "Roll saves": one damage roll, each creature inside saves, and each loses what
+/// its save leaves it; the rolls go to the log.
+#[test]
+fn an_area_rolls_saves_and_deals_its_damage() {
+    use battlemap::rules::area::{Shape, covered_cells};
+    use battlemap::rules::creature::Ability;
+    use battlemap::rules::dice::Notation;
+    use battlemap::rules::fight::saves::SaveEffect;
+    use battlemap::rules::health::DamageType;
+    use battlemap::rules::lattice::Point;
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    // A 5-ft sphere on the corner (6, 8) touches the thug's square (6, 8) and nobody else's.
+    let map = app.world().resource::<LoadedScenario>().scenario.map.clone();
+    let origin = Point::square_corner(6, 8);
+    let cells = covered_cells(&map, Shape::Sphere { radius: 5 }, origin.to_units(map.grid()), 0.0).expect("cells");
+    let effect = SaveEffect {
+        ability: Ability::Dex,
+        dc: 30,
+        damage: Notation::parse("4d6").ok(),
+        damage_type: DamageType::Fire,
+        half_on_success: true,
+    };
+    let before = log_len(&app);
+    fight(&mut app, FightRequest::RollSaves { cells, origin, effect });
+    let log = app.world().resource::<Session>().log.entries[before..].to_vec();
+    assert_eq!(log.len(), 2, "the damage roll and the thug's save: {log:#?}");
+    assert!(log[1].reason.starts_with("Dexterity save DC 30: fails"), "{}", log[1].reason);
+    assert_eq!(hp(&mut app, "thug-1").hp, (32 - log[0].roll.total).max(0), "a failed save takes it all");
+    assert_eq!(hp(&mut app, "lia").hp, 18, "outside the area");
+}

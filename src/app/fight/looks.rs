@@ -51,7 +51,7 @@ pub(crate) fn bar_share(health: &Health) -> f32 {
     if health.max_hp <= 0 { 0.0 } else { (health.hp as f32 / health.max_hp as f32).clamp(0.0, 1.0) }
 }
 
-/// The badge's words: its state (bloodied, dying, dead), its conditions, exhaustion and
+/// The badge's words (the map's font has no middle dot, so commas): its state (bloodied, dying, dead), its conditions, exhaustion and
 /// temporary hit points; `None` when there is nothing to say.
 pub(crate) fn badge_text(health: &Health, conditions: &Conditions, exhaustion: u8, dodging: bool) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
@@ -70,7 +70,7 @@ pub(crate) fn badge_text(health: &Health, conditions: &Conditions, exhaustion: u
     if dodging {
         parts.push("dodging".into());
     }
-    (!parts.is_empty()).then(|| parts.join(" · "))
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 /// Spawns the bar and the badge above a token's disc (as children of `root`).
@@ -157,7 +157,7 @@ mod tests {
         assert_eq!(badge_text(&health, &Conditions::default(), 0, false), None);
         health.take_damage(10, false);
         let prone = Conditions::new([Condition::Prone]);
-        assert_eq!(badge_text(&health, &prone, 2, true).as_deref(), Some("bloodied · prone · exhaustion 2 · dodging"));
+        assert_eq!(badge_text(&health, &prone, 2, true).as_deref(), Some("bloodied, prone, exhaustion 2, dodging"));
         health.take_damage(10, false);
         assert_eq!(badge_text(&health, &Conditions::default(), 0, false).as_deref(), Some("dead"));
         assert_eq!(bar_share(&health), 0.0);
