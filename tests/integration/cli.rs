@@ -306,6 +306,11 @@ fn query_flanking_arcs_attacks_and_saves() {
     assert_eq!(ask(&["arc", "goblin", "bo"])["arc"], "front");
     assert_eq!(ask(&["arc", "goblin", "ana"])["arc"], "rear");
     assert_eq!(ask(&["arc", "goblin", "2,0"])["arc"], "left");
+    // It has a clear line to Ana but can't see into its rear arc.
+    let los = ask(&["los", "goblin", "ana"]);
+    assert_eq!((los["line_of_sight"].as_bool(), los["sees"].as_bool()), (Some(true), Some(false)));
+    assert_eq!(los["unseen_because"], "Ana is in Goblin's rear arc");
+    assert_eq!(ask(&["los", "goblin", "bo"])["sees"], true);
 
     // Ana attacks: flanking and the goblin's rear arc, both named; AC 15.
     let ruling = ask(&["attack", "ana", "goblin"]);

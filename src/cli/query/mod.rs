@@ -397,8 +397,14 @@ fn point_cell(scenario: &Scenario, (x, y): (i32, i32)) -> Result<Cell, String> {
 struct SightAnswer {
     from: String,
     to: String,
+    /// A clear line between the spaces (terrain and creatures only).
     line_of_sight: bool,
     line: Option<LineAnswer>,
+    /// Whether A sees B: a line, and A not blinded or unconscious, B not invisible, and under the
+    /// facing rule B not in A's rear arc.
+    sees: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unseen_because: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -422,11 +428,17 @@ fn sight(scenario: &Scenario, from: &str, to: &str) -> Result<SightAnswer, Strin
     let tokens = sight_board(scenario);
     let board = SightBoard { map: &scenario.map, tokens: &tokens };
     let line = line_of_sight(&board, &a.cells(scenario.grid), &b.cells(scenario.grid));
+    let fighters = scenario.fighters();
+    let field = crate::rules::fight::Field::new(&scenario.map, &fighters, scenario.fight_rules());
+    let (viewer, seen) = (field.fighter(&a.id), field.fighter(&b.id));
+    let unseen = viewer.zip(seen).and_then(|(v, s)| Some(field.unseen_because(v, s)?.describe(v.name(), s.name())));
     Ok(SightAnswer {
         from: a.id.clone(),
         to: b.id.clone(),
         line_of_sight: line.is_some(),
         line: line.map(|l| LineAnswer::of(scenario.grid, &l)),
+        sees: unseen.is_none(),
+        unseen_because: unseen,
     })
 }
 

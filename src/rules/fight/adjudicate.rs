@@ -33,12 +33,6 @@ pub const CLOSE_FEET: u32 = 5;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Refusal {
-    NoSuchAttacker {
-        id: String,
-    },
-    NoSuchTarget {
-        id: String,
-    },
     NoSuchAttack {
         attacker: String,
         attack: String,
@@ -73,8 +67,6 @@ pub enum Refusal {
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Refusal::NoSuchAttacker { id } => write!(f, "no creature has the id {id:?}"),
-            Refusal::NoSuchTarget { id } => write!(f, "no creature or object has the id {id:?}"),
             Refusal::NoSuchAttack { attacker, attack, attacks } => {
                 write!(f, "{attacker} has no attack named {attack:?}; its attacks are {}", attacks.join(", "))
             }
