@@ -57,8 +57,22 @@ pub struct Combatant {
     pub dodging: bool,
     /// An ally's Help: the next attack against this target has advantage.
     pub helped_against: Option<String>,
+    /// Who gave that Help: it lasts until the helper's next turn (PHB "Help").
+    pub helped_by: Option<Entity>,
     pub average_damage: bool,
+    /// Hidden by the Hide action, with its Stealth total (PHB "Hide").
+    pub hidden: Option<i32>,
 }
+
+/// What is spent of a creature's turn and round: action, bonus action, object interaction,
+/// reaction, Disengage and a readied action (`rules::economy`).
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+pub struct Actions(pub crate::rules::economy::Economy);
+
+/// Kept from the players: the players' view doesn't draw it (the scene's `hidden`, or the DM's
+/// switch on the initiative tracker).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Secret;
 
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct AbilityModifiers(pub Abilities);

@@ -196,6 +196,7 @@ pub(crate) fn fighters(loaded: &LoadedScenario, tokens: &FightTokens) -> Fighter
                 helped_against: combatant.helped_against.clone(),
                 health: hit_points.0,
                 defenses: combatant.defenses.clone(),
+                hidden: combatant.hidden,
                 average_damage: combatant.average_damage,
             };
             (entity, fighter)

@@ -104,6 +104,9 @@ fn spawn_tokens(
         if token.player_character {
             entity.insert(PlayerCharacter);
         }
+        if token.hidden {
+            entity.insert(Secret);
+        }
         if let (Some(meshes), Some(materials)) = (meshes.as_deref_mut(), materials.as_deref_mut()) {
             let root = entity.id();
             spawn_visuals(&mut commands, root, token, &layout, &cells, disc, meshes, materials);
@@ -128,8 +131,11 @@ fn components(token: &Token, rules: RuleOptions) -> impl Bundle {
             arcs: token.arcs,
             dodging: false,
             helped_against: None,
+            helped_by: None,
             average_damage: token.deals_average_damage(rules),
+            hidden: None,
         },
+        Actions::default(),
         AbilityModifiers(token.abilities),
     )
 }

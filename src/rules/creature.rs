@@ -253,6 +253,8 @@ pub struct Sheet {
     pub inspiration: bool,
     /// Levels of exhaustion it starts with.
     pub exhaustion: u8,
+    /// Attacks per Attack action and the actions it may take as a bonus action.
+    pub turn: crate::rules::economy::TurnOptions,
 }
 
 /// An ability check, with or without a skill (PHB "Ability Checks", "Skills").

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::dice::{DiceError, DiceRoll, RollMode, SeededDice};
 
 /// One participant's place in the order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Entry {
     pub id: String,
     /// The initiative result (d20 + Dexterity modifier).
@@ -18,6 +18,9 @@ pub struct Entry {
     pub dex: i8,
     /// The roll-off that settles a tie with the same modifier.
     pub tiebreak: i32,
+    /// Kept from the players (DMG "Tracking Initiative", "Hidden List"): only the DM's view shows
+    /// it.
+    pub hidden: bool,
 }
 
 /// The order of a fight or a chase, and whose turn it is.
@@ -40,14 +43,12 @@ impl InitiativeOrder {
         Ok((order, rolls))
     }
 
+    /// Sorts from the highest; a stable sort, so entries that tie on everything (a creature that
+    /// delayed behind another) keep their order.
     fn sort(&mut self) {
         let current_id = self.current.map(|i| self.entries[i].id.clone());
         self.entries.sort_by(|a, b| {
-            b.initiative
-                .cmp(&a.initiative)
-                .then(b.dex.cmp(&a.dex))
-                .then(b.tiebreak.cmp(&a.tiebreak))
-                .then(a.id.cmp(&b.id))
+            b.initiative.cmp(&a.initiative).then(b.dex.cmp(&a.dex)).then(b.tiebreak.cmp(&a.tiebreak))
         });
         self.current = current_id.and_then(|id| self.entries.iter().position(|e| e.id == id));
     }
@@ -61,7 +62,7 @@ impl InitiativeOrder {
         // The roll-off that settles a tie of initiative and Dexterity.
         let tiebreak = dice.roll("1d100", RollMode::Normal)?.total;
         self.entries.retain(|e| e.id != id);
-        self.entries.push(Entry { id: id.to_owned(), initiative, dex, tiebreak });
+        self.entries.push(Entry { id: id.to_owned(), initiative, dex, tiebreak, hidden: false });
         self.sort();
         Ok(roll)
     }
@@ -133,6 +134,29 @@ impl InitiativeOrder {
         self.entries.get(next)
     }
 
+    /// The creature whose turn it is waits: it takes its place right behind the next one (same
+    /// initiative), and the turn passes to that one, in the same round. Returns who acts now, or
+    /// `None` when nobody comes after it this round.
+    pub fn delay(&mut self) -> Option<&Entry> {
+        let c = self.current?;
+        if c + 1 >= self.entries.len() {
+            return None;
+        }
+        let ahead = &self.entries[c + 1];
+        let (initiative, dex, tiebreak) = (ahead.initiative, ahead.dex, ahead.tiebreak);
+        let delayer = &mut self.entries[c];
+        (delayer.initiative, delayer.dex, delayer.tiebreak) = (initiative, dex, tiebreak);
+        self.entries.swap(c, c + 1);
+        self.entries.get(c)
+    }
+
+    /// Shows or hides an entry from the players.
+    pub fn set_hidden(&mut self, id: &str, hidden: bool) {
+        if let Some(e) = self.entries.iter_mut().find(|e| e.id == id) {
+            e.hidden = hidden;
+        }
+    }
+
     /// Whose turn it is.
     pub fn current(&self) -> Option<&Entry> {
         self.current.and_then(|c| self.entries.get(c))
@@ -194,6 +218,27 @@ mod tests {
         order.remove(&first);
         assert_eq!(order.pass_turn().map(|e| e.id.clone()), Some(second));
         assert_eq!(order.round, 1);
+    }
+
+    #[test]
+    fn a_delayer_acts_right_after_the_next_one_and_stays_there() {
+        let mut dice = SeededDice::new(5);
+        let mut order = InitiativeOrder::roll(&party(), &mut dice).expect("rolls").0;
+        let ids = |o: &InitiativeOrder| o.entries.iter().map(|e| e.id.clone()).collect::<Vec<_>>();
+        let before = ids(&order);
+        order.pass_turn();
+        let now = order.delay().map(|e| e.id.clone());
+        assert_eq!(now.as_ref(), Some(&before[1]), "the next one acts now");
+        assert_eq!(order.round, 1);
+        assert_eq!(order.pass_turn().map(|e| e.id.clone()).as_ref(), Some(&before[0]), "then the delayer");
+        order.join("wolf", 2, &mut dice).expect("joins");
+        let after = ids(&order);
+        let at = |id: &str| after.iter().position(|e| e == id).expect("there");
+        assert_eq!(at(&before[0]), at(&before[1]) + 1, "a later sort keeps the delayer behind: {after:?}");
+        while order.current().is_some_and(|e| e.id != *after.last().expect("someone")) {
+            order.pass_turn();
+        }
+        assert!(order.delay().is_none(), "the last of the round has nobody to wait for");
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod conditions;
 pub mod creature;
 pub mod dice;
 pub mod distance;
+pub mod economy;
 pub mod facing;
 pub mod fight;
 pub mod flanking;

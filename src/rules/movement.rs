@@ -118,6 +118,34 @@ impl Path {
     pub fn cells(&self) -> Vec<Cell> {
         std::iter::once(self.start).chain(self.steps.iter().map(|s| s.to)).collect()
     }
+
+    /// The path cut after its first `steps` steps: the part walked before an interruption, and
+    /// the rest, each with its cost and the diagonal count after it under `rule`.
+    pub fn split_at(&self, steps: usize, rule: DiagonalRule) -> (Path, Path) {
+        let k = steps.min(self.steps.len());
+        let (done, rest) = self.steps.split_at(k);
+        let fit = |steps: &[Step], start: Fit| {
+            steps.last().map_or(start, |s| if s.squeezing { Fit::Squeezing } else { Fit::Full })
+        };
+        // Each diagonal flips the count under the alternating rule; the rest's diagonals undo it.
+        let flips = rule == DiagonalRule::Alternating && rest.iter().filter(|s| s.diagonal).count() % 2 == 1;
+        let middle = DiagonalParity(self.parity.0 ^ flips);
+        let first = Path {
+            start: self.start,
+            steps: done.to_vec(),
+            cost: done.iter().map(|s| s.cost).sum(),
+            parity: middle,
+            fit: fit(done, Fit::Full),
+        };
+        let second = Path {
+            start: first.steps.last().map_or(self.start, |s| s.to),
+            steps: rest.to_vec(),
+            cost: rest.iter().map(|s| s.cost).sum(),
+            parity: self.parity,
+            fit: self.fit,
+        };
+        (first, second)
+    }
 }
 
 /// A cell the creature can end its move in, and what it costs.
@@ -713,6 +741,22 @@ mod tests {
 
     fn open_rows(n: usize) -> Vec<String> {
         vec![".".repeat(n); n]
+    }
+
+    #[test]
+    fn a_path_split_keeps_its_cost_and_diagonal_count() {
+        let board = Board { map: &map(Grid::Square, &["......"; 6]), rule: Alternating, others: &[] };
+        let path = reach(&board, &medium(), Cell::new(0, 0), 100, DiagonalParity::default())
+            .path(Cell::new(3, 3))
+            .expect("reachable");
+        assert_eq!(path.cost, 20, "5 + 10 + 5");
+        let (first, rest) = path.split_at(1, Alternating);
+        assert_eq!((first.cost, first.parity, rest.start), (5, DiagonalParity(true), Cell::new(1, 1)));
+        assert_eq!((rest.cost, rest.parity), (15, path.parity));
+        let mut turn = TurnMovement::new(30);
+        turn.spend(&first);
+        let again = reach(&board, &medium(), rest.start, turn.left(), turn.parity).path(Cell::new(3, 3));
+        assert_eq!(again.map(|p| p.cost), Some(rest.cost), "the rest costs the same walked on its own");
     }
 
     #[test]

@@ -18,6 +18,7 @@ use crate::rules::chase::{ChaseRules, Entrant, Role, TableSource};
 use crate::rules::conditions::Conditions;
 use crate::rules::creature::{Abilities, Ability, Attack, Direction, Sheet, ShieldSide, Side, Skill};
 use crate::rules::distance::range_feet;
+use crate::rules::economy::TurnOptions;
 use crate::rules::facing::ArcLayout;
 use crate::rules::fight::{FightRules, Fighter};
 use crate::rules::health::{DeathSaves, Defenses, Health};
@@ -105,6 +106,11 @@ pub struct Token {
     pub death_saves: DeathSaves,
     /// Deals average damage (`None`: as the scene's `monster_damage` rule says for monsters).
     pub average_damage: Option<bool>,
+    /// Attacks per Attack action, and the actions it may take as a bonus action.
+    pub turn: TurnOptions,
+    /// Hidden from the players when the scene opens: not drawn in the players' view, and its
+    /// initiative entry hidden.
+    pub hidden: bool,
 }
 
 impl Token {
@@ -126,6 +132,7 @@ impl Token {
             attacks: self.attacks.clone(),
             inspiration: self.inspiration,
             exhaustion: self.exhaustion,
+            turn: self.turn.clone(),
         }
     }
 
@@ -270,6 +277,7 @@ impl Token {
             helped_against: None,
             health: self.health(),
             defenses: self.defenses.clone(),
+            hidden: None,
             average_damage: self.deals_average_damage(scenario.rules),
         }
     }

@@ -10,6 +10,7 @@ use crate::rules::chase::{ComplicationTable, EscapeFactor};
 use crate::rules::conditions::Condition;
 use crate::rules::creature::{Abilities, Ability, Attack, Direction, ShieldSide, Side, Skill};
 pub use crate::rules::distance::DiagonalRule;
+use crate::rules::economy::Action;
 use crate::rules::facing::ArcLayout;
 pub use crate::rules::fight::DamageMode;
 use crate::rules::health::DeathSaves;
@@ -156,6 +157,12 @@ pub(super) struct RawCreature {
     pub death_saves: Option<DeathSaves>,
     #[serde(default)]
     pub average_damage: Option<bool>,
+    #[serde(default)]
+    pub attacks_per_action: Option<u8>,
+    #[serde(default)]
+    pub bonus_actions: Vec<Action>,
+    #[serde(default)]
+    pub hidden: bool,
 }
 
 #[derive(Debug, Deserialize)]

@@ -10,6 +10,7 @@ use crate::rules::chase::{ChaseRules, ComplicationTable, DEFAULT_CATCH_FEET, Tab
 use crate::rules::conditions::{Condition, Conditions};
 use crate::rules::creature::{Abilities, Direction};
 use crate::rules::dice::Notation;
+use crate::rules::economy::TurnOptions;
 use crate::rules::health::{DEATH_SAVES_TO_END, DamageType, DeathSaves, Defenses};
 use crate::rules::size::{MAX_SQUARE_SIDE, TINY_PER_CELL, may_share_a_cell};
 use crate::rules::terrain::{DEFAULT_LEGEND, Terrain, TerrainKind};
@@ -94,6 +95,7 @@ pub(super) fn limit_of(field: &str) -> Option<Limit> {
         "catch_within" => (5, 1000, "the catching distance in feet (a pursuer stops 5 ft behind its quarry)"),
         "start" => (-MAX_ROUTE_FEET, MAX_ROUTE_FEET, "a place along the route in feet"),
         "dc" => (1, 30, "a DC"),
+        "attacks_per_action" => (1, 8, "attacks per Attack action"),
         "feet" | "min_move" => (0, 1000, "feet"),
         skill if SKILLS_AND_SAVES.contains(&skill) => (-5, 20, "a skill or saving throw bonus"),
         _ => return None,
@@ -367,6 +369,11 @@ fn creature(c: &RawCreature) -> Token {
         makes_death_saves: c.makes_death_saves.unwrap_or(c.pc),
         death_saves: c.death_saves.unwrap_or_default(),
         average_damage: c.average_damage,
+        turn: TurnOptions {
+            attacks_per_action: c.attacks_per_action.unwrap_or(1),
+            bonus_actions: c.bonus_actions.clone(),
+        },
+        hidden: c.hidden,
     }
 }
 
@@ -402,6 +409,9 @@ fn check_creature_extras(path: &str, c: &RawCreature, problems: &mut Problems) {
         }
     }
     problems.bound(&who, "temp_hp", i64::from(c.temp_hp), format!("{path}.temp_hp"));
+    if let Some(attacks) = c.attacks_per_action {
+        problems.bound(&who, "attacks_per_action", i64::from(attacks), format!("{path}.attacks_per_action"));
+    }
     if let Some(saves) = c.death_saves {
         for (field, value) in [("successes", saves.successes), ("failures", saves.failures)] {
             problems.bound(&who, field, i64::from(value), format!("{path}.death_saves.{field}"));
@@ -448,6 +458,8 @@ fn object(o: &RawObject) -> Token {
         makes_death_saves: false,
         death_saves: DeathSaves::default(),
         average_damage: None,
+        turn: TurnOptions::default(),
+        hidden: false,
     }
 }
 

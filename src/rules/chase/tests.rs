@@ -26,7 +26,7 @@ fn entrant(id: &str, role: Role, position: i32) -> Entrant {
 fn start(entrants: Vec<Entrant>, rules: ChaseRules) -> (Chase, SeededDice) {
     let mut existing = InitiativeOrder::default();
     for (i, e) in entrants.iter().enumerate() {
-        existing.insert(Entry { id: e.id.clone(), initiative: 20 - i as i32, dex: 0, tiebreak: 0 });
+        existing.insert(Entry { id: e.id.clone(), initiative: 20 - i as i32, ..Entry::default() });
     }
     let mut dice = SeededDice::new(11);
     let chase = Chase::start("test", rules, entrants, Some(&existing), &mut dice).expect("a valid chase");

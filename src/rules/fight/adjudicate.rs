@@ -402,6 +402,7 @@ fn sources(
     match field.unseen_because(target, attacker) {
         Some(Unseen::ViewerIs(_)) | None => {}
         Some(Unseen::Invisible) => s.advantage(format!("{a} is invisible")),
+        Some(Unseen::Hidden) => s.advantage(format!("unseen attacker: {a} is hidden")),
         Some(Unseen::RearArc) => s.advantage(format!("in {t}'s rear arc")),
         Some(Unseen::NoLineOfSight) => s.advantage(format!("unseen attacker: no line of sight from {t} to {a}")),
     }

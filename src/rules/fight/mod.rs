@@ -6,7 +6,9 @@
 //! "Using and Tracking Conditions", "Monsters and Critical Hits" (002_ce573f1e51986339.txt); PHB
 //! "Making an Attack" and "Squeezing into a Smaller Space" (004_ebe0798b5689cc3b.txt).
 
+pub mod actions;
 pub mod adjudicate;
+pub mod opportunity;
 pub mod resolve;
 pub mod saves;
 
@@ -62,6 +64,9 @@ pub struct Fighter {
     pub defenses: Defenses,
     /// Deals average damage instead of rolling.
     pub average_damage: bool,
+    /// Hidden (PHB "Hide"), with the Dexterity (Stealth) total it hid with: hostile creatures
+    /// don't see it until they find it or it gives itself away.
+    pub hidden: Option<i32>,
 }
 
 impl Fighter {
@@ -164,6 +169,9 @@ impl<'a> Field<'a> {
         if target.conditions.has(Condition::Invisible) {
             return Some(Unseen::Invisible);
         }
+        if target.hidden.is_some() && viewer.side.is_hostile_to(target.side) {
+            return Some(Unseen::Hidden);
+        }
         if self.arc_of(viewer, target) == Some(Arc::Rear) {
             return Some(Unseen::RearArc);
         }
@@ -186,6 +194,8 @@ pub enum Unseen {
     ViewerIs(Condition),
     /// The target is invisible.
     Invisible,
+    /// The target is hidden from its enemies (PHB "Hide").
+    Hidden,
     /// The target is in the viewer's rear arc (facing rule).
     RearArc,
     /// Every line from the viewer's corners to the target's space is blocked by something that
@@ -199,6 +209,7 @@ impl Unseen {
         match self {
             Unseen::ViewerIs(c) => format!("{viewer} is {}", c.name()),
             Unseen::Invisible => format!("{target} is invisible"),
+            Unseen::Hidden => format!("{target} is hidden"),
             Unseen::RearArc => format!("{target} is in {viewer}'s rear arc"),
             Unseen::NoLineOfSight => format!("no line of sight from {viewer} to {target}"),
         }

@@ -93,6 +93,7 @@ pub(crate) fn sized(id: &str, side: Side, at: (i32, i32), size: Size, grid: Grid
         helped_against: None,
         health: Health::new(20, 20, false, DeathSaves::default()),
         defenses: Defenses::default(),
+        hidden: None,
         average_damage: false,
     }
 }

@@ -1,0 +1,448 @@
+//! A creature's turn in a fight: its one action, one bonus action, one free object interaction and
+//! one reaction a round, the actions it may take, readied actions, and when reactions happen.
+//!
+//! PHB "Actions in Combat" (Attack, Dash, Disengage, Dodge, Help, Hide; 004_ebe0798b5689cc3b.txt);
+//! DMG "Adjudicating Reaction Timing" (000_8c43542ae10d17a7.txt, 002_ce573f1e51986339.txt). The
+//! calls the rules leave open are in `docs/rules.md`, "Turns and reactions".
+
+use serde::{Deserialize, Serialize};
+
+/// The actions every creature can take on its turn (PHB "Actions in Combat").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Action {
+    Attack,
+    Dash,
+    Disengage,
+    Dodge,
+    Help,
+    Hide,
+    Ready,
+    Search,
+    UseAnObject,
+}
+
+impl Action {
+    pub const ALL: [Action; 9] = [
+        Action::Attack,
+        Action::Dash,
+        Action::Disengage,
+        Action::Dodge,
+        Action::Help,
+        Action::Hide,
+        Action::Ready,
+        Action::Search,
+        Action::UseAnObject,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Attack => "Attack",
+            Action::Dash => "Dash",
+            Action::Disengage => "Disengage",
+            Action::Dodge => "Dodge",
+            Action::Help => "Help",
+            Action::Hide => "Hide",
+            Action::Ready => "Ready",
+            Action::Search => "Search",
+            Action::UseAnObject => "Use an Object",
+        }
+    }
+
+    /// What it does, for the card's tooltip.
+    pub fn effect(self) -> &'static str {
+        match self {
+            Action::Attack => "Make the creature's attacks (more than one with Extra Attack or Multiattack)",
+            Action::Dash => "Extra movement equal to the speed, this turn",
+            Action::Disengage => "Movement doesn't provoke opportunity attacks for the rest of the turn",
+            Action::Dodge => {
+                "Until the start of the next turn: attacks against it have disadvantage (if it sees the attacker), \
+                 advantage on Dexterity saves"
+            }
+            Action::Help => "An ally's next attack on a creature within 5 ft of the helper has advantage",
+            Action::Hide => "A Dexterity (Stealth) check to hide, out of sight of the enemies",
+            Action::Ready => "Name a trigger and an action: it fires as a reaction after the trigger",
+            Action::Search => "A Wisdom (Perception) check to find hidden creatures",
+            Action::UseAnObject => "A second object interaction, or an object that needs an action",
+        }
+    }
+}
+
+/// What paid for an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Slot {
+    Action,
+    BonusAction,
+}
+
+/// What a creature's sheet gives its turns beyond the common actions.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnOptions {
+    /// Attacks one Attack action makes (Extra Attack, Multiattack): at least 1.
+    pub attacks_per_action: u8,
+    /// Actions it may take as a bonus action (a rogue's Cunning Action: Dash, Disengage, Hide).
+    pub bonus_actions: Vec<Action>,
+}
+
+impl TurnOptions {
+    pub fn attacks(&self) -> u8 {
+        self.attacks_per_action.max(1)
+    }
+
+    /// Whether it has anything to spend a bonus action on (PHB "Bonus Actions").
+    pub fn has_bonus_actions(&self) -> bool {
+        !self.bonus_actions.is_empty()
+    }
+}
+
+/// Why a part of the turn can't be spent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum EconomyError {
+    #[error("the action is spent this turn (on {spent_on}); {action} can't be taken")]
+    ActionSpent { action: String, spent_on: String },
+    #[error("no attacks are left of this turn's Attack action")]
+    NoAttacksLeft,
+    #[error("the reaction is spent until the start of its next turn")]
+    ReactionSpent,
+    #[error("nothing is readied")]
+    NothingReadied,
+}
+
+/// A trigger for a readied action (PHB "Ready": "the perceivable circumstance that will trigger
+/// your reaction").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trigger {
+    /// When this creature (by id) moves, or any creature hostile to the readier when `None`.
+    Moves(Option<String>),
+    /// Anything else, in the player's words: the DM fires it.
+    Other(String),
+}
+
+/// What fires when the trigger comes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Response {
+    /// One attack (by name) at the creature that triggered it.
+    Attack(String),
+    /// A spell, cast now and held with concentration until it is released (PHB "Ready").
+    Spell(String),
+    Other(String),
+}
+
+/// A readied action, waiting for its trigger until the start of the creature's next turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Readied {
+    pub trigger: Trigger,
+    pub response: Response,
+}
+
+impl Readied {
+    /// Whether `mover` (hostile or not to the readier, by `hostile`) moving sets it off.
+    pub fn triggered_by_move(&self, mover: &str, hostile: bool) -> bool {
+        match &self.trigger {
+            Trigger::Moves(Some(who)) => who == mover,
+            Trigger::Moves(None) => hostile,
+            Trigger::Other(_) => false,
+        }
+    }
+
+    /// In words, naming the trigger's creature by `name_of`.
+    pub fn describe(&self, name_of: impl Fn(&str) -> String) -> String {
+        let response = match &self.response {
+            Response::Attack(attack) => format!("attack with {attack}"),
+            Response::Spell(spell) => format!("cast {spell} (holding concentration)"),
+            Response::Other(text) => text.clone(),
+        };
+        let trigger = match &self.trigger {
+            Trigger::Moves(Some(who)) => format!("when {} moves", name_of(who)),
+            Trigger::Moves(None) => "when an enemy moves".to_owned(),
+            Trigger::Other(text) => format!("when {text}"),
+        };
+        format!("{response}, {trigger}")
+    }
+}
+
+/// When a reaction happens against its trigger (DMG "Adjudicating Reaction Timing": follow the
+/// reaction's own timing; without one, after the trigger finishes, as in the Ready action).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Timing {
+    /// Before the trigger finishes: an opportunity attack resolves before the mover leaves the
+    /// cell.
+    Interrupts,
+    /// After the trigger finishes: a readied action fires after the move ends.
+    AfterTrigger,
+}
+
+/// The reactions the app knows, and their timing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reaction {
+    OpportunityAttack,
+    ReadiedAction,
+    /// Turning to face another way when another creature moves (DMG "Optional Rule: Facing").
+    Turn,
+}
+
+impl Reaction {
+    pub fn timing(self) -> Timing {
+        match self {
+            Reaction::OpportunityAttack => Timing::Interrupts,
+            Reaction::ReadiedAction | Reaction::Turn => Timing::AfterTrigger,
+        }
+    }
+}
+
+/// What is spent of one creature's turn and round: the action, bonus action, free object
+/// interaction and reaction, the Attack action's attacks left, Disengage, and a readied action.
+/// Movement is [`super::movement::TurnMovement`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Economy {
+    /// What it took this turn and what paid for each, in order.
+    pub taken: Vec<(Action, Slot)>,
+    pub attacks_left: u8,
+    pub object_interaction_used: bool,
+    pub reaction_used: bool,
+    /// Took Disengage: its movement provokes no opportunity attack for the rest of the turn.
+    pub disengaged: bool,
+    pub readied: Option<Readied>,
+}
+
+impl Economy {
+    /// The start of the creature's turn: everything is back, the reaction too, and an unfired
+    /// readied action is lost (PHB "Ready": "until the start of your next turn").
+    pub fn start_turn(&mut self) {
+        *self = Self::default();
+    }
+
+    fn spent(&self, slot: Slot) -> Option<Action> {
+        self.taken.iter().find(|(_, s)| *s == slot).map(|(a, _)| *a)
+    }
+
+    pub fn action_used(&self) -> bool {
+        self.spent(Slot::Action).is_some()
+    }
+
+    pub fn bonus_action_used(&self) -> bool {
+        self.spent(Slot::BonusAction).is_some()
+    }
+
+    /// What would pay for `action` now: the bonus action when the sheet allows it there (keeping
+    /// the action for something else), else the action.
+    pub fn can_take(&self, action: Action, options: &TurnOptions) -> Result<Slot, EconomyError> {
+        if options.bonus_actions.contains(&action) && !self.bonus_action_used() {
+            return Ok(Slot::BonusAction);
+        }
+        match self.spent(Slot::Action) {
+            None => Ok(Slot::Action),
+            Some(spent) => {
+                Err(EconomyError::ActionSpent { action: action.name().to_owned(), spent_on: spent.name().to_owned() })
+            }
+        }
+    }
+
+    /// Takes `action`; the Attack action makes its first attack at once (the rest wait in
+    /// `attacks_left`), Disengage marks the turn.
+    pub fn take(&mut self, action: Action, options: &TurnOptions) -> Result<Slot, EconomyError> {
+        let slot = self.can_take(action, options)?;
+        self.taken.push((action, slot));
+        match action {
+            Action::Attack => self.attacks_left = options.attacks() - 1,
+            Action::Disengage => self.disengaged = true,
+            _ => {}
+        }
+        Ok(slot)
+    }
+
+    /// One attack: the next of the Attack action taken, or the first of a new one.
+    pub fn attack(&mut self, options: &TurnOptions) -> Result<(), EconomyError> {
+        if self.attacks_left > 0 {
+            self.attacks_left -= 1;
+            return Ok(());
+        }
+        match self.take(Action::Attack, options) {
+            Ok(_) => Ok(()),
+            Err(_) if self.taken.iter().any(|(a, _)| *a == Action::Attack) => Err(EconomyError::NoAttacksLeft),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// Whether `action` was taken this turn.
+    pub fn took(&self, action: Action) -> bool {
+        self.taken.iter().any(|(a, _)| *a == action)
+    }
+
+    /// Gives back the last `action` taken (a Dash taken for a move that was taken back).
+    pub fn refund(&mut self, action: Action) {
+        if let Some(i) = self.taken.iter().rposition(|(a, _)| *a == action) {
+            self.taken.remove(i);
+            if action == Action::Disengage {
+                self.disengaged = self.took(Action::Disengage);
+            }
+        }
+    }
+
+    /// The free interaction with one object; a second needs the Use an Object action.
+    pub fn interact(&mut self, options: &TurnOptions) -> Result<Option<Slot>, EconomyError> {
+        if !self.object_interaction_used {
+            self.object_interaction_used = true;
+            return Ok(None);
+        }
+        self.take(Action::UseAnObject, options).map(Some)
+    }
+
+    /// Spends the reaction.
+    pub fn react(&mut self) -> Result<(), EconomyError> {
+        if self.reaction_used {
+            return Err(EconomyError::ReactionSpent);
+        }
+        self.reaction_used = true;
+        Ok(())
+    }
+
+    /// The Ready action: spends the action and waits for the trigger.
+    pub fn ready(&mut self, readied: Readied) -> Result<(), EconomyError> {
+        // Ready is never a bonus action.
+        self.take(Action::Ready, &TurnOptions::default())?;
+        self.readied = Some(readied);
+        Ok(())
+    }
+
+    /// Fires the readied action with the reaction; returns it.
+    pub fn fire_readied(&mut self) -> Result<Readied, EconomyError> {
+        if self.readied.is_none() {
+            return Err(EconomyError::NothingReadied);
+        }
+        self.react()?;
+        self.readied.take().ok_or(EconomyError::NothingReadied)
+    }
+
+    /// What is left, for the card and the command line.
+    pub fn left(&self, options: &TurnOptions) -> Left {
+        Left {
+            action: !self.action_used(),
+            attacks: self.attacks_left,
+            bonus_action: options.has_bonus_actions() && !self.bonus_action_used(),
+            object_interaction: !self.object_interaction_used,
+            reaction: !self.reaction_used,
+            disengaged: self.disengaged,
+        }
+    }
+}
+
+/// What is left of a turn, part by part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Left {
+    pub action: bool,
+    /// Attacks left of an Attack action already taken.
+    pub attacks: u8,
+    /// A bonus action, when the creature has something to spend one on.
+    pub bonus_action: bool,
+    pub object_interaction: bool,
+    pub reaction: bool,
+    pub disengaged: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rogue() -> TurnOptions {
+        TurnOptions { attacks_per_action: 1, bonus_actions: vec![Action::Dash, Action::Disengage, Action::Hide] }
+    }
+
+    #[test]
+    fn a_second_dash_is_refused() {
+        let mut turn = Economy::default();
+        assert_eq!(turn.take(Action::Dash, &TurnOptions::default()), Ok(Slot::Action));
+        let second = turn.take(Action::Dash, &TurnOptions::default());
+        assert_eq!(
+            second,
+            Err(EconomyError::ActionSpent { action: "Dash".into(), spent_on: "Dash".into() }),
+            "PHB 'Dash' spends the action"
+        );
+        assert_eq!(
+            second.unwrap_err().to_string(),
+            "the action is spent this turn (on Dash); Dash can't be taken"
+        );
+    }
+
+    #[test]
+    fn a_bonus_action_dash_keeps_the_action_and_allows_a_second_dash() {
+        let mut turn = Economy::default();
+        assert_eq!(turn.take(Action::Dash, &rogue()), Ok(Slot::BonusAction));
+        assert!(turn.left(&rogue()).action);
+        assert_eq!(turn.take(Action::Dash, &rogue()), Ok(Slot::Action));
+        assert!(turn.take(Action::Dash, &rogue()).is_err(), "two Dashes at most");
+        assert!(!turn.left(&rogue()).bonus_action);
+    }
+
+    #[test]
+    fn the_attack_action_makes_the_sheets_number_of_attacks() {
+        let fighter = TurnOptions { attacks_per_action: 2, bonus_actions: Vec::new() };
+        let mut turn = Economy::default();
+        assert_eq!(turn.attack(&fighter), Ok(()));
+        assert_eq!(turn.left(&fighter).attacks, 1);
+        assert_eq!(turn.attack(&fighter), Ok(()));
+        assert_eq!(turn.attack(&fighter), Err(EconomyError::NoAttacksLeft));
+        let mut dodger = Economy::default();
+        dodger.take(Action::Dodge, &fighter).expect("the action is free");
+        assert!(matches!(dodger.attack(&fighter), Err(EconomyError::ActionSpent { .. })));
+    }
+
+    #[test]
+    fn the_reaction_is_one_a_round_and_comes_back_at_the_start_of_the_turn() {
+        let mut turn = Economy::default();
+        assert_eq!(turn.react(), Ok(()));
+        assert_eq!(turn.react(), Err(EconomyError::ReactionSpent));
+        assert!(!turn.left(&TurnOptions::default()).reaction);
+        turn.start_turn();
+        assert_eq!(turn.react(), Ok(()), "restored at the start of its turn");
+    }
+
+    #[test]
+    fn one_free_object_interaction_then_the_action() {
+        let mut turn = Economy::default();
+        assert_eq!(turn.interact(&TurnOptions::default()), Ok(None));
+        assert_eq!(turn.interact(&TurnOptions::default()), Ok(Some(Slot::Action)));
+        assert!(turn.interact(&TurnOptions::default()).is_err());
+    }
+
+    #[test]
+    fn a_readied_action_fires_once_with_the_reaction_and_is_lost_at_the_next_turn() {
+        let readied = Readied { trigger: Trigger::Moves(None), response: Response::Attack("Longbow".into()) };
+        let mut turn = Economy::default();
+        turn.ready(readied.clone()).expect("the action is free");
+        assert!(turn.action_used());
+        assert!(readied.triggered_by_move("thug", true));
+        assert!(!readied.triggered_by_move("lia", false), "an ally moving doesn't set it off");
+        assert_eq!(turn.fire_readied(), Ok(readied.clone()));
+        assert_eq!(turn.fire_readied(), Err(EconomyError::NothingReadied));
+        let mut unfired = Economy::default();
+        unfired.ready(readied).expect("ready");
+        unfired.start_turn();
+        assert_eq!(unfired.readied, None);
+        let mut reacted = Economy::default();
+        reacted.ready(Readied { trigger: Trigger::Other("the door opens".into()), response: Response::Other("shut it".into()) }).expect("ready");
+        reacted.react().expect("an opportunity attack first");
+        assert_eq!(reacted.fire_readied(), Err(EconomyError::ReactionSpent), "one reaction a round");
+    }
+
+    #[test]
+    fn reaction_timing_follows_the_dmg() {
+        assert_eq!(Reaction::OpportunityAttack.timing(), Timing::Interrupts);
+        assert_eq!(Reaction::ReadiedAction.timing(), Timing::AfterTrigger);
+        assert_eq!(Reaction::Turn.timing(), Timing::AfterTrigger);
+    }
+
+    #[test]
+    fn disengage_is_undone_with_its_refund() {
+        let mut turn = Economy::default();
+        turn.take(Action::Disengage, &TurnOptions::default()).expect("free");
+        assert!(turn.disengaged);
+        turn.refund(Action::Disengage);
+        assert!(!turn.disengaged && !turn.action_used());
+    }
+}

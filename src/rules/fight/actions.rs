@@ -1,0 +1,120 @@
+//! The actions with a ruling on the board: Help, Hide and Search.
+//!
+//! PHB "Help", "Hide" (004_ebe0798b5689cc3b.txt) and chapter 7's hiding rules as the PHB sums them
+//! up there ("Unseen Attackers and Targets"); the calls are in `docs/rules.md`, "Turns and
+//! reactions".
+
+use serde::Serialize;
+
+use super::{Field, Fighter};
+
+/// The Help action's reach: the target must be within 5 ft of the helper.
+pub const HELP_FEET: u32 = 5;
+
+/// Why `helper` can't help `ally` attack `target`, or `None` if it can (PHB "Help": "you can aid
+/// a friendly creature in attacking a creature within 5 feet of you").
+pub fn cannot_help_because(field: &Field, helper: &Fighter, ally: &Fighter, target: &Fighter) -> Option<String> {
+    if !helper.can_act() {
+        return Some(format!("{} can't act", helper.name()));
+    }
+    if ally.id == helper.id || ally.is_object || helper.side.is_hostile_to(ally.side) {
+        return Some(format!("{} is not an ally of {}", ally.name(), helper.name()));
+    }
+    if target.id == ally.id || !ally.side.is_hostile_to(target.side) {
+        return Some(format!("{} is not an enemy of {}", target.name(), ally.name()));
+    }
+    let feet = field.feet_between(helper, target);
+    (feet > HELP_FEET).then(|| format!("{} is {feet} ft from {}: Help needs it within 5 ft", target.name(), helper.name()))
+}
+
+/// How a Hide attempt went.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum HideOutcome {
+    /// Hidden: the Stealth total meets every enemy's passive Perception.
+    Hidden { stealth: i32, against: i32 },
+    /// Seen: the total falls short of `against`, the passive Perception of `noticed_by`.
+    Noticed { stealth: i32, against: i32, noticed_by: String },
+}
+
+/// The enemies that see `hider` clearly now: it can't hide from them (PHB "Unseen Attackers and
+/// Targets": you can't hide from a creature that can see you).
+pub fn seen_by<'a>(field: &'a Field, hider: &Fighter) -> Vec<&'a Fighter> {
+    enemies_of(field, hider).filter(|e| field.sees(e, hider)).collect()
+}
+
+fn enemies_of<'a>(field: &'a Field, me: &Fighter) -> impl Iterator<Item = &'a Fighter> {
+    let side = me.side;
+    field.fighters.iter().filter(move |f| f.can_act() && f.side.is_hostile_to(side))
+}
+
+/// Hiding with a Dexterity (Stealth) total of `stealth`: hidden when it meets the passive
+/// Wisdom (Perception) of every enemy able to notice it (a passive score works as a DC).
+pub fn hide(field: &Field, hider: &Fighter, stealth: i32) -> HideOutcome {
+    let sharpest = enemies_of(field, hider).max_by_key(|e| e.sheet.passive_perception());
+    match sharpest {
+        Some(e) if stealth < e.sheet.passive_perception() => HideOutcome::Noticed {
+            stealth,
+            against: e.sheet.passive_perception(),
+            noticed_by: e.name().to_owned(),
+        },
+        _ => HideOutcome::Hidden { stealth, against: sharpest.map_or(0, |e| e.sheet.passive_perception()) },
+    }
+}
+
+/// The Search action with a Wisdom (Perception) total of `perception`: the hidden enemies of
+/// `searcher` whose Stealth total it meets.
+pub fn search<'a>(field: &'a Field, searcher: &Fighter, perception: i32) -> Vec<&'a Fighter> {
+    field
+        .fighters
+        .iter()
+        .filter(|f| f.side.is_hostile_to(searcher.side) && f.hidden.is_some_and(|stealth| perception >= stealth))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::creature::Side;
+    use crate::rules::fight::tests::{fighter, map};
+    use crate::rules::{Grid, TerrainMap};
+
+    fn open_map() -> TerrainMap {
+        map(Grid::Square, &["............"; 12])
+    }
+
+    #[test]
+    fn help_needs_an_ally_and_an_enemy_within_5_ft_of_the_helper() {
+        let map = open_map();
+        let fighters = vec![
+            fighter("brom", Side::Party, (2, 2)),
+            fighter("lia", Side::Party, (6, 2)),
+            fighter("thug", Side::Enemy, (3, 2)),
+            fighter("far", Side::Enemy, (9, 9)),
+        ];
+        let field = Field::new(&map, &fighters, Default::default());
+        let f = |id: &str| field.fighter(id).expect("there");
+        assert_eq!(cannot_help_because(&field, f("brom"), f("lia"), f("thug")), None);
+        assert!(cannot_help_because(&field, f("brom"), f("lia"), f("far")).is_some_and(|w| w.contains("within 5 ft")));
+        assert!(cannot_help_because(&field, f("brom"), f("thug"), f("lia")).is_some_and(|w| w.contains("not an ally")));
+    }
+
+    #[test]
+    fn hiding_needs_to_be_unseen_and_beat_the_sharpest_passive_perception() {
+        let map = open_map();
+        let mut fighters = vec![fighter("lia", Side::Party, (2, 2)), fighter("thug", Side::Enemy, (6, 2))];
+        fighters[1].sheet.skills.insert(crate::rules::creature::Skill::Perception, 3);
+        let field = Field::new(&map, &fighters, Default::default());
+        let (lia, thug) = (&fighters[0], &fighters[1]);
+        assert_eq!(seen_by(&field, lia).len(), 1, "in the open, the thug sees her");
+        assert_eq!(hide(&field, lia, 13), HideOutcome::Hidden { stealth: 13, against: 13 });
+        assert!(matches!(hide(&field, lia, 12), HideOutcome::Noticed { against: 13, .. }));
+        let mut hidden = fighters.clone();
+        hidden[0].hidden = Some(13);
+        let field = Field::new(&map, &hidden, Default::default());
+        assert!(!field.sees(&hidden[1], &hidden[0]), "a hidden creature is unseen by its enemies");
+        assert!(field.sees(&hidden[0], &hidden[1]));
+        assert!(search(&field, thug, 12).is_empty());
+        assert_eq!(search(&field, thug, 13).len(), 1);
+    }
+}
