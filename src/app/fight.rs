@@ -11,11 +11,15 @@ use super::AppSystems;
 use super::components::*;
 use super::dice::{Inspiration, Session};
 use super::movement::TurnMoves;
+use super::turns::{Turn, take_action};
 use super::state::{LoadedScenario, Notice, Selection};
 use crate::rules::Footprint;
 use crate::rules::conditions::{Condition, DEATH_BY_EXHAUSTION, speed, standing_cost};
 use crate::rules::dice::{DiceRoll, Evaluation, LogEntry, RollMode};
 use crate::rules::facing::turned;
+use crate::rules::creature::Skill;
+use crate::rules::economy::Action;
+use crate::rules::fight::actions::{HideOutcome, cannot_help_because, hide, search, seen_by};
 use crate::rules::fight::adjudicate::{Adjudication, adjudicate, pick_attack};
 use crate::rules::fight::resolve::roll_attack;
 use crate::rules::fight::saves::{SaveEffect, creatures_in_area, roll_saves};
@@ -104,6 +108,20 @@ pub enum FightRequest {
     /// Stand up from prone: half the speed (PHB "Being Prone").
     StandUp {
         target: Entity,
+    },
+    /// The Help action: `ally`'s next attack on `target` (within 5 ft of the helper) has advantage.
+    Help {
+        helper: Entity,
+        ally: Entity,
+        target: Entity,
+    },
+    /// The Hide action: a Dexterity (Stealth) check against the enemies' passive Perception.
+    Hide {
+        who: Entity,
+    },
+    /// The Search action: a Wisdom (Perception) check that finds hidden enemies.
+    Search {
+        who: Entity,
     },
     /// Every creature in `cells` saves against `effect`, with cover from `origin`.
     RollSaves {
@@ -222,6 +240,95 @@ fn fixed_roll(what: &str, total: i32) -> DiceRoll {
     }
 }
 
+/// Makes `attacker`'s `attack` against `target`: adjudicates it, pays for it with `pay` (the
+/// Attack action, or a reaction) once it may be made, rolls the attack and its damage into the
+/// log (`how` names it there: "attack", "opportunity attack", "readied attack"), applies the
+/// damage, and returns the notice, or why the attack wasn't made. Attacking gives a hidden
+/// attacker away (PHB "Unseen Attackers and Targets").
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn make_attack(
+    loaded: &LoadedScenario,
+    tokens: &mut FightTokens,
+    session: &mut Session,
+    inspiration: &mut Query<&mut Inspiration>,
+    name: &impl Fn(Entity) -> String,
+    attacker: Entity,
+    target: Entity,
+    attack: &str,
+    how: &str,
+    pay: impl FnOnce() -> Result<(), String>,
+) -> Result<String, String> {
+    let all = fighters(loaded, tokens);
+    let mut ruling = all.ruling(loaded, attacker, target, attack)?;
+    if let Some(refusal) = &ruling.refusal {
+        return Err(format!("{} can't attack: {refusal}", name(attacker)));
+    }
+    pay()?;
+    let inspired = inspiration.get(attacker).is_ok_and(|i| i.spent_on_next_roll);
+    if inspired {
+        ruling.sources.advantage("inspiration");
+    }
+    let (Some(target_fighter), Some(attacker_fighter)) = (all.of(target), all.of(attacker)) else {
+        return Err("no such creature".into());
+    };
+    let roll =
+        roll_attack(&ruling, &target_fighter.defenses_now(), attacker_fighter.average_damage, &mut session.dice)
+            .map_err(|e| e.to_string())?;
+    if inspired && let Ok(mut i) = inspiration.get_mut(attacker) {
+        i.spent_on_next_roll = false;
+    }
+    let who = name(attacker);
+    let victim = name(target);
+    let why = |what: &str| {
+        if ruling.sources.is_empty() { what.to_owned() } else { format!("{what}; {}", ruling.sources.describe()) }
+    };
+    session.log.entries.push(LogEntry {
+        who: who.clone(),
+        reason: why(&format!("{} {how} on {victim}: {}", ruling.attack.name, roll.outcome.word())),
+        roll: roll.roll.clone(),
+        hidden: false,
+    });
+    let mut text = match how {
+        "attack" => format!("{who} attacks {victim} with {}: {}", ruling.attack.name, roll.describe()),
+        _ => format!("{who}'s {how} on {victim} with {}: {}", ruling.attack.name, roll.describe()),
+    };
+    if let Some(damage) = &roll.damage {
+        let critical = roll.outcome == crate::rules::attack::Outcome::Critical;
+        let dice_roll = damage.roll.clone().map_or_else(
+            || fixed_roll(&format!("average {}", damage.rolled), damage.rolled),
+            |mut r| {
+                if let Some(average) = damage.average {
+                    r.notation = format!("{average} + {}", r.notation);
+                    r.total = damage.rolled;
+                }
+                r
+            },
+        );
+        let crit = if critical { ", critical hit" } else { "" };
+        session.log.entries.push(LogEntry {
+            who: who.clone(),
+            reason: format!("{} damage to {victim}{crit}: {} {}", ruling.attack.name, damage.dealt.amount, damage.kind),
+            roll: dice_roll,
+            hidden: false,
+        });
+        if let Ok((.., mut hit_points, mut combatant, _, _)) = tokens.get_mut(target) {
+            let combatant = &mut *combatant;
+            let taken = take_damage(&mut hit_points.0, &mut combatant.conditions, damage.dealt.amount, critical);
+            text = format!("{text}; {victim} {}", taken.describe());
+        }
+    }
+    if let Ok((.., mut combatant, _, _)) = tokens.get_mut(attacker) {
+        if combatant.helped_against.as_deref() == Some(ruling.target.as_str()) {
+            combatant.helped_against = None;
+            combatant.helped_by = None;
+        }
+        if combatant.hidden.take().is_some() {
+            text = format!("{text}; {who} is no longer hidden");
+        }
+    }
+    Ok(text)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn apply_fight_requests(
     mut requests: MessageReader<FightRequest>,
@@ -233,6 +340,9 @@ fn apply_fight_requests(
     session: Option<ResMut<Session>>,
     mut mode: ResMut<AttackMode>,
     mut notice: ResMut<Notice>,
+    mut actions: Query<&mut Actions>,
+    turn: Res<Turn>,
+    pcs: Query<(), With<PlayerCharacter>>,
 ) {
     let Some(mut session) = session else { return };
     let name = |e: Entity| names.get(e).map_or_else(|_| "?".to_owned(), |n| n.0.clone());
@@ -250,93 +360,31 @@ fn apply_fight_requests(
                 }
             }
             FightRequest::Attack { attacker, target, attack } => {
-                let all = fighters(&loaded, &tokens);
-                let mut ruling = match all.ruling(&loaded, *attacker, *target, attack) {
-                    Ok(ruling) => ruling,
-                    Err(why) => {
-                        notice.0 = Some((why, true));
-                        continue;
-                    }
-                };
-                if let Some(refusal) = &ruling.refusal {
-                    notice.0 = Some((format!("{} can't attack: {refusal}", name(*attacker)), true));
-                    continue;
-                }
-                let inspired = inspiration.get(*attacker).is_ok_and(|i| i.spent_on_next_roll);
-                if inspired {
-                    ruling.sources.advantage("inspiration");
-                }
-                let (Some(target_fighter), Some(attacker_fighter)) = (all.of(*target), all.of(*attacker)) else {
-                    continue;
-                };
-                let roll = match roll_attack(
-                    &ruling,
-                    &target_fighter.defenses_now(),
-                    attacker_fighter.average_damage,
-                    &mut session.dice,
-                ) {
-                    Ok(roll) => roll,
-                    Err(error) => {
-                        notice.0 = Some((error.to_string(), true));
-                        continue;
-                    }
-                };
-                if let Ok(mut i) =
-                    inspiration.get_mut(*attacker).map_err(drop).and_then(|i| if inspired { Ok(i) } else { Err(()) })
-                {
-                    i.spent_on_next_roll = false;
-                }
                 let who = name(*attacker);
-                let victim = name(*target);
-                let why = |what: &str| {
-                    if ruling.sources.is_empty() {
-                        what.to_owned()
-                    } else {
-                        format!("{what}; {}", ruling.sources.describe())
+                let options = tokens.get(*attacker).map(|t| t.8.sheet.turn.clone()).unwrap_or_default();
+                let pay = || {
+                    let mut actions = actions.get_mut(*attacker).map_err(|_| "no such creature".to_owned())?;
+                    if let Some(why) = turn.not_yours(*attacker, &who) {
+                        return Err(format!("{who} can't attack: {why}"));
                     }
+                    actions.0.attack(&options).map_err(|e| format!("{who} can't attack: {e}"))
                 };
-                session.log.entries.push(LogEntry {
-                    who: who.clone(),
-                    reason: why(&format!("{} attack on {victim}: {}", ruling.attack.name, roll.outcome.word())),
-                    roll: roll.roll.clone(),
-                    hidden: false,
+                let result = make_attack(
+                    &loaded,
+                    &mut tokens,
+                    &mut session,
+                    &mut inspiration,
+                    &name,
+                    *attacker,
+                    *target,
+                    attack,
+                    "attack",
+                    pay,
+                );
+                notice.0 = Some(match result {
+                    Ok(text) => (text, false),
+                    Err(text) => (text, true),
                 });
-                let mut text = format!("{who} attacks {victim} with {}: {}", ruling.attack.name, roll.describe());
-                if let Some(damage) = &roll.damage {
-                    let critical = roll.outcome == crate::rules::attack::Outcome::Critical;
-                    let dice_roll = damage.roll.clone().map_or_else(
-                        || fixed_roll(&format!("average {}", damage.rolled), damage.rolled),
-                        |mut r| {
-                            if let Some(average) = damage.average {
-                                r.notation = format!("{average} + {}", r.notation);
-                                r.total = damage.rolled;
-                            }
-                            r
-                        },
-                    );
-                    let crit = if critical { ", critical hit" } else { "" };
-                    session.log.entries.push(LogEntry {
-                        who: who.clone(),
-                        reason: format!(
-                            "{} damage to {victim}{crit}: {} {}",
-                            ruling.attack.name, damage.dealt.amount, damage.kind
-                        ),
-                        roll: dice_roll,
-                        hidden: false,
-                    });
-                    if let Ok((.., mut hit_points, mut combatant, _, _)) = tokens.get_mut(*target) {
-                        let combatant = &mut *combatant;
-                        let taken =
-                            take_damage(&mut hit_points.0, &mut combatant.conditions, damage.dealt.amount, critical);
-                        text = format!("{text}; {victim} {}", taken.describe());
-                    }
-                }
-                if let Ok((.., mut combatant, _, _)) = tokens.get_mut(*attacker)
-                    && combatant.helped_against.as_deref() == Some(ruling.target.as_str())
-                {
-                    combatant.helped_against = None;
-                }
-                notice.0 = Some((text, false));
             }
             FightRequest::Damage { target, amount } => {
                 let Ok((.., mut hit_points, mut combatant, _, _)) = tokens.get_mut(*target) else { continue };
@@ -403,12 +451,32 @@ fn apply_fight_requests(
                 }
             }
             FightRequest::Turn { target, clockwise } => {
+                let who = name(*target);
                 let Ok((.., Some(mut facing), _)) = tokens.get_mut(*target) else {
-                    notice.0 = Some((format!("{} faces no way (give it `facing` in the scene)", name(*target)), true));
+                    notice.0 = Some((format!("{who} faces no way (give it `facing` in the scene)"), true));
                     continue;
                 };
+                // Out of its turn, a creature turns only as its reaction, when another creature
+                // has moved (DMG "Optional Rule: Facing").
+                let mut how = "";
+                if turn.not_yours(*target, &who).is_some() {
+                    if !turn.movers.iter().any(|m| m != target) {
+                        let text = format!("{who} can turn out of its turn only as a reaction when another creature moves");
+                        notice.0 = Some((text, true));
+                        continue;
+                    }
+                    let reacted = match actions.get_mut(*target) {
+                        Ok(mut a) => a.0.react().map_err(|e| e.to_string()),
+                        Err(_) => Err("no such creature".to_owned()),
+                    };
+                    if let Err(error) = reacted {
+                        notice.0 = Some((format!("{who} can't turn: {error}"), true));
+                        continue;
+                    }
+                    how = " (its reaction)";
+                }
                 facing.0 = turned(grid, facing.0, *clockwise);
-                notice.0 = Some((format!("{} faces {:?}", name(*target), facing.0), false));
+                notice.0 = Some((format!("{who} faces {:?}{how}", facing.0), false));
             }
             FightRequest::Dodge { target, on } => {
                 let Ok((.., mut combatant, _, _)) = tokens.get_mut(*target) else { continue };
@@ -433,6 +501,104 @@ fn apply_fight_requests(
                 m.turn.spent += cost;
                 combatant.conditions.set(Condition::Prone, false);
                 notice.0 = Some((format!("{} stands up for {cost} ft", name(*target)), false));
+            }
+            FightRequest::Help { helper, ally, target } => {
+                let all = fighters(&loaded, &tokens);
+                let field = all.field(&loaded);
+                let (Some(h), Some(a), Some(t)) = (all.of(*helper), all.of(*ally), all.of(*target)) else { continue };
+                let who = name(*helper);
+                if let Some(why) = cannot_help_because(&field, h, a, t) {
+                    notice.0 = Some((format!("{who} can't help: {why}"), true));
+                    continue;
+                }
+                let Ok(mut economy) = actions.get_mut(*helper) else { continue };
+                if let Err(why) = take_action(&turn, *helper, &who, &mut economy, &h.sheet.turn, Action::Help) {
+                    notice.0 = Some((why, true));
+                    continue;
+                }
+                let (target_id, target_name, ally_name) = (t.id.clone(), t.name().to_owned(), a.name().to_owned());
+                if let Ok((.., mut combatant, _, _)) = tokens.get_mut(*ally) {
+                    combatant.helped_against = Some(target_id);
+                    combatant.helped_by = Some(*helper);
+                }
+                let text = format!("{who} helps {ally_name}: its next attack on {target_name} has advantage");
+                notice.0 = Some((text, false));
+            }
+            FightRequest::Hide { who } => {
+                let all = fighters(&loaded, &tokens);
+                let field = all.field(&loaded);
+                let Some(hider) = all.of(*who) else { continue };
+                let hider_name = hider.name().to_owned();
+                let seen: Vec<&str> = seen_by(&field, hider).iter().map(|f| f.name()).collect();
+                if !seen.is_empty() {
+                    let text = format!("{hider_name} can't hide: {} can see it clearly", seen.join(", "));
+                    notice.0 = Some((text, true));
+                    continue;
+                }
+                let Ok(mut economy) = actions.get_mut(*who) else { continue };
+                if let Err(why) = take_action(&turn, *who, &hider_name, &mut economy, &hider.sheet.turn, Action::Hide) {
+                    notice.0 = Some((why, true));
+                    continue;
+                }
+                let bonus = hider.sheet.skill_bonus(Skill::Stealth);
+                let Ok(roll) = session.dice.roll(&format!("1d20{bonus:+}"), RollMode::Normal) else { continue };
+                let outcome = hide(&field, hider, roll.total);
+                let (word, text) = match &outcome {
+                    HideOutcome::Hidden { stealth, .. } => {
+                        ("hidden", format!("{hider_name} hides (Stealth {stealth})"))
+                    }
+                    HideOutcome::Noticed { stealth, against, noticed_by } => (
+                        "noticed",
+                        format!("{hider_name} fails to hide: Stealth {stealth} against {noticed_by}'s passive Perception {against}"),
+                    ),
+                };
+                session.log.entries.push(LogEntry {
+                    who: hider_name,
+                    reason: format!("Dexterity (Stealth) to hide: {word}"),
+                    roll,
+                    hidden: !pcs.contains(*who),
+                });
+                if let (HideOutcome::Hidden { stealth, .. }, Ok((.., mut combatant, _, _))) = (outcome, tokens.get_mut(*who)) {
+                    combatant.hidden = Some(stealth);
+                }
+                notice.0 = Some((text, false));
+            }
+            FightRequest::Search { who } => {
+                let all = fighters(&loaded, &tokens);
+                let field = all.field(&loaded);
+                let Some(searcher) = all.of(*who) else { continue };
+                let searcher_name = searcher.name().to_owned();
+                let Ok(mut economy) = actions.get_mut(*who) else { continue };
+                if let Err(why) =
+                    take_action(&turn, *who, &searcher_name, &mut economy, &searcher.sheet.turn, Action::Search)
+                {
+                    notice.0 = Some((why, true));
+                    continue;
+                }
+                let bonus = searcher.sheet.skill_bonus(Skill::Perception);
+                let Ok(roll) = session.dice.roll(&format!("1d20{bonus:+}"), RollMode::Normal) else { continue };
+                let found: Vec<(String, String)> =
+                    search(&field, searcher, roll.total).iter().map(|f| (f.id.clone(), f.name().to_owned())).collect();
+                session.log.entries.push(LogEntry {
+                    who: searcher_name.clone(),
+                    reason: format!("Wisdom (Perception) to search: {} found", found.len()),
+                    roll,
+                    hidden: false,
+                });
+                for (id, _) in &found {
+                    if let Some(entity) = all.entity_of(id)
+                        && let Ok((.., mut combatant, _, _)) = tokens.get_mut(entity)
+                    {
+                        combatant.hidden = None;
+                    }
+                }
+                let names: Vec<&str> = found.iter().map(|(_, n)| n.as_str()).collect();
+                let text = if names.is_empty() {
+                    format!("{searcher_name} searches and finds no one")
+                } else {
+                    format!("{searcher_name} searches and finds {}", names.join(", "))
+                };
+                notice.0 = Some((text, false));
             }
             FightRequest::RollSaves { cells, origin, effect } => {
                 let all = fighters(&loaded, &tokens);

@@ -52,6 +52,11 @@ impl MapKeys<'_> {
     pub(super) fn control(&self) -> bool {
         self.held(KeyCode::ControlLeft) || self.held(KeyCode::ControlRight)
     }
+
+    /// Whether Shift is held.
+    pub(super) fn shift(&self) -> bool {
+        self.held(KeyCode::ShiftLeft) || self.held(KeyCode::ShiftRight)
+    }
 }
 
 /// Where the pointer is on the map, if it is over the map and not over a panel.
@@ -120,7 +125,7 @@ fn click_tokens(
     template: Res<super::template::TemplateTool>,
     mut pointer: ResMut<PointerOnMap>,
     board: Option<Res<Board>>,
-    tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize)>,
+    tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize), Without<super::audience::OutOfView>>,
     attacking: (Res<AttackMode>, Res<Selection>),
     mut select: MessageWriter<SelectToken>,
     mut fight: MessageWriter<FightRequest>,

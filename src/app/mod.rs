@@ -5,6 +5,7 @@
 //! ([`state::OpenScenario`], [`state::SelectToken`]) that systems apply to the state; the rules in
 //! [`crate::rules`] are called with plain data taken from the components.
 
+pub mod audience;
 pub mod board;
 mod camera;
 mod capture;
@@ -17,11 +18,13 @@ mod input;
 pub mod layout;
 pub mod movement;
 pub mod panels;
+pub mod reactions;
 mod ruler;
 pub mod sight;
 pub mod state;
 pub mod template;
 mod tokens;
+pub mod turns;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -114,6 +117,9 @@ pub fn headless_plugin(app: &mut App) {
         board::plugin,
         tokens::plugin,
         movement::plugin,
+        turns::plugin,
+        reactions::plugin,
+        audience::plugin,
         dice::plugin,
         fight::plugin,
         chase::logic_plugin,

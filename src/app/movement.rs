@@ -9,31 +9,30 @@ use bevy::prelude::*;
 use super::AppSystems;
 use super::board::Board;
 use super::components::*;
+use super::fight::{FightTokens, fighters};
 use super::input::{MapKeys, PointerOnMap};
 use super::layout::BoardLayout;
-use super::state::{LoadedScenario, Notice, RedrawFrames, ScenarioChanged, SelectToken, Selection};
+use super::state::{LoadedScenario, Notice, RedrawFrames, ScenarioChanged};
+use super::turns::Turn;
 use super::tokens::{TokenDisc, TokenMarker};
-use crate::rules::movement::{self, Fit, Mover, Occupant, Path, TurnMovement};
+use crate::rules::economy::Action;
+use crate::rules::fight::opportunity::{Moving, Provocation};
+use crate::rules::movement::{self, Mover, Occupant, Path, TurnMovement};
 use crate::rules::{Cell, Footprint};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Dragging>()
         .init_resource::<PointerOnMap>()
-        .init_resource::<Turn>()
         .add_message::<MoveToken>()
-        .add_message::<TurnRequest>()
+        .add_message::<Walk>()
         .add_systems(
             Update,
             (
-                turn_keys.in_set(AppSystems::Input),
-                (
-                    give_turn_movement.run_if(on_message::<ScenarioChanged>),
-                    apply_turn_requests,
-                    apply_moves,
-                    place_tokens,
-                )
+                (give_turn_movement.run_if(on_message::<ScenarioChanged>), apply_moves)
                     .chain()
-                    .in_set(AppSystems::Apply),
+                    .in_set(AppSystems::Apply)
+                    .before(super::reactions::walk),
+                place_tokens.in_set(AppSystems::Show),
             ),
         );
 }
@@ -41,16 +40,6 @@ pub(super) fn plugin(app: &mut App) {
 /// The mouse side of movement, for the window: dragging and its preview.
 pub(super) fn drag_plugin(app: &mut App) {
     app.add_systems(Update, (drag_tokens.in_set(AppSystems::Input), draw_drag_path.in_set(AppSystems::Show)));
-}
-
-/// `N` gives the next creature its turn; `Ctrl+Z` takes back the selected creature's last move.
-fn turn_keys(keys: MapKeys, selection: Res<Selection>, mut turn: MessageWriter<TurnRequest>) {
-    if let Some(entity) = selection.0.filter(|_| keys.control() && keys.pressed(KeyCode::KeyZ)) {
-        turn.write(TurnRequest::Undo(entity));
-    }
-    if keys.pressed(KeyCode::KeyN) {
-        turn.write(TurnRequest::NextTurn);
-    }
 }
 
 /// A creature's movement this turn, with the moves it made (for undo).
@@ -61,32 +50,31 @@ pub struct TurnMoves {
     pub crawling: bool,
 }
 
-/// Whose turn it is: creatures take turns in the roster's order (the initiative tracker will
-/// order them later); a new turn resets that creature's movement.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Turn {
-    pub round: u32,
-    pub active: Option<Entity>,
-}
-
 /// Asks to move a token's anchor to a cell, paying from its movement (taking a Dash if only a
 /// Dash reaches it).
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct MoveToken {
     pub entity: Entity,
     pub to: Cell,
+    /// The DM moves a creature out of its turn (Shift held on the drag): logged, and it provokes
+    /// nothing (it isn't the creature using its movement).
+    pub by_dm: bool,
 }
 
-/// Turn actions from the panels and the keyboard.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TurnRequest {
-    /// The next creature in the roster starts its turn.
-    NextTurn,
-    /// This creature starts its turn now (its movement resets).
-    StartTurn(Entity),
-    Dash(Entity),
-    /// Take back the last move of this turn.
-    Undo(Entity),
+impl MoveToken {
+    pub fn new(entity: Entity, to: Cell) -> Self {
+        Self { entity, to, by_dm: false }
+    }
+}
+
+/// A planned move, paid for, to walk: the walk may stop for opportunity attacks on the way.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Walk {
+    pub entity: Entity,
+    pub path: Path,
+    /// The move needed a Dash, taken for it.
+    pub dashed: bool,
+    pub moving: Moving,
 }
 
 /// The drag in progress, if any.
@@ -103,6 +91,10 @@ pub(crate) struct Drag {
     pub target: Cell,
     /// What reaches it, if anything.
     pub preview: Result<(Path, bool), String>,
+    /// The opportunity attacks that path would provoke.
+    pub provokes: Vec<Provocation>,
+    /// Shift held: the DM moves a creature out of its turn.
+    pub by_dm: bool,
 }
 
 fn give_turn_movement(
@@ -151,12 +143,14 @@ pub(crate) fn movement_view(
     Some((mover_rules, position.0, others))
 }
 
-/// The cheapest way to `to` within the turn's movement, else with a Dash (`true`), else why not.
+/// The cheapest way to `to` within the turn's movement, else with a Dash (`true`) if it `can_dash`,
+/// else why not.
 pub(crate) fn plan_move(
     loaded: &LoadedScenario,
     layout: &BoardLayout,
     tokens: &TokenSpaces,
     moves: &TurnMoves,
+    can_dash: bool,
     mover: Entity,
     to: Cell,
 ) -> Result<(Path, bool), String> {
@@ -164,127 +158,59 @@ pub(crate) fn plan_move(
     rules_mover.crawling = moves.crawling;
     let board = movement::Board { map: &loaded.scenario.map, rule: loaded.scenario.rules.diagonals, others: &others };
     let turn = &moves.turn;
-    let reach = movement::reach(&board, &rules_mover, start, turn.left_with_dash(), turn.parity);
+    let budget = if can_dash { turn.left_with_dash() } else { turn.left() };
+    let reach = movement::reach(&board, &rules_mover, start, budget, turn.parity);
     match reach.path(to) {
         Some(path) if path.cost <= turn.left() => Ok((path, false)),
         Some(path) => Ok((path, true)),
-        None => Err(movement::why_not(&board, &rules_mover, start, to, turn.left_with_dash(), turn.parity)
+        None => Err(movement::why_not(&board, &rules_mover, start, to, budget, turn.parity)
             .map_or_else(|| "unreachable".to_owned(), |e| e.to_string())),
     }
 }
 
+/// Plans each move asked for and pays for it (a Dash from the action economy if the move needs
+/// one), then hands it to the walk ([`super::reactions::walk`]), which may stop it for reactions.
+/// While a fight runs only the creature whose turn it is moves, unless the DM moves another.
 #[allow(clippy::too_many_arguments)]
 fn apply_moves(
     mut requests: MessageReader<MoveToken>,
     loaded: Res<LoadedScenario>,
     board: Option<Res<Board>>,
-    mut queries: ParamSet<(TokenSpaces, Query<(&mut TurnMoves, &mut Position, &DisplayName)>)>,
+    tokens: TokenSpaces,
+    mut moves: Query<(&TurnMoves, &mut Actions, &Combatant, &DisplayName)>,
+    turn: Res<Turn>,
+    pending: Res<super::reactions::Reactions>,
+    mut walks: MessageWriter<Walk>,
     mut notice: ResMut<Notice>,
     mut redraw: ResMut<RedrawFrames>,
 ) {
     let Some(board) = board else { return };
     for request in requests.read() {
-        let Ok(current) = queries.p1().get(request.entity).map(|(m, ..)| m.clone()) else { continue };
-        let plan = plan_move(&loaded, &board.0, &queries.p0(), &current, request.entity, request.to);
-        let mut moves = queries.p1();
-        let Ok((mut turn_moves, mut position, name)) = moves.get_mut(request.entity) else { continue };
-        match plan {
+        redraw.0 = redraw.0.max(3);
+        let Ok((current, mut actions, combatant, name)) = moves.get_mut(request.entity) else { continue };
+        let refuse = |why: String| Some((format!("{} can't move: {why}", name.0), true));
+        if pending.waiting() {
+            notice.0 = refuse("a reaction is waiting for an answer".into());
+            continue;
+        }
+        if let Some(why) = turn.not_yours(request.entity, &name.0).filter(|_| !request.by_dm) {
+            notice.0 = refuse(format!("{why} (hold Shift to move it as the DM)"));
+            continue;
+        }
+        let options = &combatant.sheet.turn;
+        let can_dash = actions.0.can_take(Action::Dash, options).is_ok();
+        match plan_move(&loaded, &board.0, &tokens, current, can_dash, request.entity, request.to) {
             Ok((path, _)) if path.steps.is_empty() => {}
-            Ok((path, needs_dash)) => {
-                turn_moves.turn.take_move(position.0, &path, needs_dash);
-                position.0 = request.to;
-                let squeezing = if path.fit == Fit::Squeezing { ", squeezing" } else { "" };
-                let dash = if needs_dash { " with a Dash" } else { "" };
-                notice.0 = Some((
-                    format!("{} moved {} ft{dash}{squeezing}; {} ft left", name.0, path.cost, turn_moves.turn.left()),
-                    false,
-                ));
+            Ok((path, dashed)) => {
+                if dashed && let Err(error) = actions.0.take(Action::Dash, options) {
+                    notice.0 = refuse(error.to_string());
+                    continue;
+                }
+                let moving = super::reactions::moving(request.by_dm, &actions.0);
+                walks.write(Walk { entity: request.entity, path, dashed, moving });
             }
             Err(reason) => notice.0 = Some((format!("{} can't move to {}: {reason}", name.0, request.to), true)),
         }
-        redraw.0 = redraw.0.max(3);
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn apply_turn_requests(
-    mut requests: MessageReader<TurnRequest>,
-    mut turn: ResMut<Turn>,
-    mut moves: Query<(Entity, &mut TurnMoves, &mut Position, &DisplayName, &RosterOrder)>,
-    abilities: Query<&AbilityModifiers>,
-    mut select: MessageWriter<SelectToken>,
-    ids: Query<&TokenId>,
-    mut notice: ResMut<Notice>,
-    mut session: Option<ResMut<super::dice::Session>>,
-) {
-    for request in requests.read() {
-        match *request {
-            TurnRequest::NextTurn => {
-                let Some(session) = session.as_deref_mut() else { continue };
-                // The first turn rolls initiative for every creature, in the roster's order.
-                if session.initiative.entries.is_empty() {
-                    let mut roster: Vec<(RosterOrder, Entity)> = moves.iter().map(|(e, .., o)| (*o, e)).collect();
-                    roster.sort();
-                    let participants: Vec<(String, i8)> = roster
-                        .iter()
-                        .filter_map(|(_, e)| {
-                            Some((ids.get(*e).ok()?.0.clone(), abilities.get(*e).map_or(0, |a| a.0.dex)))
-                        })
-                        .collect();
-                    if let Err(error) = session.roll_initiative(&participants, |id| {
-                        roster
-                            .iter()
-                            .find_map(|(_, e)| (ids.get(*e).ok()?.0 == id).then_some(*e))
-                            .and_then(|e| moves.get(e).ok())
-                            .map(|m| m.3.0.clone())
-                    }) {
-                        notice.0 = Some((error.to_string(), true));
-                        continue;
-                    }
-                }
-                let Some(id) = session.initiative.pass_turn().map(|e| e.id.clone()) else { continue };
-                turn.round = session.initiative.round;
-                let Some(next) = moves.iter().find_map(|(e, ..)| (ids.get(e).ok()?.0 == id).then_some(e)) else {
-                    continue;
-                };
-                start_turn(&mut turn, next, &mut moves, &mut notice);
-                select.write(SelectToken(Some(id)));
-            }
-            TurnRequest::StartTurn(entity) => {
-                if turn.round == 0 {
-                    turn.round = 1;
-                }
-                start_turn(&mut turn, entity, &mut moves, &mut notice);
-            }
-            TurnRequest::Dash(entity) => {
-                if let Ok((_, mut m, _, name, _)) = moves.get_mut(entity) {
-                    m.turn.dash();
-                    notice.0 = Some((format!("{} takes the Dash action: {} ft left", name.0, m.turn.left()), false));
-                }
-            }
-            TurnRequest::Undo(entity) => {
-                if let Ok((_, mut m, mut position, name, _)) = moves.get_mut(entity)
-                    && let Some(last) = m.turn.undo()
-                {
-                    position.0 = last.from;
-                    notice.0 =
-                        Some((format!("Took back {}'s move to {}: {} ft left", name.0, last.to, m.turn.left()), false));
-                }
-            }
-        }
-    }
-}
-
-fn start_turn(
-    turn: &mut Turn,
-    entity: Entity,
-    moves: &mut Query<(Entity, &mut TurnMoves, &mut Position, &DisplayName, &RosterOrder)>,
-    notice: &mut Notice,
-) {
-    if let Ok((_, mut m, _, name, _)) = moves.get_mut(entity) {
-        m.turn = TurnMovement::new(m.turn.speed);
-        turn.active = Some(entity);
-        notice.0 = Some((format!("Round {}: {}'s turn, {} ft of movement", turn.round, name.0, m.turn.speed), false));
     }
 }
 
@@ -372,38 +298,53 @@ pub(crate) struct ReachOverlay;
 const MOVE_SHADE: Color = Color::srgba(0.25, 0.75, 1.0, 0.30);
 const DASH_SHADE: Color = Color::srgba(1.0, 0.75, 0.2, 0.22);
 
-/// Starts, updates and ends drags: the reach overlay and the path preview while dragging, a
-/// [`MoveToken`] on the drop.
+/// Starts, updates and ends drags: the reach overlay and the path preview (with the opportunity
+/// attacks it would provoke) while dragging, a [`MoveToken`] on the drop. While a fight runs only
+/// the creature whose turn it is can be dragged, unless Shift is held (the DM).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn drag_tokens(
     mut commands: Commands,
     buttons: Res<ButtonInput<MouseButton>>,
+    keys: MapKeys,
     pointer: Res<PointerOnMap>,
     loaded: Res<LoadedScenario>,
     board: Option<Res<Board>>,
     tokens: TokenSpaces,
-    turn_moves: Query<&TurnMoves>,
+    fight: (FightTokens, Query<(&TurnMoves, &Actions)>, Res<Turn>, Res<super::reactions::Reactions>),
     mut dragging: ResMut<Dragging>,
     overlays: Query<Entity, With<ReachOverlay>>,
     mut meshes: Option<ResMut<Assets<Mesh>>>,
     mut materials: Option<ResMut<Assets<ColorMaterial>>>,
     mut moves: MessageWriter<MoveToken>,
+    mut notice: ResMut<Notice>,
     mut redraw: ResMut<RedrawFrames>,
 ) {
+    let (fight_tokens, turn_moves, turn, pending) = fight;
     let Some(board) = board else { return };
     let layout = board.0;
     if buttons.just_pressed(MouseButton::Left) && dragging.0.is_none() {
         let grabbed =
             pointer.pressed_token.zip(pointer.cell).and_then(|(e, cell)| Some((e, cell, turn_moves.get(e).ok()?)));
-        if let Some((entity, cell, moves)) = grabbed {
+        if let Some((entity, cell, (moves, actions))) = grabbed {
             let Ok((_, _, position, ..)) = tokens.get(entity) else { return };
+            let by_dm = keys.shift();
+            if turn.fight_runs() && turn.active != Some(entity) && !by_dm || pending.waiting() {
+                if pending.waiting() {
+                    notice.0 = Some(("Answer the reaction first".to_owned(), true));
+                }
+                return;
+            }
             let anchor = position.0;
             dragging.0 = Some(Drag {
                 entity,
                 grab: (cell.x - anchor.x, cell.y - anchor.y),
                 target: anchor,
                 preview: Err(String::new()),
+                provokes: Vec::new(),
+                by_dm,
             });
+            let options = fight_tokens.get(entity).map(|t| t.8.sheet.turn.clone()).unwrap_or_default();
+            let can_dash = actions.0.can_take(Action::Dash, &options).is_ok();
             if let (Some(meshes), Some(materials), Some((mover, start, others))) =
                 (meshes.as_deref_mut(), materials.as_deref_mut(), movement_view(&layout, &tokens, entity))
             {
@@ -414,7 +355,8 @@ pub(super) fn drag_tokens(
                 };
                 let turn = &moves.turn;
                 let mover = Mover { crawling: moves.crawling, ..mover };
-                let reach = movement::reach(&board_view, &mover, start, turn.left_with_dash(), turn.parity);
+                let budget = if can_dash { turn.left_with_dash() } else { turn.left() };
+                let reach = movement::reach(&board_view, &mover, start, budget, turn.parity);
                 let cells: Vec<(Cell, bool)> =
                     reach.cells().iter().filter(|r| r.cell != start).map(|r| (r.cell, r.cost > turn.left())).collect();
                 commands.spawn((
@@ -429,9 +371,21 @@ pub(super) fn drag_tokens(
         let target = cell.offset(-drag.grab.0, -drag.grab.1);
         if target != drag.target || drag.preview == Err(String::new()) {
             drag.target = target;
-            drag.preview = match turn_moves.get(drag.entity) {
-                Ok(moves) => plan_move(&loaded, &layout, &tokens, moves, drag.entity, target),
-                Err(_) => Err("this token does not move".to_owned()),
+            drag.preview = match (turn_moves.get(drag.entity), fight_tokens.get(drag.entity)) {
+                (Ok((moves, actions)), Ok(t)) => {
+                    let can_dash = actions.0.can_take(Action::Dash, &t.8.sheet.turn).is_ok();
+                    plan_move(&loaded, &layout, &tokens, moves, can_dash, drag.entity, target)
+                }
+                _ => Err("this token does not move".to_owned()),
+            };
+            drag.provokes = match (&drag.preview, turn_moves.get(drag.entity)) {
+                (Ok((path, _)), Ok((_, actions))) if turn.fight_runs() => {
+                    let moving = super::reactions::moving(drag.by_dm, &actions.0);
+                    let all = fighters(&loaded, &fight_tokens);
+                    let has_reaction = |e: Entity| turn_moves.get(e).is_ok_and(|(_, a)| !a.0.reaction_used);
+                    super::reactions::provocations_on(&loaded, &all, drag.entity, path, moving, has_reaction, &[])
+                }
+                _ => Vec::new(),
             };
         }
     }
@@ -442,7 +396,7 @@ pub(super) fn drag_tokens(
         }
         let at_start = tokens.get(finished.entity).is_ok_and(|(_, _, p, ..)| p.0 == finished.target);
         if !at_start {
-            moves.write(MoveToken { entity: finished.entity, to: finished.target });
+            moves.write(MoveToken { entity: finished.entity, to: finished.target, by_dm: finished.by_dm });
         }
         redraw.0 = redraw.0.max(3);
     }
@@ -454,6 +408,7 @@ pub(super) fn draw_drag_path(
     board: Option<Res<Board>>,
     dragging: Res<Dragging>,
     tokens: Query<&CreatureSize>,
+    reactors: Query<(&TokenId, &Position, &CreatureSize)>,
 ) {
     let (Some(board), Some(drag)) = (board, dragging.0.as_ref()) else { return };
     let Ok((path, dash)) = &drag.preview else { return };
@@ -469,5 +424,20 @@ pub(super) fn draw_drag_path(
     gizmos.linestrip_2d(points.iter().copied(), color);
     for point in &points {
         gizmos.circle_2d(*point, 4.0, color);
+    }
+    // Where the move would provoke an opportunity attack: a red ring, and a line to the reactor.
+    for provocation in &drag.provokes {
+        let at = centre(provocation.at);
+        let red = Color::srgb(1.0, 0.25, 0.2);
+        gizmos.circle_2d(at, 0.3 * super::layout::PIXELS_PER_UNIT, red);
+        gizmos.circle_2d(at, 0.34 * super::layout::PIXELS_PER_UNIT, red);
+        if let Some(reactor) = reactors.iter().find(|(id, ..)| id.0 == provocation.reactor) {
+            let cells: Vec<Vec2> = Footprint::of(layout.grid, reactor.2.size, reactor.2.square_side)
+                .at(reactor.1.0)
+                .map(|c| layout.world(c))
+                .collect();
+            let to = cells.iter().sum::<Vec2>() / cells.len().max(1) as f32;
+            gizmos.line_2d(at, to, red);
+        }
     }
 }

@@ -12,15 +12,21 @@ use super::fight::map::AttackPreview;
 use super::fight::{AttackMode, FightRequest};
 use super::input::PointerOnMap;
 use super::input::toggle_key;
-use super::movement::{Dragging, Turn, TurnMoves, TurnRequest};
+use super::movement::{Dragging, TurnMoves};
+use super::audience::{Audience, OutOfView};
+use super::reactions::{ReactionAnswer, Reactions};
+use super::turns::{Turn, TurnRequest};
+use crate::rules::economy::Action;
 use super::ruler::Ruler;
 use super::sight::{CoverPreview, SightOverlay};
 use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection, Toggle};
 use super::template::TemplateTool;
 use crate::ui::chase::ChaseRequest;
 use crate::ui::{
-    DiceEdit, DiceView, FightAction, FightEdit, FightView, MovementView, PanelRequest, RosterView, StatusEdit,
-    StatusView, TokenDetails, TokenRow, cursor_label, dice_panel, roster_panel, status_bar, template_panel,
+    DiceEdit, DiceView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, MovementView,
+    PanelRequest, PromptView, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, TurnAction, TurnEdit,
+    TurnView, cursor_label, dice_panel, dm_banner, initiative_panel, reaction_prompt, roster_panel, status_bar,
+    template_panel,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -90,82 +96,136 @@ type TokenQuery<'w, 's> = Query<
         Option<&'static Shield>,
         Has<PlayerCharacter>,
         &'static RosterOrder,
-        Option<&'static TurnMoves>,
-        Option<&'static Inspiration>,
+        (Option<&'static TurnMoves>, Option<&'static Actions>, Option<&'static Inspiration>),
+        (Has<Secret>, Has<OutOfView>),
     ),
 >;
 
-/// The roster's view model: every token in scenario order, and the selected one in detail.
-fn roster_view(
-    tokens: &TokenQuery,
+/// What the panels need beyond the tokens to build the roster.
+struct RosterContext<'a> {
     selection: Selection,
     rules: crate::rules::fight::FightRules,
     grid: crate::rules::Grid,
-    turn: &Turn,
-    session: Option<&Session>,
-    picked: Option<&str>,
-) -> RosterView {
-    let mut rows: Vec<_> = tokens.iter().collect();
+    turn: &'a Turn,
+    session: Option<&'a Session>,
+    picked: Option<&'a str>,
+    audience: Audience,
+}
+
+/// The roster's view model: every token the audience sees, in scenario order, and the selected
+/// one in detail.
+fn roster_view(tokens: &TokenQuery, cx: &RosterContext) -> RosterView {
+    let mut rows: Vec<_> = tokens.iter().filter(|t| !t.14.1).collect();
     rows.sort_by_key(|row| *row.12);
-    let selected = selection.0.and_then(|e| tokens.get(e).ok()).map(
-        |(
-            entity,
-            id,
-            _,
-            _,
-            _,
-            size,
-            (vitals, hit_points, combatant),
-            position,
-            abilities,
-            facing,
-            shield,
-            pc,
-            _,
-            moves,
-            inspiration,
-        )| {
-            TokenDetails {
-                fight: Some(fight_view(vitals, hit_points, combatant, facing.filter(|_| rules.facing), shield, picked)),
-                id: id.0.clone(),
-                anchor: position.0,
-                cells: crate::rules::Footprint::of(grid, size.size, size.square_side).len(),
-                abilities: abilities.0,
-                facing: facing.map(|f| f.0),
-                shield: shield.map(|s| s.0),
-                player_character: pc,
-                movement: moves.map(|m| MovementView {
-                    speed: m.turn.speed,
-                    left: m.turn.left(),
-                    allowance: m.turn.allowance(),
-                    dashes: m.turn.dashes,
-                    moves: m.turn.moves.len(),
-                    active: turn.active == Some(entity),
-                }),
-                inspiration: inspiration.map(|i| i.has),
-                exhaustion: vitals.exhaustion,
-            }
-        },
-    );
+    let selected = cx.selection.0.and_then(|e| tokens.get(e).ok()).filter(|t| !t.14.1).map(|t| {
+        let (entity, id, _, _, _, size, (vitals, hit_points, combatant), position, abilities, facing, shield, pc, ..) = t;
+        let (moves, actions, inspiration) = t.13;
+        let exact_hp = cx.audience.sees_hit_points(pc, t.4.0);
+        TokenDetails {
+            fight: Some(fight_view(
+                vitals,
+                hit_points,
+                combatant,
+                facing.filter(|_| cx.rules.facing),
+                shield,
+                cx.picked,
+                exact_hp,
+            )),
+            id: id.0.clone(),
+            anchor: position.0,
+            cells: crate::rules::Footprint::of(cx.grid, size.size, size.square_side).len(),
+            abilities: abilities.0,
+            facing: facing.map(|f| f.0),
+            shield: shield.map(|s| s.0),
+            player_character: pc,
+            turn: moves.zip(actions).map(|(m, a)| turn_view(tokens, cx, entity, m, a, combatant)),
+            secret: cx.audience.dm.then_some(t.14.0),
+            inspiration: inspiration.map(|i| i.has),
+            exhaustion: vitals.exhaustion,
+        }
+    });
     RosterView {
         rows: rows
             .into_iter()
-            .map(|(_, id, name, kind, side, size, (vitals, hit_points, _), ..)| TokenRow {
+            .map(|(_, id, name, kind, side, size, (vitals, hit_points, _), _, _, _, _, pc, ..)| TokenRow {
                 id: id.0.clone(),
                 name: name.0.clone(),
                 kind: kind.0,
                 side: side.0,
                 size: size.size,
-                hp: hit_points.0.hp,
-                max_hp: hit_points.0.max_hp,
+                hp: if cx.audience.sees_hit_points(pc, side.0) {
+                    format!("{}/{}", hit_points.0.hp, hit_points.0.max_hp)
+                } else {
+                    hit_points.0.outward().word().to_owned()
+                },
                 ac: vitals.ac,
                 speed: vitals.speed,
-                initiative: session
+                initiative: cx
+                    .session
                     .and_then(|s| s.initiative.entries.iter().find(|e| e.id == id.0))
+                    .filter(|e| cx.audience.dm || !e.hidden)
                     .map(|e| e.initiative),
             })
             .collect(),
         selected,
+    }
+}
+
+/// The card's view of a creature's turn: what is left, its actions, and who it could help.
+fn turn_view(
+    tokens: &TokenQuery,
+    cx: &RosterContext,
+    entity: Entity,
+    moves: &TurnMoves,
+    actions: &Actions,
+    combatant: &Combatant,
+) -> TurnView {
+    let me = tokens.get(entity).ok();
+    let cells_of = |position: &Position, size: &CreatureSize| -> Vec<crate::rules::Cell> {
+        crate::rules::Footprint::of(cx.grid, size.size, size.square_side).at(position.0).collect()
+    };
+    let my_cells = me.map(|t| cells_of(t.7, t.5)).unwrap_or_default();
+    let my_side = me.map_or(crate::rules::creature::Side::Neutral, |t| t.4.0);
+    let others: Vec<_> = tokens
+        .iter()
+        .filter(|t| t.0 != entity && !t.14.1 && t.3.0 == crate::scenario::TokenKind::Creature)
+        .collect();
+    let allies = others
+        .iter()
+        .filter(|t| !t.4.0.is_hostile_to(my_side) && my_side != crate::rules::creature::Side::Neutral)
+        .map(|t| (t.1.0.clone(), t.2.0.clone()))
+        .collect();
+    let enemies_near = others
+        .iter()
+        .filter(|t| t.4.0.is_hostile_to(my_side))
+        .filter(|t| {
+            crate::rules::distance::range_feet(cx.grid, cx.rules.diagonals, &my_cells, &cells_of(t.7, t.5))
+                .is_some_and(|feet| feet <= crate::rules::fight::actions::HELP_FEET)
+        })
+        .map(|t| (t.1.0.clone(), t.2.0.clone()))
+        .collect();
+    let economy = &actions.0;
+    let name_of = |id: &str| tokens.iter().find(|t| t.1.0 == id).map_or_else(|| id.to_owned(), |t| t.2.0.clone());
+    TurnView {
+        fight_runs: cx.turn.fight_runs(),
+        active: cx.turn.active == Some(entity),
+        left: economy.left(&combatant.sheet.turn),
+        movement: MovementView {
+            speed: moves.turn.speed,
+            left: moves.turn.left(),
+            allowance: moves.turn.allowance(),
+            dashes: moves.turn.dashes,
+            moves: moves.turn.moves.len(),
+            active: cx.turn.active == Some(entity),
+        },
+        attacks_per_action: combatant.sheet.turn.attacks(),
+        bonus_actions: combatant.sheet.turn.bonus_actions.clone(),
+        readied: economy.readied.as_ref().map(|r| r.describe(name_of)),
+        allies,
+        enemies_near,
+        others: others.iter().map(|t| (t.1.0.clone(), t.2.0.clone())).collect(),
+        attacks: combatant.sheet.attacks.iter().map(|a| a.name.clone()).collect(),
+        hidden: combatant.hidden.is_some(),
     }
 }
 
@@ -177,9 +237,11 @@ fn fight_view(
     facing: Option<&Facing>,
     shield: Option<&Shield>,
     picked: Option<&str>,
+    exact_hp: bool,
 ) -> FightView {
     let conditions = combatant.conditions.clone();
     FightView {
+        exact_hp,
         health: hit_points.0,
         max_hp: crate::rules::conditions::exhausted_max_hp(hit_points.0.max_hp, vitals.exhaustion),
         prone: conditions.has(crate::rules::conditions::Condition::Prone),
@@ -225,6 +287,8 @@ struct Seen<'w> {
     dragging: Res<'w, Dragging>,
     cover_preview: Res<'w, CoverPreview>,
     chase: Res<'w, ChaseMode>,
+    reactions: Res<'w, Reactions>,
+    audience: ResMut<'w, Audience>,
 }
 
 /// The map tools the panels show.
@@ -248,6 +312,7 @@ struct Requests<'w> {
     chase: MessageWriter<'w, ChaseMessage>,
     toggles: MessageWriter<'w, Toggle>,
     fight: MessageWriter<'w, FightRequest>,
+    answers: MessageWriter<'w, ReactionAnswer>,
 }
 
 fn draw_panels(
@@ -259,22 +324,41 @@ fn draw_panels(
     mut edit: ResMut<StatusEditState>,
     mut dice_edit: Local<DiceEdit>,
     mut fight_edit: Local<FightEdit>,
+    mut turn_edit: Local<(TurnEdit, Option<String>)>,
     fight_seen: (Res<AttackMode>, Res<AttackPreview>),
     session: Option<Res<Session>>,
     mut view_rect: ResMut<MapViewRect>,
     out: Requests,
 ) -> Result {
-    let Seen { selection, pointer, mut notice, turn, dragging, cover_preview, chase: chase_mode } = seen;
+    let Seen { selection, pointer, mut notice, turn, dragging, cover_preview, chase: chase_mode, reactions, mut audience } =
+        seen;
     let (attack_mode, attack_preview) = fight_seen;
     let Tools { dice_open, mut template, sight_overlay, ruler, grid_visible } = tools;
-    let Requests { mut dice, mut turn_requests, mut select, mut open, mut fit, mut chase, mut toggles, mut fight } =
-        out;
+    let Requests {
+        mut dice,
+        mut turn_requests,
+        mut select,
+        mut open,
+        mut fit,
+        mut chase,
+        mut toggles,
+        mut fight,
+        mut answers,
+    } = out;
     let ctx = contexts.ctx_mut()?;
     let loaded = &*loaded;
     let scenario = &loaded.scenario;
     let picked = attack_mode.picked_by(selection.0);
-    let roster =
-        roster_view(&tokens, *selection, scenario.fight_rules(), scenario.grid, &turn, session.as_deref(), picked);
+    let cx = RosterContext {
+        selection: *selection,
+        rules: scenario.fight_rules(),
+        grid: scenario.grid,
+        turn: &turn,
+        session: session.as_deref(),
+        picked,
+        audience: *audience,
+    };
+    let roster = roster_view(&tokens, &cx);
     let active_name = turn.active.and_then(|e| tokens.get(e).ok()).map(|t| t.2.0.clone());
     let status = StatusView {
         scenario_name: scenario.name.clone(),
@@ -290,6 +374,7 @@ fn draw_panels(
         dice_open: dice_open.0,
         chase_open: chase_mode.setup_open,
         turn: active_name.map(|name| (turn.round, name)),
+        dm: audience.dm,
     };
     let entity_of = |id: &str| tokens.iter().find(|t| t.1.0 == id).map(|t| t.0);
     let mut root = egui::Ui::new(
@@ -298,13 +383,39 @@ fn draw_panels(
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
     let mut requests = egui::Panel::bottom("status").show(&mut root, |ui| status_bar(ui, &status, &mut edit.0)).inner;
+    if audience.dm {
+        let banner = egui::Frame::new().fill(egui::Color32::from_rgb(150, 30, 30)).inner_margin(6.0);
+        requests.extend(egui::Panel::top("dm-banner").frame(banner).show(&mut root, dm_banner).inner);
+    }
+    if let Some(session) = session.as_deref().filter(|s| !s.initiative.entries.is_empty()) {
+        let view = initiative_view(&tokens, session, &turn, *audience);
+        let (_, adding) = &mut *turn_edit;
+        requests.extend(
+            egui::Panel::right("initiative")
+                .resizable(true)
+                .default_size(200.0)
+                .show(&mut root, |ui| initiative_panel(ui, &view, adding))
+                .inner,
+        );
+    }
     if let Some(session) = session.as_deref().filter(|_| dice_open.0) {
         let roller = selection.0.filter(|e| tokens.get(*e).is_ok());
+        // The players' view never receives a hidden roll's full line.
+        let log = session
+            .log
+            .entries
+            .iter()
+            .map(|e| (if audience.dm { e.full_text() } else { e.player_text() }, e.player_text(), e.hidden))
+            .collect();
         let view = DiceView {
             seed: session.log.seed,
-            log: session.log.entries.iter().map(|e| (e.full_text(), e.player_text(), e.hidden)).collect(),
+            log,
+            dm: audience.dm,
             roller: roller.and_then(|e| tokens.get(e).ok()).map_or_else(|| "the DM".to_owned(), |t| t.2.0.clone()),
-            inspired: roller.and_then(|e| tokens.get(e).ok()).and_then(|t| t.14).is_some_and(|i| i.spent_on_next_roll),
+            inspired: roller
+                .and_then(|e| tokens.get(e).ok())
+                .and_then(|t| t.13.2)
+                .is_some_and(|i| i.spent_on_next_roll),
         };
         requests.extend(
             egui::Panel::right("dice")
@@ -324,7 +435,7 @@ fn draw_panels(
                     requests.extend(template_panel(ui, &template.view));
                     ui.separator();
                 }
-                requests.extend(roster_panel(ui, &roster, &mut fight_edit));
+                requests.extend(roster_panel(ui, &roster, &mut fight_edit, &mut turn_edit.0));
                 requests
             })
             .inner,
@@ -350,6 +461,11 @@ fn draw_panels(
             let detail = if legs.len() > 1 { format!(" ({})", legs.join(" + ")) } else { String::new() };
             cursor_label(ctx, at, &format!("{} ft{detail}", measure.total), false);
         }
+    }
+    if let Some(prompt) = prompt_view(&reactions, &tokens)
+        && let Some(yes) = reaction_prompt(ctx, &prompt)
+    {
+        requests.push(PanelRequest::Answer(yes));
     }
     let free = root.available_rect_before_wrap();
     let free = Some(Rect::new(free.min.x, free.min.y, free.max.x, free.max.y));
@@ -378,15 +494,34 @@ fn draw_panels(
             PanelRequest::FitMap => {
                 fit.write(FitMap);
             }
-            PanelRequest::Dash(id) => {
-                turn_requests.write_batch(entity_of(&id).map(TurnRequest::Dash));
+            PanelRequest::Turn { id, action } => {
+                let Some(entity) = entity_of(&id) else { continue };
+                match turn_request(entity, action, &entity_of) {
+                    Ok(request) => {
+                        turn_requests.write(request);
+                    }
+                    Err(request) => {
+                        fight.write(request);
+                    }
+                }
             }
-            PanelRequest::Undo(id) => {
-                turn_requests.write_batch(entity_of(&id).map(TurnRequest::Undo));
+            PanelRequest::Initiative(action) => {
+                let request = match action {
+                    InitiativeAction::Delay => Some(TurnRequest::Delay),
+                    InitiativeAction::Join(id) => entity_of(&id).map(TurnRequest::Join),
+                    InitiativeAction::Leave(id) => entity_of(&id).map(TurnRequest::Leave),
+                    InitiativeAction::Secret(id, on) => entity_of(&id).map(|e| TurnRequest::Secret(e, on)),
+                };
+                turn_requests.write_batch(request);
             }
-            PanelRequest::StartTurn(id) => {
-                turn_requests.write_batch(entity_of(&id).map(TurnRequest::StartTurn));
+            PanelRequest::Answer(yes) => {
+                answers.write(if reactions.interrupted.is_some() {
+                    ReactionAnswer::Opportunity { attack: yes }
+                } else {
+                    ReactionAnswer::Readied { fire: yes }
+                });
             }
+            PanelRequest::Audience(dm) => audience.dm = dm,
             PanelRequest::NextTurn => {
                 turn_requests.write(TurnRequest::NextTurn);
             }
@@ -438,6 +573,9 @@ fn draw_panels(
             PanelRequest::Inspiration { id, give } => {
                 dice.write_batch(entity_of(&id).map(|entity| DiceRequest::Inspiration { entity, give }));
             }
+            PanelRequest::Fight { id, action: FightAction::Dodge(true) } => {
+                turn_requests.write_batch(entity_of(&id).map(|e| TurnRequest::Act(e, Action::Dodge)));
+            }
             PanelRequest::Fight { id, action } => {
                 fight.write_batch(entity_of(&id).map(|entity| fight_request(entity, action)));
             }
@@ -447,6 +585,94 @@ fn draw_panels(
         }
     }
     Ok(())
+}
+
+/// The turn message for a card's turn action on `entity`, or the fight message for the actions with
+/// a ruling on the board (Help, Hide, Search).
+fn turn_request(
+    entity: Entity,
+    action: TurnAction,
+    entity_of: &impl Fn(&str) -> Option<Entity>,
+) -> Result<TurnRequest, FightRequest> {
+    match action {
+        TurnAction::Act(action) => Ok(TurnRequest::Act(entity, action)),
+        TurnAction::Interact => Ok(TurnRequest::Interact(entity)),
+        TurnAction::Ready(readied) => Ok(TurnRequest::Ready(entity, readied)),
+        TurnAction::Undo => Ok(TurnRequest::Undo(entity)),
+        TurnAction::StartTurn => Ok(TurnRequest::StartTurn(entity)),
+        TurnAction::Hide => Err(FightRequest::Hide { who: entity }),
+        TurnAction::Search => Err(FightRequest::Search { who: entity }),
+        TurnAction::Help { ally, target } => match (entity_of(&ally), entity_of(&target)) {
+            (Some(ally), Some(target)) => Err(FightRequest::Help { helper: entity, ally, target }),
+            _ => Ok(TurnRequest::Act(entity, Action::Help)),
+        },
+    }
+}
+
+/// The initiative tracker's view: the order with names, whose turn it is, and who isn't in it.
+fn initiative_view(tokens: &TokenQuery, session: &Session, turn: &Turn, audience: Audience) -> InitiativeView {
+    let order = &session.initiative;
+    let by_id = |id: &str| tokens.iter().find(|t| t.1.0 == id);
+    InitiativeView {
+        round: order.round,
+        entries: order
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let token = by_id(&e.id);
+                EntryView {
+                    id: e.id.clone(),
+                    name: token.map_or_else(|| e.id.clone(), |t| t.2.0.clone()),
+                    side: token.map_or(crate::rules::creature::Side::Neutral, |t| t.4.0),
+                    initiative: e.initiative,
+                    current: order.current == Some(i) && token.is_some_and(|t| turn.active == Some(t.0)),
+                    hidden: e.hidden,
+                }
+            })
+            .collect(),
+        absent: tokens
+            .iter()
+            .filter(|t| t.13.0.is_some() && order.entry(&t.1.0).is_none())
+            .map(|t| (t.1.0.clone(), t.2.0.clone()))
+            .collect(),
+        dm: audience.dm,
+    }
+}
+
+/// The reaction prompt for what waits: an opportunity attack first, then readied actions.
+fn prompt_view(reactions: &Reactions, tokens: &TokenQuery) -> Option<PromptView> {
+    let name = |e: Entity| tokens.get(e).map_or_else(|_| "?".to_owned(), |t| t.2.0.clone());
+    if let Some(interrupted) = &reactions.interrupted {
+        let offer = interrupted.offers.front()?;
+        return Some(PromptView {
+            title: "Opportunity attack?".into(),
+            lines: vec![
+                format!(
+                    "{} is leaving {}'s reach ({} ft) at {}.",
+                    name(interrupted.mover),
+                    offer.reactor_name,
+                    offer.reach,
+                    offer.at
+                ),
+                format!("{} may strike with {}, using its reaction; the move waits.", offer.reactor_name, offer.attack),
+            ],
+            yes: "Opportunity attack".into(),
+            no: "Let it go".into(),
+        });
+    }
+    let offer = reactions.readied.front()?;
+    let readied = tokens.get(offer.reactor).ok().and_then(|t| t.13.1).and_then(|a| a.0.readied.clone())?;
+    let name_of = |id: &str| tokens.iter().find(|t| t.1.0 == id).map_or_else(|| id.to_owned(), |t| t.2.0.clone());
+    Some(PromptView {
+        title: "Readied action".into(),
+        lines: vec![
+            format!("{} has moved.", name(offer.trigger)),
+            format!("{} readied: {}.", name(offer.reactor), readied.describe(name_of)),
+        ],
+        yes: "Fire".into(),
+        no: "Hold".into(),
+    })
 }
 
 /// The fight message for a card's action on `entity`.

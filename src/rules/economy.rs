@@ -323,7 +323,7 @@ impl Economy {
     pub fn left(&self, options: &TurnOptions) -> Left {
         Left {
             action: !self.action_used(),
-            attacks: self.attacks_left,
+            attacks_left: self.attacks_left,
             bonus_action: options.has_bonus_actions() && !self.bonus_action_used(),
             object_interaction: !self.object_interaction_used,
             reaction: !self.reaction_used,
@@ -337,7 +337,7 @@ impl Economy {
 pub struct Left {
     pub action: bool,
     /// Attacks left of an Attack action already taken.
-    pub attacks: u8,
+    pub attacks_left: u8,
     /// A bonus action, when the creature has something to spend one on.
     pub bonus_action: bool,
     pub object_interaction: bool,
@@ -384,7 +384,7 @@ mod tests {
         let fighter = TurnOptions { attacks_per_action: 2, bonus_actions: Vec::new() };
         let mut turn = Economy::default();
         assert_eq!(turn.attack(&fighter), Ok(()));
-        assert_eq!(turn.left(&fighter).attacks, 1);
+        assert_eq!(turn.left(&fighter).attacks_left, 1);
         assert_eq!(turn.attack(&fighter), Ok(()));
         assert_eq!(turn.attack(&fighter), Err(EconomyError::NoAttacksLeft));
         let mut dodger = Economy::default();

@@ -146,6 +146,27 @@ pub struct DeathSaves {
 /// Three of either ends the saving throws.
 pub const DEATH_SAVES_TO_END: u8 = 3;
 
+/// A creature's hit points as the players' view tells them: healthy, bloodied, down or dead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outward {
+    Healthy,
+    Bloodied,
+    Down,
+    Dead,
+}
+
+impl Outward {
+    pub fn word(self) -> &'static str {
+        match self {
+            Outward::Healthy => "healthy",
+            Outward::Bloodied => "bloodied",
+            Outward::Down => "down",
+            Outward::Dead => "dead",
+        }
+    }
+}
+
 /// Whether a creature is up, dying, stable or dead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -262,6 +283,18 @@ impl Health {
     /// points as bloodied" (at half or below, and still up).
     pub fn bloodied(&self) -> bool {
         self.life == Life::Up && self.hp.saturating_mul(2) <= self.max_hp
+    }
+
+    /// What the players are told of a monster's hit points (DMG "Tracking Monster Hit Points": the
+    /// DM describes its state rather than its number).
+    pub fn outward(&self) -> Outward {
+        match self.life {
+            Life::Dead => Outward::Dead,
+            Life::Dying | Life::Stable => Outward::Down,
+            Life::Up if self.hp == 0 => Outward::Down,
+            Life::Up if self.bloodied() => Outward::Bloodied,
+            Life::Up => Outward::Healthy,
+        }
     }
 
     /// Deals `amount` (already after defenses); `critical` for a critical hit (two death save

@@ -14,8 +14,11 @@ use crate::rules::tables::{Table, TableKind, find, mob_hits};
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DiceView {
     pub seed: u64,
-    /// The log, newest last: the full line and whether it is hidden from players.
+    /// The log, newest last: the full line, the players' line ("The DM rolled." for a hidden
+    /// roll), and whether it is hidden from players.
     pub log: Vec<(String, String, bool)>,
+    /// The DM's view: hidden rolls in full. The players' view shows only the players' lines.
+    pub dm: bool,
     /// Who rolls from the roller: the selected creature's name, or the DM.
     pub roller: String,
     /// The roller's creature spends inspiration on its next roll (advantage).
@@ -30,8 +33,6 @@ pub struct DiceEdit {
     pub reason: String,
     pub mode: RollMode,
     pub hidden: bool,
-    /// The DM's view: hidden rolls shown in full.
-    pub dm_view: bool,
     pub search: String,
     pub open_table: Option<String>,
     pub mob: (i32, i32, u32),
@@ -52,7 +53,6 @@ impl Default for DiceEdit {
             reason: String::new(),
             mode: RollMode::Normal,
             hidden: false,
-            dm_view: true,
             search: String::new(),
             open_table: None,
             mob: (5, 19, 8),
@@ -92,13 +92,12 @@ pub fn dice_panel(ui: &mut egui::Ui, view: &DiceView, tables: &[Table], edit: &m
     ui.separator();
     ui.horizontal(|ui| {
         ui.label(RichText::new("Roll log").strong());
-        ui.checkbox(&mut edit.dm_view, "DM's view");
         ui.label(RichText::new(format!("seed {}", view.seed)).weak().small());
     });
     egui::ScrollArea::vertical().id_salt("roll-log").max_height(160.0).stick_to_bottom(true).show(ui, |ui| {
         for (full, player, hidden) in &view.log {
-            let text = if edit.dm_view { full } else { player };
-            let text = if *hidden && edit.dm_view { format!("(hidden) {text}") } else { text.clone() };
+            let text = if view.dm { full } else { player };
+            let text = if *hidden && view.dm { format!("(hidden) {text}") } else { text.clone() };
             ui.label(text);
         }
     });

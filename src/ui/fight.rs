@@ -15,6 +15,8 @@ use crate::rules::health::{Health, Life};
 /// What the card shows of a creature's fight.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FightView {
+    /// The audience sees its exact hit points (else healthy, bloodied or down).
+    pub exact_hp: bool,
     pub health: Health,
     /// The maximum its exhaustion leaves it.
     pub max_hp: i32,
@@ -69,6 +71,11 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
     let health = &view.health;
     ui.separator();
     ui.horizontal(|ui| {
+        if !view.exact_hp {
+            ui.label(RichText::new(format!("HP: {}", health.outward().word())).strong())
+                .on_hover_text("The players' view: the DM's view shows the number");
+            return;
+        }
         let bloodied = if health.bloodied() { " · bloodied" } else { "" };
         let temp = if health.temp_hp > 0 { format!(" + {} temp", health.temp_hp) } else { String::new() };
         let state = if health.life == Life::Up { String::new() } else { format!(" · {}", health.life.word()) };

@@ -12,12 +12,17 @@ mod roster;
 mod status;
 pub mod style;
 mod template;
+mod turn;
 
 pub(crate) use cursor::cursor_label;
 pub use dice::{DiceEdit, DiceView, dice_panel};
 pub use fight::{FightAction, FightEdit, FightView, attack_card, fight_section};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
-pub use status::{StatusEdit, StatusView, status_bar};
+pub use status::{StatusEdit, StatusView, dm_banner, status_bar};
+pub use turn::{
+    EntryView, InitiativeAction, InitiativeView, PromptView, TurnAction, TurnEdit, TurnView, initiative_panel,
+    reaction_prompt, turn_section,
+};
 pub use template::{InsideView, SaveSettings, ShapeKind, TemplateSettings, TemplateView, template_panel};
 
 /// Something the user asked for in a panel.
@@ -33,14 +38,19 @@ pub enum PanelRequest {
     Reload,
     /// Frame the whole map in the view.
     FitMap,
-    /// The creature with this id takes the Dash action.
-    Dash(String),
-    /// Take back the last move of this creature's turn.
-    Undo(String),
-    /// This creature's turn starts now: its movement resets.
-    StartTurn(String),
-    /// The next creature in the list starts its turn.
+    /// The next creature in the initiative order starts its turn.
     NextTurn,
+    /// Something for the turn of the creature with this id (its card's action buttons).
+    Turn {
+        id: String,
+        action: TurnAction,
+    },
+    /// The initiative tracker's controls.
+    Initiative(InitiativeAction),
+    /// The answer to the reaction prompt: yes (attack, fire) or no (let it go, hold).
+    Answer(bool),
+    /// Show the DM's view (`true`: after the confirmation) or the players' view.
+    Audience(bool),
     /// Switch between the standard and the optional diagonal rule.
     ToggleDiagonals,
     /// Switch the ruler on or off.

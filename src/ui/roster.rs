@@ -5,6 +5,7 @@ use bevy_egui::egui::{self, RichText};
 
 use super::PanelRequest;
 use super::fight::{FightEdit, FightView, fight_section};
+use super::turn::{InitiativeAction, TurnEdit, TurnView, turn_section};
 use super::style::{egui_color, token_color};
 use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
 use crate::rules::{Cell, Size};
@@ -18,8 +19,9 @@ pub struct TokenRow {
     pub kind: TokenKind,
     pub side: Side,
     pub size: Size,
-    pub hp: i32,
-    pub max_hp: i32,
+    /// Hit points as the audience may see them: `7/12`, or for a monster in the players' view
+    /// only `healthy`, `bloodied` or `down`.
+    pub hp: String,
     pub ac: i32,
     pub speed: u32,
     /// Its initiative, once rolled.
@@ -36,8 +38,10 @@ pub struct TokenDetails {
     pub facing: Option<Direction>,
     pub shield: Option<ShieldSide>,
     pub player_character: bool,
-    /// Its movement this turn (creatures only).
-    pub movement: Option<MovementView>,
+    /// Its turn: movement, action economy and the actions (creatures only).
+    pub turn: Option<TurnView>,
+    /// In the DM's view, whether it is kept from the players (the switch on the card).
+    pub secret: Option<bool>,
     /// A player character's inspiration: whether it has it.
     pub inspiration: Option<bool>,
     /// Its exhaustion level (0 to 5; a chase's dashes can raise it).
@@ -68,7 +72,12 @@ pub struct RosterView {
 }
 
 /// Draws the roster into `ui` and returns what the user asked for.
-pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView, edit: &mut FightEdit) -> Vec<PanelRequest> {
+pub fn roster_panel(
+    ui: &mut egui::Ui,
+    view: &RosterView,
+    edit: &mut FightEdit,
+    turn_edit: &mut TurnEdit,
+) -> Vec<PanelRequest> {
     let mut requests = Vec::new();
     ui.heading("Creatures and objects");
     ui.add_space(4.0);
@@ -99,7 +108,7 @@ pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView, edit: &mut FightEdit) 
                 }
                 ui.label(RichText::new(row.side.name()).color(color));
                 ui.label(row.initiative.map_or_else(|| "—".to_owned(), |i| i.to_string()));
-                ui.label(format!("{}/{}", row.hp, row.max_hp));
+                ui.label(&row.hp);
                 ui.label(row.ac.to_string());
                 ui.label(if row.kind == TokenKind::Object { "—".to_owned() } else { format!("{} ft", row.speed) });
                 ui.label(row.size.name());
@@ -109,7 +118,7 @@ pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView, edit: &mut FightEdit) 
     });
     ui.separator();
     match (&view.selected, view.selected.as_ref().and_then(|d| view.rows.iter().find(|r| r.id == d.id))) {
-        (Some(details), Some(row)) => selected_card(ui, row, details, edit, &mut requests),
+        (Some(details), Some(row)) => selected_card(ui, row, details, edit, turn_edit, &mut requests),
         _ => {
             ui.label(RichText::new("Click a token or a name to select it.").italics());
         }
@@ -135,6 +144,7 @@ fn selected_card(
     row: &TokenRow,
     details: &TokenDetails,
     edit: &mut FightEdit,
+    turn_edit: &mut TurnEdit,
     requests: &mut Vec<PanelRequest>,
 ) {
     ui.horizontal(|ui| {
@@ -160,14 +170,6 @@ fn selected_card(
         if let Some(facing) = details.facing {
             line("Facing", format!("{facing:?}"));
         }
-        if let Some(m) = details.movement {
-            let dashed = match m.dashes {
-                0 => String::new(),
-                1 => " (Dashed)".to_owned(),
-                n => format!(" (Dashed {n} times)"),
-            };
-            line("Movement", format!("{} of {} ft left{dashed}", m.left, m.allowance));
-        }
         if row.kind == TokenKind::Creature {
             let a = details.abilities;
             let m = |v: i8| format!("{v:+}");
@@ -175,6 +177,9 @@ fn selected_card(
             line("Int Wis Cha", format!("{} {} {}", m(a.int), m(a.wis), m(a.cha)));
         }
     });
+    if let Some(turn) = &details.turn {
+        requests.extend(turn_section(ui, &details.id, turn, turn_edit));
+    }
     if let Some(fight) = &details.fight {
         requests.extend(fight_section(ui, &details.id, fight, edit));
     }
@@ -189,24 +194,11 @@ fn selected_card(
             }
         });
     }
-    if let Some(m) = details.movement {
-        ui.horizontal(|ui| {
-            if ui.button("Dash").on_hover_text("Take the Dash action: movement grows by your speed").clicked() {
-                requests.push(PanelRequest::Dash(details.id.clone()));
-            }
-            let undo = ui
-                .add_enabled(m.moves > 0, egui::Button::new("Undo move"))
-                .on_hover_text("Take back the last move this turn (Ctrl+Z)");
-            if undo.clicked() {
-                requests.push(PanelRequest::Undo(details.id.clone()));
-            }
-            let label = if m.active { "Restart turn" } else { "Start turn" };
-            if ui.button(label).on_hover_text("Start this creature's turn: its movement resets").clicked() {
-                requests.push(PanelRequest::StartTurn(details.id.clone()));
-            }
-        });
-        ui.label(
-            RichText::new("Drag the token to move it: blue cells cost movement, amber ones a Dash.").weak().small(),
-        );
+    if let Some(secret) = details.secret {
+        let mut kept = secret;
+        let tip = "The players' view doesn't draw it or list it, nor its initiative";
+        if ui.checkbox(&mut kept, "Kept from the players").on_hover_text(tip).changed() {
+            requests.push(PanelRequest::Initiative(InitiativeAction::Secret(details.id.clone(), kept)));
+        }
     }
 }

@@ -27,12 +27,16 @@ pub struct StatusView {
     pub chase_open: bool,
     /// The round and whose turn it is, once turns have started.
     pub turn: Option<(u32, String)>,
+    /// The DM's view is up (else the players').
+    pub dm: bool,
 }
 
 /// The text the user is typing into the bar, kept between frames.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StatusEdit {
     pub open_path: String,
+    /// The switch to the DM's view waits for its confirmation.
+    pub confirming_dm: bool,
 }
 
 /// Draws the bar into `ui` and returns what the user asked for.
@@ -101,6 +105,15 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
             requests.push(PanelRequest::FitMap);
         }
         ui.separator();
+        if view.dm {
+            if ui.button("Players' view").on_hover_text("Hide the DM's secrets again").clicked() {
+                requests.push(PanelRequest::Audience(false));
+            }
+        } else if ui.button("DM's view...").on_hover_text("Show monsters' hit points, hidden rolls and creatures").clicked()
+        {
+            edit.confirming_dm = true;
+        }
+        ui.separator();
         ui.label(match &view.hovered {
             Some((cell, terrain)) => format!("{} {cell}: {terrain}", coordinate_name(view.grid)),
             None => "cursor off the map".to_owned(),
@@ -120,6 +133,41 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
         if let Some((message, is_error)) = &view.message {
             let color = if *is_error { Color32::from_rgb(230, 90, 80) } else { Color32::from_rgb(120, 200, 120) };
             ui.label(RichText::new(message).color(color));
+        }
+    });
+    if edit.confirming_dm && !view.dm {
+        egui::Window::new("Show the DM's view?")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show(ui.ctx(), |ui| {
+                ui.label("Monsters' hit points, hidden rolls, hidden initiative and hidden creatures");
+                ui.label("will be on this screen. Make sure the players look away.");
+                ui.horizontal(|ui| {
+                    if ui.button(RichText::new("Show the DM's view").strong()).clicked() {
+                        requests.push(PanelRequest::Audience(true));
+                        edit.confirming_dm = false;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        edit.confirming_dm = false;
+                    }
+                });
+            });
+    }
+    requests
+}
+
+/// The banner across the top of the map while the DM's view is up.
+pub fn dm_banner(ui: &mut egui::Ui) -> Vec<PanelRequest> {
+    let mut requests = Vec::new();
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new("DM'S VIEW: monster hit points, hidden rolls and hidden creatures are showing")
+                .strong()
+                .color(Color32::WHITE),
+        );
+        if ui.button("Back to the players' view").clicked() {
+            requests.push(PanelRequest::Audience(false));
         }
     });
     requests

@@ -94,24 +94,25 @@ fn entity_of(app: &mut App, id: &str) -> Entity {
 
 #[test]
 fn moving_spends_movement_and_undo_takes_it_back() {
-    use battlemap::app::movement::{MoveToken, TurnMoves, TurnRequest};
+    use battlemap::app::movement::{MoveToken, TurnMoves};
+    use battlemap::app::turns::TurnRequest;
     let mut app = app_with("scenes/tavern_brawl.ron");
     let lia = entity_of(&mut app, "lia");
     assert_eq!(app.world().get::<TurnMoves>(lia).map(|m| m.turn.left()), Some(25));
-    app.world_mut().write_message(MoveToken { entity: lia, to: Cell::new(7, 7) });
+    app.world_mut().write_message(MoveToken::new(lia, Cell::new(7, 7)));
     app.update();
     assert_eq!(app.world().get::<Position>(lia).map(|p| p.0), Some(Cell::new(7, 7)));
     assert_eq!(app.world().get::<TurnMoves>(lia).map(|m| m.turn.left()), Some(10));
 
     // Into a table: refused, with the reason, and Lia stays.
-    app.world_mut().write_message(MoveToken { entity: lia, to: Cell::new(8, 7) });
+    app.world_mut().write_message(MoveToken::new(lia, Cell::new(8, 7)));
     app.update();
     assert_eq!(app.world().get::<Position>(lia).map(|p| p.0), Some(Cell::new(7, 7)));
     let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
     assert!(notice.1 && notice.0.contains("blocked: table at (8, 7)"), "{notice:?}");
 
     // 15 ft away with 10 left: only with a Dash, which the move takes.
-    app.world_mut().write_message(MoveToken { entity: lia, to: Cell::new(4, 7) });
+    app.world_mut().write_message(MoveToken::new(lia, Cell::new(4, 7)));
     app.update();
     let moves = app.world().get::<TurnMoves>(lia).cloned().expect("moves");
     assert_eq!((moves.turn.dashes, moves.turn.left()), (1, 20));
@@ -131,7 +132,7 @@ fn moving_spends_movement_and_undo_takes_it_back() {
 #[test]
 fn next_turn_rolls_initiative_then_follows_it() {
     use battlemap::app::dice::Session;
-    use battlemap::app::movement::{Turn, TurnRequest};
+    use battlemap::app::turns::{Turn, TurnRequest};
     let mut app = app_with("scenes/tavern_brawl.ron");
     app.world_mut().insert_resource(Session::new(21));
     app.world_mut().write_message(TurnRequest::NextTurn);
@@ -159,10 +160,10 @@ fn the_diagonal_count_carries_across_moves_in_a_turn() {
     // even in a separate move.
     let mut app = app_with("scenes/dungeon_corridor.ron");
     let pip = entity_of(&mut app, "pip");
-    app.world_mut().write_message(MoveToken { entity: pip, to: Cell::new(10, 6) });
+    app.world_mut().write_message(MoveToken::new(pip, Cell::new(10, 6)));
     app.update();
     assert_eq!(app.world().get::<TurnMoves>(pip).map(|m| m.turn.spent), Some(5));
-    app.world_mut().write_message(MoveToken { entity: pip, to: Cell::new(11, 5) });
+    app.world_mut().write_message(MoveToken::new(pip, Cell::new(11, 5)));
     app.update();
     assert_eq!(app.world().get::<TurnMoves>(pip).map(|m| m.turn.spent), Some(15));
 }

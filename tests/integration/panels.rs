@@ -255,7 +255,7 @@ fn the_template_panel_changes_the_shape_and_lists_who_is_inside() {
 #[test]
 fn rolling_on_a_table_from_the_panel() {
     let tables = battlemap::rules::tables::all().expect("tables load");
-    let view = DiceView { seed: 1, log: Vec::new(), roller: "the DM".into(), inspired: false };
+    let view = DiceView { seed: 1, log: Vec::new(), dm: true, roller: "the DM".into(), inspired: false };
     let mut harness = Harness::builder().with_size(bevy_egui::egui::Vec2::new(420.0, 1000.0)).build_ui_state(
         |ui, (edit, requests): &mut (DiceEdit, Vec<PanelRequest>)| {
             requests.extend(dice_panel(ui, &view, &tables, edit));
@@ -305,7 +305,7 @@ fn the_card_awards_inspiration() {
 #[test]
 fn the_calculators_roll_improvised_damage_and_judge_automatic_success() {
     let tables = battlemap::rules::tables::all().expect("tables load");
-    let view = DiceView { seed: 1, log: Vec::new(), roller: "the DM".into(), inspired: false };
+    let view = DiceView { seed: 1, log: Vec::new(), dm: true, roller: "the DM".into(), inspired: false };
     let mut harness = Harness::builder().with_size(bevy_egui::egui::Vec2::new(520.0, 1800.0)).build_ui_state(
         |ui, (edit, requests): &mut (DiceEdit, Vec<PanelRequest>)| {
             requests.extend(dice_panel(ui, &view, &tables, edit));

@@ -5,10 +5,11 @@ use bevy::prelude::*;
 use bevy::sprite::Anchor;
 
 use crate::app::board::Board;
-use crate::app::components::{Combatant, Facing, HitPoints, Vitals};
+use crate::app::audience::Audience;
+use crate::app::components::{Allegiance, Combatant, Facing, HitPoints, PlayerCharacter, Vitals};
 use crate::app::tokens::TokenDisc;
 use crate::rules::conditions::Conditions;
-use crate::rules::health::{Health, Life};
+use crate::rules::health::{Health, Life, Outward};
 
 /// The bar's full width behind the fill.
 #[derive(Component, Clone, Copy, Debug)]
@@ -109,27 +110,37 @@ pub(crate) fn spawn(commands: &mut Commands, root: Entity, disc: TokenDisc) {
     ));
 }
 
-type Changed4 = Or<(Changed<HitPoints>, Changed<Combatant>, Changed<Vitals>, Changed<Facing>)>;
-
-/// Brings each changed token's bar, badge and notch up to date.
+/// Brings each changed token's bar, badge and notch up to date (every token when the audience
+/// changes: the players see a monster's bar only as healthy, bloodied or down).
+#[allow(clippy::type_complexity)]
 pub(crate) fn update(
     board: Option<Res<Board>>,
-    tokens: Query<(&HitPoints, &Combatant, &Vitals, Option<&Facing>, &Children), Changed4>,
+    audience: Res<Audience>,
+    tokens: Query<(Ref<HitPoints>, Ref<Combatant>, Ref<Vitals>, Option<Ref<Facing>>, &Children, Has<PlayerCharacter>, &Allegiance)>,
     bars: Query<&HealthBar>,
     mut sprites: Query<(&mut Sprite, Has<HealthFill>), Or<(With<HealthFill>, With<StateBadgeBack>)>>,
     mut badges: Query<&mut Text2d, With<StateBadge>>,
     mut notches: Query<&mut Transform, With<FacingNotch>>,
 ) {
     let Some(board) = board else { return };
-    for (hit_points, combatant, vitals, facing, children) in &tokens {
+    for (hit_points, combatant, vitals, facing, children, pc, side) in &tokens {
+        let changed = hit_points.is_changed()
+            || combatant.is_changed()
+            || vitals.is_changed()
+            || facing.as_ref().is_some_and(Ref::is_changed);
+        if !changed && !audience.is_changed() {
+            continue;
+        }
         let health = &hit_points.0;
+        let exact = audience.sees_hit_points(pc, side.0);
         let width = children.iter().find_map(|c| bars.get(c).ok()).map_or(0.0, |b| b.width);
         let text = badge_text(health, &combatant.conditions, vitals.exhaustion, combatant.dodging).unwrap_or_default();
         for child in children.iter() {
             if let Ok((mut sprite, is_fill)) = sprites.get_mut(child) {
                 if is_fill {
                     sprite.color = bar_color(health);
-                    sprite.custom_size = Some(Vec2::new(width * bar_share(health), BAR_HEIGHT));
+                    let share = if exact { bar_share(health) } else { outward_share(health) };
+                    sprite.custom_size = Some(Vec2::new(width * share, BAR_HEIGHT));
                 } else {
                     let w = if text.is_empty() { 0.0 } else { text.chars().count() as f32 * BADGE_FONT * 0.56 + 8.0 };
                     sprite.custom_size = Some(Vec2::new(w, BADGE_FONT * 1.4));
@@ -138,10 +149,20 @@ pub(crate) fn update(
             if let Ok(mut badge) = badges.get_mut(child) {
                 badge.0.clone_from(&text);
             }
-            if let (Ok(mut notch), Some(facing)) = (notches.get_mut(child), facing) {
+            if let (Ok(mut notch), Some(facing)) = (notches.get_mut(child), facing.as_ref()) {
                 notch.rotation = Quat::from_rotation_z(-(facing.0.degrees(board.0.grid) as f32).to_radians());
             }
         }
+    }
+}
+
+/// The bar the players see of a monster: full while healthy, half when bloodied, empty when
+/// down.
+pub(crate) fn outward_share(health: &Health) -> f32 {
+    match health.outward() {
+        Outward::Healthy => 1.0,
+        Outward::Bloodied => 0.5,
+        Outward::Down | Outward::Dead => 0.0,
     }
 }
 

@@ -1,4 +1,4 @@
-//! The fight queries: `flanking`, `arc`, `attack` and `saves`, answered by `rules::fight` and
+//! The fight queries: `flanking`, `arc`, `attack`, `saves` and `provokes`, answered by `rules::fight` and
 //! `rules::facing` from the scenario as written (documented in `docs/cli.md`).
 
 use clap::Args;
@@ -15,6 +15,7 @@ use crate::rules::fight::adjudicate::{
     Adjudication, FlankingPair, adjudicate, cannot_flank_because, flanking_pairs, pick_attack,
 };
 use crate::rules::fight::resolve::{AttackRoll, roll_attack};
+use crate::rules::fight::opportunity::{Moving, Provocation, provocations};
 use crate::rules::fight::saves::{InArea, SaveEffect, SavesRolled, creatures_in_area, roll_saves};
 use crate::rules::fight::{Field, Fighter, take_damage};
 use crate::rules::flanking::cells_that_flank_with;
@@ -280,4 +281,61 @@ pub(super) fn saves(scenario: &Scenario, args: &SavesArgs) -> Result<SavesAnswer
         None
     };
     Ok(SavesAnswer { effect, cells: shown.answer.cells, creatures: inside, rolled })
+}
+
+/// The longest path `provokes` takes, in cells.
+pub(super) const MAX_PATH_CELLS: usize = 400;
+
+#[derive(Args, Debug)]
+pub(super) struct ProvokesArgs {
+    /// The creature that moves
+    pub(super) mover: String,
+    /// The cells its anchor walks through, each next to the one before (its own cell first, or
+    /// left out)
+    #[arg(long, value_name = "X,Y", num_args = 1.., required = true, allow_hyphen_values = true,
+          value_parser = super::super::parse_pair)]
+    pub(super) path: Vec<(i32, i32)>,
+    /// The mover took the Disengage action: its movement provokes nothing
+    #[arg(long)]
+    pub(super) disengage: bool,
+}
+
+#[derive(Serialize)]
+pub(super) struct ProvokesAnswer {
+    mover: String,
+    /// The anchors walked, the start first.
+    path: Vec<Cell>,
+    disengaged: bool,
+    /// Each opportunity attack, in the order the move meets them: the cell it is leaving when it
+    /// happens (before it leaves), who strikes, its reach and the attack it makes.
+    provocations: Vec<Provocation>,
+}
+
+/// Where walking `path` provokes opportunity attacks and from whom, at the start of a round
+/// (every creature has its reaction).
+pub(super) fn provokes(scenario: &Scenario, args: &ProvokesArgs) -> Result<ProvokesAnswer, String> {
+    let mover = token(scenario, &args.mover)?;
+    if args.path.len() > MAX_PATH_CELLS {
+        return Err(format!("the path has {} cells; at most {MAX_PATH_CELLS} are taken", args.path.len()));
+    }
+    let mut cells: Vec<Cell> = vec![mover.anchor];
+    for &(x, y) in &args.path {
+        let cell = Cell::new(x, y);
+        let last = *cells.last().unwrap_or(&mover.anchor);
+        if cell == last && cells.len() == 1 {
+            continue;
+        }
+        if scenario.grid.steps_between(last, cell) != 1 {
+            return Err(format!("the path steps from {last} to {cell}, which is not a neighbouring cell"));
+        }
+        if !scenario.map.contains(cell) {
+            return Err(format!("the path leaves the map at {cell}"));
+        }
+        cells.push(cell);
+    }
+    let fighters: Vec<Fighter> = scenario.tokens.iter().map(|t| t.fighter(scenario)).collect();
+    let field = Field::new(&scenario.map, &fighters, scenario.fight_rules());
+    let moving = if args.disengage { Moving::Disengaged } else { Moving::Walking };
+    let provocations = provocations(&field, &mover.id, &cells, moving, |_| true, &[]);
+    Ok(ProvokesAnswer { mover: mover.id.clone(), path: cells, disengaged: args.disengage, provocations })
 }

@@ -148,6 +148,9 @@ fn ask_everything(scenario: &Scenario, rng: &mut StdRng) -> Result<(), String> {
     let _ = fight::arc(scenario, &a, &format!("{},{}", to.0, to.1));
     let attack = fight::AttackArgs { a: a.clone(), b: b.clone(), with: None, roll: true, seed: rng.random() };
     let _ = fight::attack(scenario, &attack);
+    let walk: Vec<(i32, i32)> = (0..rng.random_range(1..6)).map(|i| (to.0 + i, to.1)).collect();
+    let provokes = fight::ProvokesArgs { mover: a.clone(), path: walk, disengage: rng.random_bool(0.2) };
+    let _ = fight::provokes(scenario, &provokes);
     let saves = fight::SavesArgs {
         area: AreaArgs {
             shape: ShapeKind::Sphere,

@@ -13,7 +13,9 @@ use crate::rules::area::{
     CoveredCell, MAX_AREA_FEET, MIN_AREA_FEET, Shape, ShapeKind, adjusted_targets, covered_cells, degrees_toward,
     estimated_targets, holders,
 };
+use crate::rules::conditions::speed;
 use crate::rules::distance::{DiagonalParity, range_feet, rule_name};
+use crate::rules::economy::{Economy, Left};
 use crate::rules::lattice::{self, Point, Segment};
 use crate::rules::movement::{Board, Fit, MoveError, Occupant, Step, TurnMovement, reach, why_not};
 use crate::rules::sight::{Blocker, Cover, CoverDegree, From as CoverFrom, SightBoard, cover, line_of_sight};
@@ -77,6 +79,8 @@ enum Question {
     Attack(fight::AttackArgs),
     /// The creatures an area holds with their cover from its origin, and their saving throws
     Saves(fight::SavesArgs),
+    /// The cells where MOVER walking --path provokes opportunity attacks, and from whom
+    Provokes(fight::ProvokesArgs),
 }
 
 #[derive(Args, Debug)]
@@ -165,6 +169,7 @@ pub(super) fn run(args: &QueryArgs) -> u8 {
         Question::Arc { a, target } => fight::arc(&scenario, a, target).map(Answer::Arc),
         Question::Attack(attack_args) => fight::attack(&scenario, attack_args).map(|a| Answer::Attack(Box::new(a))),
         Question::Saves(saves_args) => fight::saves(&scenario, saves_args).map(Answer::Saves),
+        Question::Provokes(provokes_args) => fight::provokes(&scenario, provokes_args).map(Answer::Provokes),
     };
     match answer {
         Ok(answer) => {
@@ -190,6 +195,7 @@ enum Answer {
     Arc(fight::ArcAnswer),
     Attack(Box<fight::AttackAnswer>),
     Saves(fight::SavesAnswer),
+    Provokes(fight::ProvokesAnswer),
 }
 
 /// A point in grid units (x east, y south), rounded to thousandths.
@@ -223,6 +229,21 @@ struct TokenAnswer {
     size: &'static str,
     anchor: Cell,
     cells: Vec<Cell>,
+    /// A creature's turn as it starts: what it has to spend.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    turn: Option<TurnAnswer>,
+}
+
+/// A creature's turn at its start (PHB "Actions in Combat"; `rules::economy`).
+#[derive(Serialize)]
+struct TurnAnswer {
+    #[serde(flatten)]
+    left: Left,
+    /// Feet of movement, after its conditions and exhaustion.
+    movement: u32,
+    attacks_per_action: u8,
+    /// The actions it may take as a bonus action.
+    bonus_actions: Vec<&'static str>,
 }
 
 fn tokens(scenario: &Scenario) -> TokensAnswer {
@@ -240,6 +261,12 @@ fn tokens(scenario: &Scenario) -> TokensAnswer {
                 size: t.size.name(),
                 anchor: t.anchor,
                 cells: t.cells(scenario.grid),
+                turn: (t.kind == TokenKind::Creature).then(|| TurnAnswer {
+                    left: Economy::default().left(&t.turn),
+                    movement: speed(t.speed, &t.conditions, t.exhaustion).feet,
+                    attacks_per_action: t.turn.attacks(),
+                    bonus_actions: t.turn.bonus_actions.iter().map(|a| a.name()).collect(),
+                }),
             })
             .collect(),
     }

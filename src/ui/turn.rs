@@ -1,0 +1,339 @@
+//! A creature's turn on its card (what is left of its action, bonus action, movement, reaction and
+//! object interaction, with a button per action, and the Help and Ready forms), the reaction
+//! prompt over the map, and the initiative tracker.
+
+use bevy_egui::egui::{self, Color32, RichText};
+
+use super::PanelRequest;
+use super::roster::MovementView;
+use crate::rules::creature::Side;
+use crate::rules::economy::{Action, Left, Readied, Response, Trigger};
+
+/// What the card shows of a creature's turn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnView {
+    /// A fight runs (someone's turn has started).
+    pub fight_runs: bool,
+    /// It is this creature's turn.
+    pub active: bool,
+    pub left: Left,
+    pub movement: MovementView,
+    pub attacks_per_action: u8,
+    pub bonus_actions: Vec<Action>,
+    /// Its readied action, in words.
+    pub readied: Option<String>,
+    /// Friends it could help, and enemies within 5 ft of it: `(id, name)`.
+    pub allies: Vec<(String, String)>,
+    pub enemies_near: Vec<(String, String)>,
+    /// Every other creature, for a readied action's trigger.
+    pub others: Vec<(String, String)>,
+    /// Its attacks' names, for a readied attack.
+    pub attacks: Vec<String>,
+    pub hidden: bool,
+}
+
+/// What the card asks of the creature's turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TurnAction {
+    /// Dash, Disengage, Dodge, Use an Object.
+    Act(Action),
+    Interact,
+    Help { ally: String, target: String },
+    Hide,
+    Search,
+    Ready(Readied),
+    Undo,
+    StartTurn,
+}
+
+/// The Help and Ready forms' choices, kept between frames.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnEdit {
+    pub help_ally: Option<String>,
+    pub help_target: Option<String>,
+    /// The readied response: an attack's name, or `None` for the text below.
+    pub ready_attack: Option<String>,
+    pub ready_text: String,
+    /// The trigger: a creature's id, `None` for any enemy.
+    pub ready_trigger: Option<String>,
+}
+
+fn mark(ui: &mut egui::Ui, label: &str, available: bool, words: &str) {
+    let (symbol, color) = if available { ("+", Color32::from_rgb(120, 210, 120)) } else { ("-", Color32::GRAY) };
+    ui.label(RichText::new(format!("{symbol} {label}")).color(color)).on_hover_text(words);
+}
+
+/// Draws the turn part of the card of creature `id`.
+pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut TurnEdit) -> Vec<PanelRequest> {
+    let mut actions = Vec::new();
+    ui.separator();
+    let heading = match (view.fight_runs, view.active) {
+        (_, true) => "Its turn".to_owned(),
+        (true, false) => "Waiting for its turn (it can still react)".to_owned(),
+        (false, false) => "Turn (no fight yet: N rolls initiative)".to_owned(),
+    };
+    ui.label(RichText::new(heading).strong());
+    let l = view.left;
+    let m = view.movement;
+    ui.horizontal_wrapped(|ui| {
+        let action = if l.attacks_left > 0 { format!("Action ({} attacks left)", l.attacks_left) } else { "Action".to_owned() };
+        mark(ui, &action, l.action || l.attacks_left > 0, "One action a turn");
+        if !view.bonus_actions.is_empty() {
+            let can: Vec<&str> = view.bonus_actions.iter().map(|a| a.name()).collect();
+            mark(ui, "Bonus action", l.bonus_action, &format!("As a bonus action: {}", can.join(", ")));
+        }
+        let dashed = if m.dashes > 0 { ", Dashed" } else { "" };
+        mark(ui, &format!("Movement {} of {} ft{dashed}", m.left, m.allowance), m.left > 0, "Split it around actions");
+        mark(ui, "Reaction", l.reaction, "One a round, back at the start of its turn");
+        mark(ui, "Object", l.object_interaction, "One free object interaction a turn");
+    });
+    if l.disengaged {
+        ui.label(RichText::new("Disengaged: its movement provokes no opportunity attacks this turn").weak());
+    }
+    if view.hidden {
+        ui.label(RichText::new("Hidden from its enemies (attacking gives it away)").weak());
+    }
+    if let Some(readied) = &view.readied {
+        ui.label(RichText::new(format!("Readied: {readied}")).color(Color32::from_rgb(230, 200, 120)));
+    }
+    let can_act = !view.fight_runs || view.active;
+    let why_not = "Not its turn: out of its turn a creature acts only with its reaction";
+    ui.add_enabled_ui(can_act, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            for action in [Action::Dash, Action::Disengage, Action::Dodge, Action::UseAnObject] {
+                let bonus = view.bonus_actions.contains(&action) && l.bonus_action;
+                let button = ui
+                    .add_enabled(l.action || bonus, egui::Button::new(action.name()))
+                    .on_hover_text(action.effect())
+                    .on_disabled_hover_text(if can_act { "The action is spent" } else { why_not });
+                if button.clicked() {
+                    actions.push(TurnAction::Act(action));
+                }
+            }
+            for (action, request) in [(Action::Hide, TurnAction::Hide), (Action::Search, TurnAction::Search)] {
+                let bonus = view.bonus_actions.contains(&action) && l.bonus_action;
+                if ui.add_enabled(l.action || bonus, egui::Button::new(action.name())).on_hover_text(action.effect()).clicked()
+                {
+                    actions.push(request);
+                }
+            }
+            if ui
+                .add_enabled(l.object_interaction || l.action, egui::Button::new("Interact"))
+                .on_hover_text("Draw a weapon, open a door: one free interaction, then the action")
+                .clicked()
+            {
+                actions.push(TurnAction::Interact);
+            }
+        });
+        ui.horizontal(|ui| {
+            let undo = ui
+                .add_enabled(m.moves > 0, egui::Button::new("Undo move"))
+                .on_hover_text("Take back the last move this turn (Ctrl+Z)");
+            if undo.clicked() {
+                actions.push(TurnAction::Undo);
+            }
+        });
+        if l.action {
+            help_form(ui, view, edit, &mut actions);
+            ready_form(ui, view, edit, &mut actions);
+        }
+    });
+    if !view.fight_runs || !view.active {
+        let label = if view.active { "Restart turn" } else { "Start turn" };
+        if ui.button(label).on_hover_text("Start this creature's turn now (outside the initiative order)").clicked() {
+            actions.push(TurnAction::StartTurn);
+        }
+    }
+    ui.label(RichText::new("Drag the token to move it: blue cells cost movement, amber ones a Dash.").weak().small());
+    actions.into_iter().map(|action| PanelRequest::Turn { id: id.to_owned(), action }).collect()
+}
+
+/// A combo box over `(id, name)` choices.
+fn pick(ui: &mut egui::Ui, salt: &str, choice: &mut Option<String>, options: &[(String, String)], none: &str) {
+    let shown = choice
+        .as_ref()
+        .and_then(|c| options.iter().find(|(id, _)| id == c))
+        .map_or(none, |(_, name)| name.as_str())
+        .to_owned();
+    egui::ComboBox::from_id_salt(salt).selected_text(shown).show_ui(ui, |ui| {
+        ui.selectable_value(choice, None, none);
+        for (id, name) in options {
+            ui.selectable_value(choice, Some(id.clone()), name);
+        }
+    });
+}
+
+fn help_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: &mut Vec<TurnAction>) {
+    if view.allies.is_empty() || view.enemies_near.is_empty() {
+        return;
+    }
+    ui.horizontal(|ui| {
+        ui.label("Help");
+        pick(ui, "help-ally", &mut edit.help_ally, &view.allies, "(ally)");
+        ui.label("against");
+        pick(ui, "help-target", &mut edit.help_target, &view.enemies_near, "(enemy within 5 ft)");
+        let ready = edit.help_ally.clone().zip(edit.help_target.clone());
+        if ui.add_enabled(ready.is_some(), egui::Button::new("Help")).on_hover_text(Action::Help.effect()).clicked()
+            && let Some((ally, target)) = ready
+        {
+            actions.push(TurnAction::Help { ally, target });
+        }
+    });
+}
+
+fn ready_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: &mut Vec<TurnAction>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Ready");
+        let attacks: Vec<(String, String)> = view.attacks.iter().map(|a| (a.clone(), a.clone())).collect();
+        pick(ui, "ready-attack", &mut edit.ready_attack, &attacks, "(something else)");
+        if edit.ready_attack.is_none() {
+            ui.add(egui::TextEdit::singleline(&mut edit.ready_text).hint_text("what it does").desired_width(110.0));
+        }
+        ui.label("when");
+        pick(ui, "ready-trigger", &mut edit.ready_trigger, &view.others, "an enemy moves");
+        if edit.ready_trigger.is_some() {
+            ui.label("moves");
+        }
+        let response = match (&edit.ready_attack, edit.ready_text.trim()) {
+            (Some(attack), _) => Some(Response::Attack(attack.clone())),
+            (None, "") => None,
+            (None, text) => Some(Response::Other(text.to_owned())),
+        };
+        let button = ui.add_enabled(response.is_some(), egui::Button::new("Ready")).on_hover_text(Action::Ready.effect());
+        if button.clicked()
+            && let Some(response) = response
+        {
+            actions.push(TurnAction::Ready(Readied { trigger: Trigger::Moves(edit.ready_trigger.clone()), response }));
+        }
+    });
+}
+
+/// The reaction waiting for an answer, as the prompt shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PromptView {
+    pub title: String,
+    pub lines: Vec<String>,
+    pub yes: String,
+    pub no: String,
+}
+
+/// The prompt over the map; returns the answer when a button is clicked.
+pub fn reaction_prompt(ctx: &egui::Context, view: &PromptView) -> Option<bool> {
+    let mut answer = None;
+    egui::Window::new(RichText::new(&view.title).strong())
+        .id(egui::Id::new("reaction-prompt"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 48.0])
+        .show(ctx, |ui| {
+            for line in &view.lines {
+                ui.label(line);
+            }
+            ui.add_space(6.0);
+            ui.horizontal(|ui| {
+                if ui.button(RichText::new(&view.yes).strong()).clicked() {
+                    answer = Some(true);
+                }
+                if ui.button(&view.no).clicked() {
+                    answer = Some(false);
+                }
+            });
+        });
+    answer
+}
+
+/// One place in the initiative tracker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryView {
+    pub id: String,
+    pub name: String,
+    pub side: Side,
+    pub initiative: i32,
+    pub current: bool,
+    /// Kept from the players.
+    pub hidden: bool,
+}
+
+/// The initiative tracker's view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InitiativeView {
+    pub round: u32,
+    pub entries: Vec<EntryView>,
+    /// Creatures on the map not in the order: `(id, name)`.
+    pub absent: Vec<(String, String)>,
+    /// The DM's view: hidden entries shown (marked), and the DM's controls.
+    pub dm: bool,
+}
+
+/// Draws the initiative tracker: the order, the current creature highlighted, the round; in the
+/// DM's view also hidden entries and add, remove, hide and delay.
+pub fn initiative_panel(ui: &mut egui::Ui, view: &InitiativeView, adding: &mut Option<String>) -> Vec<PanelRequest> {
+    let mut requests = Vec::new();
+    ui.heading("Initiative");
+    if view.entries.is_empty() {
+        ui.label(RichText::new("Not rolled yet: Next turn (N) rolls it for every creature.").weak());
+    } else {
+        ui.label(format!("Round {}", view.round.max(1)));
+    }
+    egui::Grid::new("initiative").num_columns(3).striped(true).show(ui, |ui| {
+        for entry in view.entries.iter().filter(|e| view.dm || !e.hidden) {
+            let color = super::style::egui_color(super::style::token_color(entry.side, crate::scenario::TokenKind::Creature));
+            ui.label(RichText::new(entry.initiative.to_string()).strong());
+            let mut name = RichText::new(&entry.name).color(color);
+            if entry.current {
+                name = name.strong().background_color(Color32::from_rgb(90, 75, 20));
+            }
+            if entry.hidden {
+                name = name.italics();
+            }
+            let response = ui.selectable_label(entry.current, name);
+            if response.clicked() {
+                requests.push(PanelRequest::Select(entry.id.clone()));
+            }
+            ui.horizontal(|ui| {
+                if view.dm {
+                    let eye = if entry.hidden { "Show" } else { "Hide" };
+                    let tip = if entry.hidden { "Show it to the players" } else { "Keep it from the players" };
+                    if ui.small_button(eye).on_hover_text(tip).clicked() {
+                        requests.push(PanelRequest::Initiative(InitiativeAction::Secret(entry.id.clone(), !entry.hidden)));
+                    }
+                    if ui.small_button("x").on_hover_text("Remove from the order").clicked() {
+                        requests.push(PanelRequest::Initiative(InitiativeAction::Leave(entry.id.clone())));
+                    }
+                }
+                if entry.current
+                    && ui.small_button("Delay").on_hover_text("Act after the next creature, this round").clicked()
+                {
+                    requests.push(PanelRequest::Initiative(InitiativeAction::Delay));
+                }
+            });
+            ui.end_row();
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Next turn").on_hover_text("N").clicked() {
+            requests.push(PanelRequest::NextTurn);
+        }
+    });
+    if view.dm && !view.entries.is_empty() && !view.absent.is_empty() {
+        ui.horizontal(|ui| {
+            pick(ui, "initiative-add", adding, &view.absent, "(creature)");
+            if ui.add_enabled(adding.is_some(), egui::Button::new("Add")).on_hover_text("Roll its initiative").clicked()
+                && let Some(id) = adding.take()
+            {
+                requests.push(PanelRequest::Initiative(InitiativeAction::Join(id)));
+            }
+        });
+    }
+    requests
+}
+
+/// What the tracker asks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InitiativeAction {
+    Delay,
+    Join(String),
+    Leave(String),
+    /// Keep the creature from the players (`true`) or show it.
+    Secret(String, bool),
+}
