@@ -43,7 +43,10 @@ pub struct OutOfView;
 fn show_to_audience(
     mut commands: Commands,
     audience: Res<Audience>,
-    mut tokens: Query<(Entity, &Combatant, Has<Secret>, Has<PlayerCharacter>, Has<OutOfView>, &mut Visibility), With<TokenId>>,
+    mut tokens: Query<
+        (Entity, &Combatant, Has<Secret>, Has<PlayerCharacter>, Has<OutOfView>, &mut Visibility),
+        With<TokenId>,
+    >,
 ) {
     for (entity, combatant, secret, pc, out, mut visibility) in &mut tokens {
         let sees = audience.sees(secret, combatant.hidden.is_some(), pc);

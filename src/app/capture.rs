@@ -94,6 +94,7 @@ fn write_state_file(
     tools: (Res<Dragging>, Res<CoverPreview>, Res<TemplateTool>),
     chase: Res<super::chase::ChaseMode>,
     fight: FightSeen,
+    turns: (Res<super::turns::Turn>, Res<super::reactions::Reactions>, Res<super::panels::ButtonTargets>),
     mut last_written: Local<String>,
 ) {
     let Some(path) = &options.state_file else { return };
@@ -179,8 +180,12 @@ fn write_state_file(
         "template": template.active.then(|| json!({ "cells": template.view.cells, "inside": template.view.inside, "placed": template.origin.is_some() })),
         "drag": dragging.0.as_ref().and_then(|d| {
             let id = tokens.get(d.entity).ok()?.1.0.clone();
-            Some(json!({ "id": id, "target": [d.target.x, d.target.y] }))
+            let provokes: Vec<_> = d.provokes.iter().map(|p| json!({ "reactor": p.reactor, "at": [p.at.x, p.at.y] })).collect();
+            Some(json!({ "id": id, "target": [d.target.x, d.target.y], "provokes": provokes }))
         }),
+        "active": turns.0.active.and_then(|e| tokens.get(e).ok()).map(|t| t.1.0.clone()),
+        "prompt": if turns.1.interrupted.is_some() { Some("opportunity") } else if turns.1.readied.is_empty() { None } else { Some("readied") },
+        "buttons": turns.2.0.iter().map(|(name, at)| (name.clone(), json!(at))).collect::<serde_json::Map<_, _>>(),
         "attack": fight.mode.attack,
         "attack_card": fight.preview.0.as_ref().map(|c| json!({ "lines": c.lines, "allowed": c.allowed })),
         "log": fight.session.as_ref().map(|s| s.log.entries.iter().map(crate::rules::dice::LogEntry::full_text).collect::<Vec<_>>()),

@@ -11,14 +11,14 @@ use super::AppSystems;
 use super::components::*;
 use super::dice::{Inspiration, Session};
 use super::movement::TurnMoves;
-use super::turns::{Turn, take_action};
 use super::state::{LoadedScenario, Notice, Selection};
+use super::turns::{Turn, take_action};
 use crate::rules::Footprint;
 use crate::rules::conditions::{Condition, DEATH_BY_EXHAUSTION, speed, standing_cost};
-use crate::rules::dice::{DiceRoll, Evaluation, LogEntry, RollMode};
-use crate::rules::facing::turned;
 use crate::rules::creature::Skill;
+use crate::rules::dice::{DiceRoll, Evaluation, LogEntry, RollMode};
 use crate::rules::economy::Action;
+use crate::rules::facing::turned;
 use crate::rules::fight::actions::{HideOutcome, cannot_help_because, hide, search, seen_by};
 use crate::rules::fight::adjudicate::{Adjudication, adjudicate, pick_attack};
 use crate::rules::fight::resolve::roll_attack;
@@ -271,9 +271,8 @@ pub(crate) fn make_attack(
     let (Some(target_fighter), Some(attacker_fighter)) = (all.of(target), all.of(attacker)) else {
         return Err("no such creature".into());
     };
-    let roll =
-        roll_attack(&ruling, &target_fighter.defenses_now(), attacker_fighter.average_damage, &mut session.dice)
-            .map_err(|e| e.to_string())?;
+    let roll = roll_attack(&ruling, &target_fighter.defenses_now(), attacker_fighter.average_damage, &mut session.dice)
+        .map_err(|e| e.to_string())?;
     if inspired && let Ok(mut i) = inspiration.get_mut(attacker) {
         i.spent_on_next_roll = false;
     }
@@ -461,7 +460,8 @@ fn apply_fight_requests(
                 let mut how = "";
                 if turn.not_yours(*target, &who).is_some() {
                     if !turn.movers.iter().any(|m| m != target) {
-                        let text = format!("{who} can turn out of its turn only as a reaction when another creature moves");
+                        let text =
+                            format!("{who} can turn out of its turn only as a reaction when another creature moves");
                         notice.0 = Some((text, true));
                         continue;
                     }
@@ -549,7 +549,9 @@ fn apply_fight_requests(
                     }
                     HideOutcome::Noticed { stealth, against, noticed_by } => (
                         "noticed",
-                        format!("{hider_name} fails to hide: Stealth {stealth} against {noticed_by}'s passive Perception {against}"),
+                        format!(
+                            "{hider_name} fails to hide: Stealth {stealth} against {noticed_by}'s passive Perception {against}"
+                        ),
                     ),
                 };
                 session.log.entries.push(LogEntry {
@@ -558,7 +560,9 @@ fn apply_fight_requests(
                     roll,
                     hidden: !pcs.contains(*who),
                 });
-                if let (HideOutcome::Hidden { stealth, .. }, Ok((.., mut combatant, _, _))) = (outcome, tokens.get_mut(*who)) {
+                if let (HideOutcome::Hidden { stealth, .. }, Ok((.., mut combatant, _, _))) =
+                    (outcome, tokens.get_mut(*who))
+                {
                     combatant.hidden = Some(stealth);
                 }
                 notice.0 = Some((text, false));

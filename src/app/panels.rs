@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::audience::{Audience, OutOfView};
 use super::camera::{FitMap, MapViewRect};
 use super::chase::{ChaseMessage, ChaseMode};
 use super::components::*;
@@ -13,14 +14,13 @@ use super::fight::{AttackMode, FightRequest};
 use super::input::PointerOnMap;
 use super::input::toggle_key;
 use super::movement::{Dragging, TurnMoves};
-use super::audience::{Audience, OutOfView};
 use super::reactions::{ReactionAnswer, Reactions};
-use super::turns::{Turn, TurnRequest};
-use crate::rules::economy::Action;
 use super::ruler::Ruler;
 use super::sight::{CoverPreview, SightOverlay};
 use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection, Toggle};
 use super::template::TemplateTool;
+use super::turns::{Turn, TurnRequest};
+use crate::rules::economy::Action;
 use crate::ui::chase::ChaseRequest;
 use crate::ui::{
     DiceEdit, DiceView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, MovementView,
@@ -32,6 +32,7 @@ use crate::ui::{
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<StatusEditState>()
         .init_resource::<DicePanelOpen>()
+        .init_resource::<ButtonTargets>()
         .add_systems(
             Update,
             (
@@ -79,6 +80,10 @@ fn drop_repeated_modifier_events(
 #[derive(Resource, Default)]
 struct StatusEditState(StatusEdit);
 
+/// Where the buttons the state file reports were drawn in the last frame (`ui::BUTTON_TARGETS`).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub(crate) struct ButtonTargets(pub Vec<(String, [f32; 2])>);
+
 type TokenQuery<'w, 's> = Query<
     'w,
     's,
@@ -118,7 +123,8 @@ fn roster_view(tokens: &TokenQuery, cx: &RosterContext) -> RosterView {
     let mut rows: Vec<_> = tokens.iter().filter(|t| !t.14.1).collect();
     rows.sort_by_key(|row| *row.12);
     let selected = cx.selection.0.and_then(|e| tokens.get(e).ok()).filter(|t| !t.14.1).map(|t| {
-        let (entity, id, _, _, _, size, (vitals, hit_points, combatant), position, abilities, facing, shield, pc, ..) = t;
+        let (entity, id, _, _, _, size, (vitals, hit_points, combatant), position, abilities, facing, shield, pc, ..) =
+            t;
         let (moves, actions, inspiration) = t.13;
         let exact_hp = cx.audience.sees_hit_points(pc, t.4.0);
         TokenDetails {
@@ -186,10 +192,8 @@ fn turn_view(
     };
     let my_cells = me.map(|t| cells_of(t.7, t.5)).unwrap_or_default();
     let my_side = me.map_or(crate::rules::creature::Side::Neutral, |t| t.4.0);
-    let others: Vec<_> = tokens
-        .iter()
-        .filter(|t| t.0 != entity && !t.14.1 && t.3.0 == crate::scenario::TokenKind::Creature)
-        .collect();
+    let others: Vec<_> =
+        tokens.iter().filter(|t| t.0 != entity && !t.14.1 && t.3.0 == crate::scenario::TokenKind::Creature).collect();
     let allies = others
         .iter()
         .filter(|t| !t.4.0.is_hostile_to(my_side) && my_side != crate::rules::creature::Side::Neutral)
@@ -328,10 +332,20 @@ fn draw_panels(
     fight_seen: (Res<AttackMode>, Res<AttackPreview>),
     session: Option<Res<Session>>,
     mut view_rect: ResMut<MapViewRect>,
+    mut button_targets: ResMut<ButtonTargets>,
     out: Requests,
 ) -> Result {
-    let Seen { selection, pointer, mut notice, turn, dragging, cover_preview, chase: chase_mode, reactions, mut audience } =
-        seen;
+    let Seen {
+        selection,
+        pointer,
+        mut notice,
+        turn,
+        dragging,
+        cover_preview,
+        chase: chase_mode,
+        reactions,
+        mut audience,
+    } = seen;
     let (attack_mode, attack_preview) = fight_seen;
     let Tools { dice_open, mut template, sight_overlay, ruler, grid_visible } = tools;
     let Requests {
@@ -466,6 +480,10 @@ fn draw_panels(
         && let Some(yes) = reaction_prompt(ctx, &prompt)
     {
         requests.push(PanelRequest::Answer(yes));
+    }
+    let drawn = crate::ui::take_button_targets(ctx);
+    if button_targets.0 != drawn {
+        button_targets.0 = drawn;
     }
     let free = root.available_rect_before_wrap();
     let free = Some(Rect::new(free.min.x, free.min.y, free.max.x, free.max.y));

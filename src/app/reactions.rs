@@ -136,7 +136,10 @@ impl Walker<'_, '_> {
             Vec::new()
         };
         let Some(first) = found.first() else {
-            let text = self.step(mover, &path, dashed);
+            let mut text = self.step(mover, &path, dashed);
+            if moving == Moving::Forced && self.turn.fight_runs() {
+                text = format!("The DM moves a creature out of its turn: {text}");
+            }
             self.notice.0 = Some((text, false));
             self.offer_readied(&all, mover);
             return;
@@ -151,7 +154,11 @@ impl Walker<'_, '_> {
         let name = all.of(mover).map_or("?", |f| f.name()).to_owned();
         let who: Vec<&str> = offers.iter().map(|p| p.reactor_name.as_str()).collect();
         self.notice.0 = Some((
-            format!("{name} is leaving the reach of {} at {}: an opportunity attack may interrupt", who.join(" and "), first.at),
+            format!(
+                "{name} is leaving the reach of {} at {}: an opportunity attack may interrupt",
+                who.join(" and "),
+                first.at
+            ),
             false,
         ));
         let offered = offers.iter().map(|p| p.reactor.clone()).collect();
@@ -178,9 +185,10 @@ impl Walker<'_, '_> {
         let Some(me) = all.of(mover) else { return };
         for (entity, fighter) in all.entities.iter().zip(&all.list) {
             let Ok(actions) = self.actions.get(*entity) else { continue };
-            let set_off = actions.0.readied.as_ref().is_some_and(|r| {
-                *entity != mover && r.triggered_by_move(&me.id, fighter.side.is_hostile_to(me.side))
-            });
+            let set_off =
+                actions.0.readied.as_ref().is_some_and(|r| {
+                    *entity != mover && r.triggered_by_move(&me.id, fighter.side.is_hostile_to(me.side))
+                });
             if set_off && !actions.0.reaction_used && fighter.can_act() {
                 self.reactions.readied.push_back(ReadiedOffer { reactor: *entity, trigger: mover });
             }
@@ -223,7 +231,18 @@ fn answer(
                     let loaded = &*walker.loaded;
                     let mut tokens = walker.tokens.p0();
                     let how = "opportunity attack";
-                    match make_attack(loaded, &mut tokens, session, &mut inspiration, &name, reactor, mover, &offer.attack, how, pay) {
+                    match make_attack(
+                        loaded,
+                        &mut tokens,
+                        session,
+                        &mut inspiration,
+                        &name,
+                        reactor,
+                        mover,
+                        &offer.attack,
+                        how,
+                        pay,
+                    ) {
                         Ok(text) | Err(text) => text,
                     }
                 } else {
@@ -278,20 +297,35 @@ fn answer(
                         let mut tokens = walker.tokens.p0();
                         let how = "readied attack";
                         let target = offer.trigger;
-                        match make_attack(loaded, &mut tokens, session, &mut inspiration, &name, offer.reactor, target, attack, how, pay) {
+                        match make_attack(
+                            loaded,
+                            &mut tokens,
+                            session,
+                            &mut inspiration,
+                            &name,
+                            offer.reactor,
+                            target,
+                            attack,
+                            how,
+                            pay,
+                        ) {
                             Ok(text) | Err(text) => text,
                         }
                     }
-                    Response::Spell(spell) => match walker.actions.get_mut(offer.reactor).map(|mut a| a.0.fire_readied()) {
-                        Ok(Ok(_)) => format!("{who} releases {spell} (its readied spell)"),
-                        Ok(Err(e)) => format!("{who}: {e}"),
-                        Err(_) => continue,
-                    },
-                    Response::Other(what) => match walker.actions.get_mut(offer.reactor).map(|mut a| a.0.fire_readied()) {
-                        Ok(Ok(_)) => format!("{who}'s readied action fires: {what}"),
-                        Ok(Err(e)) => format!("{who}: {e}"),
-                        Err(_) => continue,
-                    },
+                    Response::Spell(spell) => {
+                        match walker.actions.get_mut(offer.reactor).map(|mut a| a.0.fire_readied()) {
+                            Ok(Ok(_)) => format!("{who} releases {spell} (its readied spell)"),
+                            Ok(Err(e)) => format!("{who}: {e}"),
+                            Err(_) => continue,
+                        }
+                    }
+                    Response::Other(what) => {
+                        match walker.actions.get_mut(offer.reactor).map(|mut a| a.0.fire_readied()) {
+                            Ok(Ok(_)) => format!("{who}'s readied action fires: {what}"),
+                            Ok(Err(e)) => format!("{who}: {e}"),
+                            Err(_) => continue,
+                        }
+                    }
                 };
                 walker.notice.0 = Some((text, false));
             }

@@ -89,7 +89,14 @@ fn turn_keys(keys: MapKeys, selection: Res<Selection>, mut turn: MessageWriter<T
 type Turners<'w, 's> = Query<
     'w,
     's,
-    (Entity, &'static mut TurnMoves, &'static mut Position, &'static DisplayName, &'static RosterOrder, &'static TokenId),
+    (
+        Entity,
+        &'static mut TurnMoves,
+        &'static mut Position,
+        &'static DisplayName,
+        &'static RosterOrder,
+        &'static TokenId,
+    ),
 >;
 
 /// Takes `action` for `who` from its economy, in its turn; the reason in words if it can't.
@@ -178,7 +185,11 @@ fn apply_turn_requests(
                     session.initiative.set_hidden(&m.5.0, *on);
                 }
                 let name = name_of(&movers, *entity);
-                Ok(if *on { format!("{name} is kept from the players") } else { format!("{name} is shown to the players") })
+                Ok(if *on {
+                    format!("{name} is kept from the players")
+                } else {
+                    format!("{name} is shown to the players")
+                })
             }
             TurnRequest::Undo(entity) => {
                 let Ok((_, mut m, mut position, name, ..)) = movers.get_mut(*entity) else { continue };
@@ -237,7 +248,10 @@ fn apply_turn_requests(
                         let words = readied.describe(|id| {
                             movers.iter().find(|m| m.5.0 == id).map_or_else(|| id.to_owned(), |m| m.3.0.clone())
                         });
-                        actions.0.ready(readied.clone()).map(|()| format!("{name} readies: {words}"))
+                        actions
+                            .0
+                            .ready(readied.clone())
+                            .map(|()| format!("{name} readies: {words}"))
                             .map_err(|e| format!("{name}: {e}"))
                     }
                 }
@@ -296,7 +310,12 @@ fn delay(
 }
 
 /// Gives `entity` its turn: its movement resets (the rest, in [`begin_turns`]).
-fn start_turn(turn: &mut Turn, entity: Entity, movers: &mut Turners, started: &mut MessageWriter<TurnStarted>) -> String {
+fn start_turn(
+    turn: &mut Turn,
+    entity: Entity,
+    movers: &mut Turners,
+    started: &mut MessageWriter<TurnStarted>,
+) -> String {
     turn.active = Some(entity);
     turn.movers.clear();
     started.write(TurnStarted(entity));

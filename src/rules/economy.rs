@@ -363,10 +363,7 @@ mod tests {
             Err(EconomyError::ActionSpent { action: "Dash".into(), spent_on: "Dash".into() }),
             "PHB 'Dash' spends the action"
         );
-        assert_eq!(
-            second.unwrap_err().to_string(),
-            "the action is spent this turn (on Dash); Dash can't be taken"
-        );
+        assert_eq!(second.unwrap_err().to_string(), "the action is spent this turn (on Dash); Dash can't be taken");
     }
 
     #[test]
@@ -425,7 +422,12 @@ mod tests {
         unfired.start_turn();
         assert_eq!(unfired.readied, None);
         let mut reacted = Economy::default();
-        reacted.ready(Readied { trigger: Trigger::Other("the door opens".into()), response: Response::Other("shut it".into()) }).expect("ready");
+        reacted
+            .ready(Readied {
+                trigger: Trigger::Other("the door opens".into()),
+                response: Response::Other("shut it".into()),
+            })
+            .expect("ready");
         reacted.react().expect("an opportunity attack first");
         assert_eq!(reacted.fire_readied(), Err(EconomyError::ReactionSpent), "one reaction a round");
     }

@@ -47,9 +47,8 @@ impl InitiativeOrder {
     /// delayed behind another) keep their order.
     fn sort(&mut self) {
         let current_id = self.current.map(|i| self.entries[i].id.clone());
-        self.entries.sort_by(|a, b| {
-            b.initiative.cmp(&a.initiative).then(b.dex.cmp(&a.dex)).then(b.tiebreak.cmp(&a.tiebreak))
-        });
+        self.entries
+            .sort_by(|a, b| b.initiative.cmp(&a.initiative).then(b.dex.cmp(&a.dex)).then(b.tiebreak.cmp(&a.tiebreak)));
         self.current = current_id.and_then(|id| self.entries.iter().position(|e| e.id == id));
     }
 

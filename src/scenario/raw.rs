@@ -262,11 +262,22 @@ fn plain_sentence(code: &ron::Error, field: Option<&str>) -> String {
         E::ExpectedStructLike if field.is_none() => {
             "the file must start with `Scenario(` (and end with `)`)".to_owned()
         }
-        E::NoSuchStructField { expected, found, outer } => format!(
-            "unknown field `{found}`{}; the fields allowed here are {}",
-            outer.as_ref().map(|o| format!(" in {o}")).unwrap_or_default(),
-            list(expected)
-        ),
+        E::NoSuchStructField { expected, found, outer } => {
+            let within = outer.as_ref().map(|o| format!(" in {o}")).unwrap_or_default();
+            let nearest = expected
+                .iter()
+                .min_by_key(|name| edit_distance(name, found))
+                .filter(|name| edit_distance(name, found) <= name.chars().count().max(found.chars().count()) / 2);
+            match (expected.len(), nearest) {
+                (0..=12, _) => {
+                    format!("unknown field `{found}`{within}; the fields allowed here are {}", list(expected))
+                }
+                (n, Some(name)) => format!(
+                    "unknown field `{found}`{within}: did you mean `{name}`? (docs/scenario-format.md lists all {n})"
+                ),
+                (n, None) => format!("unknown field `{found}`{within}; docs/scenario-format.md lists the {n} fields"),
+            }
+        }
         E::MissingStructField { field, outer } => format!(
             "the field `{field}` is missing{}",
             outer.as_ref().map(|o| format!(" from {o}")).unwrap_or_default()
@@ -290,4 +301,19 @@ fn plain_sentence(code: &ron::Error, field: Option<&str>) -> String {
 
 fn list(names: &[&str]) -> String {
     names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// The Levenshtein distance between two words, for "did you mean" (short words only: fields).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().take(64).collect(), b.chars().take(64).collect());
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous[j] + usize::from(ca != cb);
+            current.push(substitute.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
 }

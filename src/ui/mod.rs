@@ -4,6 +4,8 @@
 //! functions inside its egui pass and turns the returned [`PanelRequest`]s into messages. Tests
 //! drive the same functions with egui_kittest, without a window.
 
+use bevy_egui::egui;
+
 pub mod chase;
 mod cursor;
 mod dice;
@@ -19,11 +21,35 @@ pub use dice::{DiceEdit, DiceView, dice_panel};
 pub use fight::{FightAction, FightEdit, FightView, attack_card, fight_section};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
 pub use status::{StatusEdit, StatusView, dm_banner, status_bar};
+pub use template::{InsideView, SaveSettings, ShapeKind, TemplateSettings, TemplateView, template_panel};
 pub use turn::{
     EntryView, InitiativeAction, InitiativeView, PromptView, TurnAction, TurnEdit, TurnView, initiative_panel,
     reaction_prompt, turn_section,
 };
-pub use template::{InsideView, SaveSettings, ShapeKind, TemplateSettings, TemplateView, template_panel};
+
+/// The buttons whose place on screen the state file reports, for tests that click them.
+pub const BUTTON_TARGETS: [&str; 5] = ["card.start_turn", "prompt.yes", "prompt.no", "status.dm_view", "dm.confirm"];
+
+/// Remembers where the button `name` (one of [`BUTTON_TARGETS`]) is drawn this frame.
+pub(crate) fn remember(response: &egui::Response, name: &'static str) {
+    let at = response.rect.center();
+    response.ctx.data_mut(|d| d.insert_temp(egui::Id::new(("button-target", name)), [at.x, at.y]));
+}
+
+/// Where each remembered button was drawn this frame, forgetting them for the next.
+pub fn take_button_targets(ctx: &egui::Context) -> Vec<(String, [f32; 2])> {
+    ctx.data_mut(|d| {
+        BUTTON_TARGETS
+            .iter()
+            .filter_map(|name| {
+                let id = egui::Id::new(("button-target", *name));
+                let at = d.get_temp::<[f32; 2]>(id);
+                d.remove::<[f32; 2]>(id);
+                at.map(|at| ((*name).to_owned(), at))
+            })
+            .collect()
+    })
+}
 
 /// Something the user asked for in a panel.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,8 +5,8 @@ use bevy_egui::egui::{self, RichText};
 
 use super::PanelRequest;
 use super::fight::{FightEdit, FightView, fight_section};
-use super::turn::{InitiativeAction, TurnEdit, TurnView, turn_section};
 use super::style::{egui_color, token_color};
+use super::turn::{InitiativeAction, TurnEdit, TurnView, turn_section};
 use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
 use crate::rules::{Cell, Size};
 use crate::scenario::TokenKind;

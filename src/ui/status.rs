@@ -109,9 +109,13 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
             if ui.button("Players' view").on_hover_text("Hide the DM's secrets again").clicked() {
                 requests.push(PanelRequest::Audience(false));
             }
-        } else if ui.button("DM's view...").on_hover_text("Show monsters' hit points, hidden rolls and creatures").clicked()
-        {
-            edit.confirming_dm = true;
+        } else {
+            let switch =
+                ui.button("DM's view...").on_hover_text("Show monsters' hit points, hidden rolls and creatures");
+            super::remember(&switch, "status.dm_view");
+            if switch.clicked() {
+                edit.confirming_dm = true;
+            }
         }
         ui.separator();
         ui.label(match &view.hovered {
@@ -144,7 +148,9 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
                 ui.label("Monsters' hit points, hidden rolls, hidden initiative and hidden creatures");
                 ui.label("will be on this screen. Make sure the players look away.");
                 ui.horizontal(|ui| {
-                    if ui.button(RichText::new("Show the DM's view").strong()).clicked() {
+                    let show = ui.button(RichText::new("Show the DM's view").strong());
+                    super::remember(&show, "dm.confirm");
+                    if show.clicked() {
                         requests.push(PanelRequest::Audience(true));
                         edit.confirming_dm = false;
                     }

@@ -38,7 +38,10 @@ pub enum TurnAction {
     /// Dash, Disengage, Dodge, Use an Object.
     Act(Action),
     Interact,
-    Help { ally: String, target: String },
+    Help {
+        ally: String,
+        target: String,
+    },
     Hide,
     Search,
     Ready(Readied),
@@ -76,7 +79,8 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
     let l = view.left;
     let m = view.movement;
     ui.horizontal_wrapped(|ui| {
-        let action = if l.attacks_left > 0 { format!("Action ({} attacks left)", l.attacks_left) } else { "Action".to_owned() };
+        let action =
+            if l.attacks_left > 0 { format!("Action ({} attacks left)", l.attacks_left) } else { "Action".to_owned() };
         mark(ui, &action, l.action || l.attacks_left > 0, "One action a turn");
         if !view.bonus_actions.is_empty() {
             let can: Vec<&str> = view.bonus_actions.iter().map(|a| a.name()).collect();
@@ -112,7 +116,10 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
             }
             for (action, request) in [(Action::Hide, TurnAction::Hide), (Action::Search, TurnAction::Search)] {
                 let bonus = view.bonus_actions.contains(&action) && l.bonus_action;
-                if ui.add_enabled(l.action || bonus, egui::Button::new(action.name())).on_hover_text(action.effect()).clicked()
+                if ui
+                    .add_enabled(l.action || bonus, egui::Button::new(action.name()))
+                    .on_hover_text(action.effect())
+                    .clicked()
                 {
                     actions.push(request);
                 }
@@ -140,7 +147,9 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
     });
     if !view.fight_runs || !view.active {
         let label = if view.active { "Restart turn" } else { "Start turn" };
-        if ui.button(label).on_hover_text("Start this creature's turn now (outside the initiative order)").clicked() {
+        let button = ui.button(label).on_hover_text("Start this creature's turn now (outside the initiative order)");
+        super::remember(&button, "card.start_turn");
+        if button.clicked() {
             actions.push(TurnAction::StartTurn);
         }
     }
@@ -168,7 +177,7 @@ fn help_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: &
         return;
     }
     ui.horizontal(|ui| {
-        ui.label("Help");
+        ui.label("Help:");
         pick(ui, "help-ally", &mut edit.help_ally, &view.allies, "(ally)");
         ui.label("against");
         pick(ui, "help-target", &mut edit.help_target, &view.enemies_near, "(enemy within 5 ft)");
@@ -183,7 +192,7 @@ fn help_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: &
 
 fn ready_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: &mut Vec<TurnAction>) {
     ui.horizontal_wrapped(|ui| {
-        ui.label("Ready");
+        ui.label("Ready:");
         let attacks: Vec<(String, String)> = view.attacks.iter().map(|a| (a.clone(), a.clone())).collect();
         pick(ui, "ready-attack", &mut edit.ready_attack, &attacks, "(something else)");
         if edit.ready_attack.is_none() {
@@ -199,7 +208,8 @@ fn ready_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: 
             (None, "") => None,
             (None, text) => Some(Response::Other(text.to_owned())),
         };
-        let button = ui.add_enabled(response.is_some(), egui::Button::new("Ready")).on_hover_text(Action::Ready.effect());
+        let button =
+            ui.add_enabled(response.is_some(), egui::Button::new("Ready")).on_hover_text(Action::Ready.effect());
         if button.clicked()
             && let Some(response) = response
         {
@@ -231,10 +241,14 @@ pub fn reaction_prompt(ctx: &egui::Context, view: &PromptView) -> Option<bool> {
             }
             ui.add_space(6.0);
             ui.horizontal(|ui| {
-                if ui.button(RichText::new(&view.yes).strong()).clicked() {
+                let yes = ui.button(RichText::new(&view.yes).strong());
+                super::remember(&yes, "prompt.yes");
+                if yes.clicked() {
                     answer = Some(true);
                 }
-                if ui.button(&view.no).clicked() {
+                let no = ui.button(&view.no);
+                super::remember(&no, "prompt.no");
+                if no.clicked() {
                     answer = Some(false);
                 }
             });
@@ -277,7 +291,8 @@ pub fn initiative_panel(ui: &mut egui::Ui, view: &InitiativeView, adding: &mut O
     }
     egui::Grid::new("initiative").num_columns(3).striped(true).show(ui, |ui| {
         for entry in view.entries.iter().filter(|e| view.dm || !e.hidden) {
-            let color = super::style::egui_color(super::style::token_color(entry.side, crate::scenario::TokenKind::Creature));
+            let color =
+                super::style::egui_color(super::style::token_color(entry.side, crate::scenario::TokenKind::Creature));
             ui.label(RichText::new(entry.initiative.to_string()).strong());
             let mut name = RichText::new(&entry.name).color(color);
             if entry.current {
@@ -295,7 +310,8 @@ pub fn initiative_panel(ui: &mut egui::Ui, view: &InitiativeView, adding: &mut O
                     let eye = if entry.hidden { "Show" } else { "Hide" };
                     let tip = if entry.hidden { "Show it to the players" } else { "Keep it from the players" };
                     if ui.small_button(eye).on_hover_text(tip).clicked() {
-                        requests.push(PanelRequest::Initiative(InitiativeAction::Secret(entry.id.clone(), !entry.hidden)));
+                        requests
+                            .push(PanelRequest::Initiative(InitiativeAction::Secret(entry.id.clone(), !entry.hidden)));
                     }
                     if ui.small_button("x").on_hover_text("Remove from the order").clicked() {
                         requests.push(PanelRequest::Initiative(InitiativeAction::Leave(entry.id.clone())));

@@ -16,7 +16,7 @@ use battlemap::scenario::Scenario;
 use super::{root, scratch};
 
 /// The headless app on a sample scene, its dice seeded so every run rolls the same.
-fn app_with(path: &str) -> App {
+pub(super) fn app_with(path: &str) -> App {
     let path = root().join(path);
     let scenario = Scenario::load(&path).expect("valid sample");
     let mut app = App::new();
@@ -87,7 +87,7 @@ fn opening_a_bad_file_keeps_the_scenario_and_a_good_one_replaces_it() {
     assert_eq!(app.world().resource::<LoadedScenario>().scenario.name, "Skirmish at Crowfield");
 }
 
-fn entity_of(app: &mut App, id: &str) -> Entity {
+pub(super) fn entity_of(app: &mut App, id: &str) -> Entity {
     let mut query = app.world_mut().query::<(Entity, &TokenId)>();
     query.iter(app.world()).find(|(_, t)| t.0 == id).map_or_else(|| panic!("{id}"), |(e, _)| e)
 }
@@ -328,6 +328,9 @@ fn dealt(reason: &str) -> i32 {
 /// exactly the damage dealt (to 0 at most). Returns whether it hit.
 fn attack(app: &mut App, attacker: &str, target: &str, with: &str) -> bool {
     let (a, t) = (entity_of(app, attacker), entity_of(app, target));
+    // Each attack on its attacker's own turn: one Attack action a turn.
+    app.world_mut().write_message(battlemap::app::turns::TurnRequest::StartTurn(a));
+    app.update();
     let before = (log_len(app), hp(app, target));
     fight(app, FightRequest::Attack { attacker: a, target: t, attack: with.into() });
     let log = app.world().resource::<Session>().log.entries[before.0..].to_vec();

@@ -7,6 +7,7 @@ mod headless;
 mod panels;
 mod robustness;
 mod scenarios;
+mod turns;
 mod window;
 
 use std::path::{Path, PathBuf};

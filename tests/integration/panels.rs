@@ -2,16 +2,18 @@
 
 use battlemap::rules::conditions::{Condition, Conditions};
 use battlemap::rules::creature::{Abilities, Side};
+use battlemap::rules::economy::{Action, Economy, Readied, Response, Trigger, TurnOptions};
 use battlemap::rules::health::{DeathSaves, Health};
 use battlemap::rules::{Cell, Grid, Size};
 use battlemap::scenario::{RuleOptions, TokenKind};
 use battlemap::ui::{
-    DiceEdit, DiceView, FightAction, FightEdit, FightView, InsideView, MovementView, PanelRequest, RosterView,
-    SaveSettings, ShapeKind, StatusEdit, StatusView, TemplateSettings, TemplateView, TokenDetails, TokenRow,
-    dice_panel, fight_section, roster_panel, status_bar, template_panel,
+    DiceEdit, DiceView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, InsideView,
+    MovementView, PanelRequest, PromptView, RosterView, SaveSettings, ShapeKind, StatusEdit, StatusView,
+    TemplateSettings, TemplateView, TokenDetails, TokenRow, TurnAction, TurnEdit, TurnView, dice_panel, fight_section,
+    initiative_panel, reaction_prompt, roster_panel, status_bar, template_panel, turn_section,
 };
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 
 fn row(id: &str, name: &str, side: Side) -> TokenRow {
     TokenRow {
@@ -20,8 +22,7 @@ fn row(id: &str, name: &str, side: Side) -> TokenRow {
         kind: TokenKind::Creature,
         side,
         size: Size::Medium,
-        hp: 7,
-        max_hp: 12,
+        hp: "7/12".into(),
         ac: 15,
         speed: 30,
         initiative: (side == Side::Party).then_some(17),
@@ -39,7 +40,8 @@ fn roster(selected: Option<&str>) -> RosterView {
             facing: None,
             shield: None,
             player_character: true,
-            movement: Some(MovementView { speed: 30, left: 20, allowance: 30, dashes: 0, moves: 1, active: true }),
+            turn: Some(turn_view()),
+            secret: None,
             inspiration: Some(false),
             exhaustion: 0,
             fight: Some(fight_view()),
@@ -47,8 +49,26 @@ fn roster(selected: Option<&str>) -> RosterView {
     }
 }
 
+fn turn_view() -> TurnView {
+    TurnView {
+        fight_runs: false,
+        active: true,
+        left: Economy::default().left(&TurnOptions::default()),
+        movement: MovementView { speed: 30, left: 20, allowance: 30, dashes: 0, moves: 1, active: true },
+        attacks_per_action: 1,
+        bonus_actions: Vec::new(),
+        readied: None,
+        allies: vec![("lia".into(), "Lia".into())],
+        enemies_near: vec![("thug".into(), "Thug".into())],
+        others: vec![("lia".into(), "Lia".into()), ("thug".into(), "Thug".into())],
+        attacks: vec!["Longsword".into()],
+        hidden: false,
+    }
+}
+
 fn fight_view() -> FightView {
     FightView {
+        exact_hp: true,
         health: Health::new(7, 12, true, DeathSaves::default()),
         max_hp: 12,
         conditions: Conditions::default(),
@@ -119,7 +139,7 @@ fn the_card_runs_the_fight() {
 fn clicking_a_name_asks_to_select_it() {
     let mut harness = Harness::new_ui_state(
         |ui, requests: &mut Vec<PanelRequest>| {
-            requests.extend(roster_panel(ui, &roster(None), &mut FightEdit::default()));
+            requests.extend(roster_panel(ui, &roster(None), &mut FightEdit::default(), &mut TurnEdit::default()));
         },
         Vec::new(),
     );
@@ -135,7 +155,12 @@ fn clicking_a_name_asks_to_select_it() {
 fn the_selected_creature_shows_its_card() {
     let mut harness = Harness::new_ui_state(
         |ui, requests: &mut Vec<PanelRequest>| {
-            requests.extend(roster_panel(ui, &roster(Some("brom")), &mut FightEdit::default()));
+            requests.extend(roster_panel(
+                ui,
+                &roster(Some("brom")),
+                &mut FightEdit::default(),
+                &mut TurnEdit::default(),
+            ));
         },
         Vec::new(),
     );
@@ -164,6 +189,7 @@ fn status() -> StatusView {
         dice_open: false,
         chase_open: false,
         turn: Some((2, "Brom".into())),
+        dm: false,
     }
 }
 
@@ -208,24 +234,190 @@ fn typing_a_path_and_pressing_open_asks_for_it() {
 fn the_card_shows_movement_and_sends_turn_actions() {
     let mut harness = Harness::new_ui_state(
         |ui, requests: &mut Vec<PanelRequest>| {
-            requests.extend(roster_panel(ui, &roster(Some("brom")), &mut FightEdit::default()));
+            requests.extend(roster_panel(
+                ui,
+                &roster(Some("brom")),
+                &mut FightEdit::default(),
+                &mut TurnEdit::default(),
+            ));
         },
         Vec::new(),
     );
     harness.run();
-    assert!(harness.query_by_label("20 of 30 ft left").is_some());
-    for button in ["Dash", "Undo move", "Restart turn"] {
+    assert!(harness.query_by_label("+ Movement 20 of 30 ft").is_some());
+    for label in ["+ Action", "+ Reaction", "+ Object"] {
+        assert!(harness.query_by_label(label).is_some(), "{label}");
+    }
+    assert!(harness.query_by_label("+ Bonus action").is_none(), "nothing to spend a bonus action on");
+    for button in ["Dash", "Disengage", "Undo move", "Restart turn"] {
         harness.get_by_label(button).click();
         harness.run();
     }
+    let turn = |action| PanelRequest::Turn { id: "brom".into(), action };
     assert_eq!(
         harness.state(),
         &vec![
-            PanelRequest::Dash("brom".into()),
-            PanelRequest::Undo("brom".into()),
-            PanelRequest::StartTurn("brom".into())
+            turn(TurnAction::Act(Action::Dash)),
+            turn(TurnAction::Act(Action::Disengage)),
+            turn(TurnAction::Undo),
+            turn(TurnAction::StartTurn)
         ]
     );
+}
+
+/// The turn section: spent parts greyed, the action buttons off out of the creature's turn, and
+/// the Help and Ready forms.
+#[test]
+fn the_turn_section_spends_what_is_left_and_fills_help_and_ready() {
+    let run = |view: TurnView, edit: TurnEdit| {
+        let mut harness = Harness::new_ui_state(
+            move |ui, (edit, requests): &mut (TurnEdit, Vec<PanelRequest>)| {
+                requests.extend(turn_section(ui, "brom", &view, edit));
+            },
+            (edit, Vec::new()),
+        );
+        harness.run();
+        harness
+    };
+    let mut spent = Economy::default();
+    spent.take(Action::Dash, &TurnOptions::default()).expect("free");
+    spent.react().expect("free");
+    let view = TurnView { fight_runs: true, left: spent.left(&TurnOptions::default()), ..turn_view() };
+    let harness = run(view, TurnEdit::default());
+    assert!(harness.query_by_label("- Action").is_some() && harness.query_by_label("- Reaction").is_some());
+    assert!(harness.get_by_label("Disengage").accesskit_node().is_disabled(), "the action is spent");
+
+    let waiting = TurnView { fight_runs: true, active: false, ..turn_view() };
+    let harness = run(waiting, TurnEdit::default());
+    assert!(harness.query_by_label("Waiting for its turn (it can still react)").is_some());
+    assert!(harness.get_by_label("Dash").accesskit_node().is_disabled(), "not its turn");
+
+    let chosen = TurnEdit {
+        help_ally: Some("lia".into()),
+        help_target: Some("thug".into()),
+        ready_attack: Some("Longsword".into()),
+        ready_trigger: Some("thug".into()),
+        ..TurnEdit::default()
+    };
+    let mut harness = run(TurnView { fight_runs: true, ..turn_view() }, chosen);
+    harness.get_by_label("Help").click();
+    harness.run();
+    harness.get_by_label("Ready").click();
+    harness.run();
+    assert_eq!(
+        harness.state().1,
+        vec![
+            PanelRequest::Turn {
+                id: "brom".into(),
+                action: TurnAction::Help { ally: "lia".into(), target: "thug".into() }
+            },
+            PanelRequest::Turn {
+                id: "brom".into(),
+                action: TurnAction::Ready(Readied {
+                    trigger: Trigger::Moves(Some("thug".into())),
+                    response: Response::Attack("Longsword".into())
+                })
+            },
+        ]
+    );
+}
+
+#[test]
+fn the_reaction_prompt_answers_with_its_buttons() {
+    let view = PromptView {
+        title: "Opportunity attack?".into(),
+        lines: vec!["Lia is leaving Thug's reach (5 ft) at (5, 7).".into()],
+        yes: "Opportunity attack".into(),
+        no: "Let it go".into(),
+    };
+    for (button, answer) in [("Opportunity attack", true), ("Let it go", false)] {
+        let view = view.clone();
+        let mut harness = Harness::builder().with_size(bevy_egui::egui::Vec2::new(600.0, 400.0)).build_ui_state(
+            move |ui, answers: &mut Vec<bool>| answers.extend(reaction_prompt(ui.ctx(), &view)),
+            Vec::new(),
+        );
+        harness.run();
+        assert!(harness.query_by_label("Lia is leaving Thug's reach (5 ft) at (5, 7).").is_some());
+        harness.get_by_label(button).click();
+        harness.run();
+        assert_eq!(harness.state(), &vec![answer]);
+    }
+}
+
+/// One screen, two audiences: each secret the players' view keeps (hidden initiative entries,
+/// hidden rolls, monsters' hit points), shown in the DM's view; the switch asks first.
+#[test]
+fn the_players_view_keeps_each_secret() {
+    let entry = |id: &str, name: &str, hidden: bool, current: bool| EntryView {
+        id: id.into(),
+        name: name.into(),
+        side: if id == "lia" { Side::Party } else { Side::Enemy },
+        initiative: 15,
+        current,
+        hidden,
+    };
+    let order = |dm: bool| InitiativeView {
+        round: 2,
+        entries: vec![entry("lia", "Lia", false, true), entry("lurker", "Lurker", true, false)],
+        absent: vec![("rat".into(), "Rat".into())],
+        dm,
+    };
+    for dm in [false, true] {
+        let view = order(dm);
+        let mut harness = Harness::new_ui_state(
+            move |ui, (adding, requests): &mut (Option<String>, Vec<PanelRequest>)| {
+                requests.extend(initiative_panel(ui, &view, adding));
+            },
+            (None, Vec::new()),
+        );
+        harness.run();
+        assert!(harness.query_by_label("Round 2").is_some() && harness.query_by_label("Lia").is_some());
+        assert_eq!(harness.query_by_label("Lurker").is_some(), dm, "a hidden entry only in the DM's view");
+        assert_eq!(harness.query_by_label("Add").is_some(), dm, "the DM's controls");
+        harness.get_by_label("Delay").click();
+        harness.run();
+        assert_eq!(harness.state().1, vec![PanelRequest::Initiative(InitiativeAction::Delay)]);
+    }
+
+    let log = vec![("The DM: 1d20 = 17 (ambush)".to_owned(), "The DM rolled.".to_owned(), true)];
+    for dm in [false, true] {
+        let view = DiceView { seed: 1, log: log.clone(), dm, roller: "the DM".into(), inspired: false };
+        let tables = Vec::new();
+        let harness = Harness::builder().with_size(bevy_egui::egui::Vec2::new(420.0, 900.0)).build_ui_state(
+            move |ui, edit: &mut DiceEdit| {
+                dice_panel(ui, &view, &tables, edit);
+            },
+            DiceEdit::default(),
+        );
+        let (full, player) = ("(hidden) The DM: 1d20 = 17 (ambush)", "The DM rolled.");
+        assert_eq!(harness.query_by_label(full).is_some(), dm);
+        assert_eq!(harness.query_by_label(player).is_some(), !dm);
+    }
+
+    for exact_hp in [false, true] {
+        let view = FightView { exact_hp, health: Health::new(5, 12, false, DeathSaves::default()), ..fight_view() };
+        let harness = Harness::new_ui_state(
+            move |ui, edit: &mut FightEdit| {
+                fight_section(ui, "thug", &view, edit);
+            },
+            FightEdit::default(),
+        );
+        assert_eq!(harness.query_by_label("HP: bloodied").is_some(), !exact_hp, "only the state for players");
+        assert_eq!(harness.query_by_label("HP 5 / 12 · bloodied").is_some(), exact_hp);
+    }
+
+    let mut harness = Harness::new_ui_state(
+        |ui, (edit, requests): &mut (StatusEdit, Vec<PanelRequest>)| {
+            requests.extend(status_bar(ui, &status(), edit));
+        },
+        (StatusEdit::default(), Vec::new()),
+    );
+    harness.get_by_label("DM's view...").click();
+    harness.run();
+    assert!(harness.state().1.is_empty(), "not at once: a confirmation first");
+    harness.get_by_label("Show the DM's view").click();
+    harness.run();
+    assert_eq!(harness.state().1, vec![PanelRequest::Audience(true)]);
 }
 
 #[test]
@@ -291,7 +483,12 @@ fn rolling_on_a_table_from_the_panel() {
 fn the_card_awards_inspiration() {
     let mut harness = Harness::new_ui_state(
         |ui, requests: &mut Vec<PanelRequest>| {
-            requests.extend(roster_panel(ui, &roster(Some("brom")), &mut FightEdit::default()));
+            requests.extend(roster_panel(
+                ui,
+                &roster(Some("brom")),
+                &mut FightEdit::default(),
+                &mut TurnEdit::default(),
+            ));
         },
         Vec::new(),
     );

@@ -74,6 +74,12 @@ fn unknown_fields_are_named_with_their_position() {
     let error = only_error(&text);
     assert!(error.starts_with("test.ron:11:"), "{error}");
     assert!(error.contains("unknown field `colour` in Creature"), "{error}");
+    let typo = GOOD.replace(
+        "speed: 30, ac: 12, hp: 10),\n        (id: \"b\"",
+        "speed: 30, ac: 12, hp: 10, atacks: []),\n        (id: \"b\"",
+    );
+    let error = only_error(&typo);
+    assert!(error.contains("unknown field `atacks` in Creature: did you mean `attacks`?"), "{error}");
 }
 
 #[test]

@@ -19,10 +19,32 @@ struct Display {
 }
 
 impl Drop for Display {
+    /// Stops Xvfb with SIGTERM, so that it removes its socket and lock file (a SIGKILL leaves them
+    /// behind and the display number looks taken to the next run).
     fn drop(&mut self) {
-        let _ = self.server.kill();
+        let terminated = Command::new("kill").args(["-TERM", &self.server.id().to_string()]).status();
+        if !terminated.is_ok_and(|s| s.success()) {
+            let _ = self.server.kill();
+        }
         let _ = self.server.wait();
     }
+}
+
+/// Whether display `number` is taken: its socket exists and the server in its lock file lives.
+/// A dead server's socket and lock are removed, so the number can be used again.
+fn display_taken(number: u32) -> bool {
+    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
+    let lock = PathBuf::from(format!("/tmp/.X{number}-lock"));
+    if !socket.exists() && !lock.exists() {
+        return false;
+    }
+    let pid = std::fs::read_to_string(&lock).ok().and_then(|text| text.trim().parse::<u32>().ok());
+    let alive = pid.is_some_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+    if !alive {
+        let _ = std::fs::remove_file(&socket);
+        let _ = std::fs::remove_file(&lock);
+    }
+    alive
 }
 
 fn have(program: &str) -> bool {
@@ -49,9 +71,8 @@ fn start_display(number: u32) -> Display {
         missing.join(" and "),
         missing.join(" ")
     );
-    let number = (number..number + 50)
-        .find(|n| !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists())
-        .expect("a free X display number");
+    // Each test starts at its own number, 10 apart: tests running at once don't race for one.
+    let number = (number..number + 10).find(|n| !display_taken(*n)).expect("a free X display number");
     let name = format!(":{number}");
     let server = Command::new("Xvfb")
         .args([&name, "-screen", "0", "1400x900x24", "-nolisten", "tcp"])
@@ -91,7 +112,7 @@ fn wait_for_state(path: &Path, seconds: u64, what: &str, ready: impl Fn(&Value) 
         if let Some(state) = read_state(path).filter(|s| ready(s)) {
             return state;
         }
-        assert!(Instant::now() < deadline, "timed out waiting for {what}; last state: {:?}", read_state(path));
+        assert!(Instant::now() < deadline, "timed out waiting for {what}; last state: {}", brief(read_state(path)));
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -248,6 +269,36 @@ fn click_at(display: &Display, state_file: &Path, at: (f64, f64)) {
     xdotool(display, &["click", "1"]);
 }
 
+/// The parts of a state worth reading when a wait fails (the whole state is long).
+fn brief(state: Option<Value>) -> String {
+    let Some(state) = state else { return "none".into() };
+    let keys = ["notice", "selected", "active", "prompt", "drag", "cursor", "buttons", "attack", "attack_card"];
+    let mut parts: Vec<String> = keys.iter().map(|k| format!("{k}: {}", state[*k])).collect();
+    let log = state["log"].as_array().map(|l| l.iter().rev().take(3).cloned().collect::<Vec<_>>()).unwrap_or_default();
+    parts.push(format!("log (newest first): {log:?}"));
+    parts.join("\n")
+}
+
+/// Clicks the button `name` (`ui::BUTTON_TARGETS`) once it stays where it is drawn: a new egui
+/// window moves after its first frame, so the mouse goes to the reported place and the click waits
+/// until the app, having seen the cursor there, still reports the button under it.
+fn click_button(display: &Display, state_file: &Path, name: &str) {
+    for _ in 0..10 {
+        let state = wait_for_state(state_file, 30, name, |s| s["buttons"][name].is_array());
+        let at = button(&state, name);
+        move_to(display, state_file, at);
+        let now = read_state(state_file).unwrap_or_default();
+        if now["buttons"][name].is_array() {
+            let there = button(&now, name);
+            if (there.0 - at.0).abs() <= 1.5 && (there.1 - at.1).abs() <= 1.5 {
+                xdotool(display, &["click", "1"]);
+                return;
+            }
+        }
+    }
+    panic!("the button {name} never stayed in place");
+}
+
 /// Moves the mouse to `at` and waits until the app reports the cursor there.
 fn move_to(display: &Display, state_file: &Path, at: (f64, f64)) {
     let [x, y] = self::at(at);
@@ -308,6 +359,15 @@ fn cell_on_screen(state: &Value, x: i32, y: i32) -> (f64, f64) {
         get("origin", 0) + x * get("per_x", 0) + y * get("per_y", 0),
         get("origin", 1) + x * get("per_x", 1) + y * get("per_y", 1),
     )
+}
+
+/// Where the button `name` (`ui::BUTTON_TARGETS`) was drawn.
+fn button(state: &Value, name: &str) -> (f64, f64) {
+    let at = &state["buttons"][name];
+    match (at[0].as_f64(), at[1].as_f64()) {
+        (Some(x), Some(y)) => (x, y),
+        _ => panic!("the button {name} is not on screen: {}", state["buttons"]),
+    }
 }
 
 fn token<'a>(state: &'a Value, id: &str) -> &'a Value {
@@ -382,7 +442,7 @@ fn hovering_shows_cover_and_the_template_covers_cells() {
 /// thief's turn (Dash, run, end) and see the screen handed to the next participant.
 #[test]
 fn a_hotseat_chase_turn_with_the_mouse() {
-    let display = start_display(230);
+    let display = start_display(300);
     let state_file = out_dir().join("chase-state.json");
     let _ = std::fs::remove_file(&state_file);
     let _running = Running::start(
@@ -462,7 +522,7 @@ fn a_hotseat_chase_turn_with_the_mouse() {
 /// health bar drawn over his token shrinks to match.
 #[test]
 fn attacking_with_the_mouse_drops_the_health_bar() {
-    let display = start_display(230);
+    let display = start_display(330);
     let (_running, state_file, state) = open_tavern(&display, "fight-state");
     let screen = |state: &Value, id: &str| {
         let at = &token(state, id)["screen"];
@@ -486,6 +546,7 @@ fn attacking_with_the_mouse_drops_the_health_bar() {
     assert_eq!(card["attack_card"]["allowed"], true, "{lines:?}");
     assert!(lines[0].starts_with("Shortbow vs Thug: range 80/320 ft"), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("AC to beat: 11")), "{lines:?}");
+    // One Attack action a turn: after a miss, the card's Start turn gives Lia her next turn.
     let mut last = card;
     for _ in 0..12 {
         let logged = last["log"].as_array().map_or(0, Vec::len);
@@ -496,6 +557,10 @@ fn attacking_with_the_mouse_drops_the_health_bar() {
         if token(&last, "thug-1")["hp"] != 32 {
             break;
         }
+        click_button(&display, &state_file, "card.start_turn");
+        wait_for_state(&state_file, 30, "Lia's next turn", |s| s["active"] == "lia");
+        move_to(&display, &state_file, screen(&state, "thug-1"));
+        last = wait_for_state(&state_file, 30, "the attack card", |s| s["attack_card"]["allowed"] == true);
     }
     let hp = token(&last, "thug-1")["hp"].as_i64().expect("hp");
     assert!(hp < 32, "an arrow landed in twelve tries: {:#?}", last["log"]);
@@ -508,7 +573,67 @@ fn attacking_with_the_mouse_drops_the_health_bar() {
         })
         .expect("the damage dealt");
     assert_eq!(32 - hp, dealt, "{damage}");
+    // The players' view shows a monster's bar only as healthy, bloodied or down: the DM's view,
+    // behind its confirmation, draws the exact share.
+    click_button(&display, &state_file, "status.dm_view");
+    click_button(&display, &state_file, "dm.confirm");
     let drawn = wait_for_state(&state_file, 30, "the bar to shrink", |s| bar(s).0 < bar(s).1 - 0.5);
     let (fill, full) = bar(&drawn);
     assert!((fill / full - hp as f64 / 32.0).abs() < 0.03, "the bar shows {hp}/32: {fill} of {full} px");
+}
+
+/// An opportunity attack with the mouse: Brom steps beside a thug, starts his turn from his card,
+/// and is dragged away: the path preview marks where he provokes and from whom, the drop stops him
+/// there with the prompt, "Opportunity attack" is clicked, the attack is in the log, and the move
+/// goes on.
+#[test]
+fn dragging_past_an_enemy_asks_for_the_opportunity_attack() {
+    let display = start_display(250);
+    let state_file = out_dir().join("reaction-state.json");
+    let _ = std::fs::remove_file(&state_file);
+    let _running = Running::start(
+        &display,
+        &[
+            "scenes/tavern_brawl.ron",
+            "--state-file",
+            state_file.to_str().expect("utf-8"),
+            "--window",
+            "1280x800",
+            "--seed",
+            "5",
+        ],
+    );
+    let state = wait_for_settled_map(&state_file);
+    let drag = |from: (i32, i32), to: (i32, i32), before_drop: &dyn Fn(&Value)| {
+        move_to(&display, &state_file, cell_on_screen(&state, from.0, from.1));
+        xdotool(&display, &["mousedown", "1"]);
+        wait_for_state(&state_file, 30, "the drag to start", |s| s["drag"]["id"] == "brom");
+        let (a, b) = (cell_on_screen(&state, from.0, from.1), cell_on_screen(&state, to.0, to.1));
+        move_to(&display, &state_file, ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0));
+        move_to(&display, &state_file, b);
+        let there = wait_for_state(&state_file, 30, "the drag to reach its target", |s| {
+            s["drag"]["target"] == serde_json::json!([to.0, to.1])
+        });
+        before_drop(&there);
+        xdotool(&display, &["mouseup", "1"]);
+        wait_for_state(&state_file, 30, "the drop", |s| s["drag"].is_null());
+    };
+    drag((3, 5), (5, 7), &|_| {});
+    wait_for_state(&state_file, 30, "Brom beside the thug", |s| {
+        token(s, "brom")["anchor"] == serde_json::json!([5, 7]) && s["selected"] == "brom"
+    });
+    click_button(&display, &state_file, "card.start_turn");
+    wait_for_state(&state_file, 30, "Brom's turn", |s| s["active"] == "brom");
+    drag((5, 7), (2, 7), &|s: &Value| {
+        let provokes = &s["drag"]["provokes"];
+        assert_eq!(provokes, &serde_json::json!([{ "reactor": "thug-1", "at": [5, 7] }]), "the preview marks it");
+    });
+    let asked = wait_for_state(&state_file, 30, "the prompt", |s| s["prompt"] == "opportunity");
+    assert_eq!(token(&asked, "brom")["anchor"], serde_json::json!([5, 7]), "stopped before leaving the cell");
+    click_button(&display, &state_file, "prompt.yes");
+    let done = wait_for_state(&state_file, 30, "the move to go on", |s| {
+        s["prompt"].is_null() && token(s, "brom")["anchor"] == serde_json::json!([2, 7])
+    });
+    let log: Vec<&str> = done["log"].as_array().expect("log").iter().filter_map(Value::as_str).collect();
+    assert!(log.iter().any(|l| l.contains("Mace opportunity attack on Brom")), "{log:#?}");
 }

@@ -4,8 +4,8 @@
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 
-use crate::app::board::Board;
 use crate::app::audience::Audience;
+use crate::app::board::Board;
 use crate::app::components::{Allegiance, Combatant, Facing, HitPoints, PlayerCharacter, Vitals};
 use crate::app::tokens::TokenDisc;
 use crate::rules::conditions::Conditions;
@@ -116,7 +116,15 @@ pub(crate) fn spawn(commands: &mut Commands, root: Entity, disc: TokenDisc) {
 pub(crate) fn update(
     board: Option<Res<Board>>,
     audience: Res<Audience>,
-    tokens: Query<(Ref<HitPoints>, Ref<Combatant>, Ref<Vitals>, Option<Ref<Facing>>, &Children, Has<PlayerCharacter>, &Allegiance)>,
+    tokens: Query<(
+        Ref<HitPoints>,
+        Ref<Combatant>,
+        Ref<Vitals>,
+        Option<Ref<Facing>>,
+        &Children,
+        Has<PlayerCharacter>,
+        &Allegiance,
+    )>,
     bars: Query<&HealthBar>,
     mut sprites: Query<(&mut Sprite, Has<HealthFill>), Or<(With<HealthFill>, With<StateBadgeBack>)>>,
     mut badges: Query<&mut Text2d, With<StateBadge>>,

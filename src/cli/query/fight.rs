@@ -14,8 +14,8 @@ use crate::rules::facing::{Arc, ArcLayout, ArcShares, arc_of_space, space_shares
 use crate::rules::fight::adjudicate::{
     Adjudication, FlankingPair, adjudicate, cannot_flank_because, flanking_pairs, pick_attack,
 };
-use crate::rules::fight::resolve::{AttackRoll, roll_attack};
 use crate::rules::fight::opportunity::{Moving, Provocation, provocations};
+use crate::rules::fight::resolve::{AttackRoll, roll_attack};
 use crate::rules::fight::saves::{InArea, SaveEffect, SavesRolled, creatures_in_area, roll_saves};
 use crate::rules::fight::{Field, Fighter, take_damage};
 use crate::rules::flanking::cells_that_flank_with;

@@ -24,7 +24,8 @@ pub fn cannot_help_because(field: &Field, helper: &Fighter, ally: &Fighter, targ
         return Some(format!("{} is not an enemy of {}", target.name(), ally.name()));
     }
     let feet = field.feet_between(helper, target);
-    (feet > HELP_FEET).then(|| format!("{} is {feet} ft from {}: Help needs it within 5 ft", target.name(), helper.name()))
+    (feet > HELP_FEET)
+        .then(|| format!("{} is {feet} ft from {}: Help needs it within 5 ft", target.name(), helper.name()))
 }
 
 /// How a Hide attempt went.
@@ -53,11 +54,9 @@ fn enemies_of<'a>(field: &'a Field, me: &Fighter) -> impl Iterator<Item = &'a Fi
 pub fn hide(field: &Field, hider: &Fighter, stealth: i32) -> HideOutcome {
     let sharpest = enemies_of(field, hider).max_by_key(|e| e.sheet.passive_perception());
     match sharpest {
-        Some(e) if stealth < e.sheet.passive_perception() => HideOutcome::Noticed {
-            stealth,
-            against: e.sheet.passive_perception(),
-            noticed_by: e.name().to_owned(),
-        },
+        Some(e) if stealth < e.sheet.passive_perception() => {
+            HideOutcome::Noticed { stealth, against: e.sheet.passive_perception(), noticed_by: e.name().to_owned() }
+        }
         _ => HideOutcome::Hidden { stealth, against: sharpest.map_or(0, |e| e.sheet.passive_perception()) },
     }
 }

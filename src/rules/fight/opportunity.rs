@@ -119,12 +119,12 @@ pub fn provocations(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Grid;
     use crate::rules::HexOrientation;
+    use crate::rules::conditions::Condition;
     use crate::rules::creature::Side;
     use crate::rules::fight::FightRules;
     use crate::rules::fight::tests::{fighter, map, sword};
-    use crate::rules::Grid;
-    use crate::rules::conditions::Condition;
 
     fn cells(points: &[(i32, i32)]) -> Vec<Cell> {
         points.iter().map(|&(x, y)| Cell::new(x, y)).collect()

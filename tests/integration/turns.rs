@@ -1,0 +1,197 @@
+//! Turns and reactions without a window: the action economy, opportunity attacks that interrupt a
+//! move (and the move going on, or stopping), readied actions after their trigger, and initiative.
+
+use bevy::prelude::*;
+
+use battlemap::app::components::{Actions, HitPoints, Position};
+use battlemap::app::dice::Session;
+use battlemap::app::fight::FightRequest;
+use battlemap::app::movement::{MoveToken, TurnMoves};
+use battlemap::app::reactions::{ReactionAnswer, Reactions};
+use battlemap::app::state::Notice;
+use battlemap::app::turns::{Turn, TurnRequest};
+use battlemap::rules::Cell;
+use battlemap::rules::conditions::Condition;
+use battlemap::rules::economy::{Action, Readied, Response, Trigger};
+
+use super::headless::{app_with, entity_of};
+
+fn send(app: &mut App, message: impl Message) {
+    app.world_mut().write_message(message);
+    app.update();
+}
+
+fn at(app: &App, entity: Entity) -> Cell {
+    app.world().get::<Position>(entity).expect("a position").0
+}
+
+fn notice(app: &App) -> String {
+    app.world().resource::<Notice>().0.clone().map(|n| n.0).unwrap_or_default()
+}
+
+fn log(app: &App) -> Vec<String> {
+    app.world().resource::<Session>().log.entries.iter().map(|e| e.full_text()).collect()
+}
+
+/// The tavern with Brom placed beside the thug at (6, 8) before the fight, and Brom's turn begun:
+/// walking west from (5, 7) leaves the thug's reach at once.
+fn brom_beside_the_thug() -> (App, Entity, Entity) {
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    let (brom, thug) = (entity_of(&mut app, "brom"), entity_of(&mut app, "thug-1"));
+    send(&mut app, MoveToken::new(brom, Cell::new(5, 7)));
+    assert_eq!(at(&app, brom), Cell::new(5, 7));
+    send(&mut app, TurnRequest::StartTurn(brom));
+    (app, brom, thug)
+}
+
+/// A scripted round under a fixed seed: Lia readies a shortbow shot for when the thug moves; Brom
+/// walks away from the thug, which interrupts him with an opportunity attack before he leaves
+/// his cell, and the move goes on; on the thug's turn its reaction is back, it moves, and Lia's
+/// readied shot comes after the move. The same seed plays the same round.
+#[test]
+fn a_scripted_round_with_an_opportunity_attack_and_a_readied_action() {
+    let play = || {
+        let (mut app, brom, thug) = brom_beside_the_thug();
+        let lia = entity_of(&mut app, "lia");
+        send(&mut app, TurnRequest::StartTurn(lia));
+        let readied =
+            Readied { trigger: Trigger::Moves(Some("thug-1".into())), response: Response::Attack("Shortbow".into()) };
+        send(&mut app, TurnRequest::Ready(lia, readied.clone()));
+        assert_eq!(app.world().get::<Actions>(lia).and_then(|a| a.0.readied.clone()), Some(readied));
+
+        send(&mut app, TurnRequest::StartTurn(brom));
+        let hp_before = app.world().get::<HitPoints>(brom).expect("hp").0.hp;
+        send(&mut app, MoveToken::new(brom, Cell::new(2, 7)));
+        let waiting = app.world().resource::<Reactions>().interrupted.clone().expect("the move is interrupted");
+        assert_eq!(at(&app, brom), Cell::new(5, 7), "the attack comes before he leaves the cell");
+        assert_eq!(waiting.offers.front().map(|o| o.reactor.as_str()), Some("thug-1"));
+        send(&mut app, MoveToken::new(brom, Cell::new(3, 5)));
+        assert!(notice(&app).contains("a reaction is waiting"), "{}", notice(&app));
+
+        let logged = log(&app).len();
+        send(&mut app, ReactionAnswer::Opportunity { attack: true });
+        assert_eq!(at(&app, brom), Cell::new(2, 7), "the move goes on after the attack");
+        assert!(app.world().resource::<Reactions>().interrupted.is_none());
+        assert!(app.world().get::<Actions>(thug).is_some_and(|a| a.0.reaction_used), "one reaction a round");
+        let new: Vec<String> = log(&app)[logged..].to_vec();
+        assert!(new[0].contains("Mace opportunity attack on Brom"), "{new:?}");
+        let damage: i32 = app.world().resource::<Session>().log.entries[logged..]
+            .iter()
+            .filter(|e| e.reason.contains("damage to Brom"))
+            .map(|e| e.roll.total)
+            .sum();
+        assert_eq!(app.world().get::<HitPoints>(brom).expect("hp").0.hp, hp_before - damage);
+        assert_eq!(app.world().get::<TurnMoves>(brom).map(|m| m.turn.spent), Some(15), "the whole walk paid");
+
+        send(&mut app, TurnRequest::StartTurn(thug));
+        assert!(app.world().get::<Actions>(thug).is_some_and(|a| !a.0.reaction_used), "restored at its turn");
+        send(&mut app, MoveToken::new(thug, Cell::new(9, 8)));
+        assert_eq!(at(&app, thug), Cell::new(9, 8), "the readied shot waits for the move to finish");
+        let offer = app.world().resource::<Reactions>().readied.front().cloned().expect("Lia's readied shot");
+        assert_eq!((offer.reactor, offer.trigger), (lia, thug));
+        let logged = log(&app).len();
+        send(&mut app, ReactionAnswer::Readied { fire: true });
+        assert!(log(&app)[logged].contains("Shortbow readied attack on Thug"), "{:?}", &log(&app)[logged..]);
+        let lia_turn = app.world().get::<Actions>(lia).expect("actions").0.clone();
+        assert!(lia_turn.reaction_used && lia_turn.readied.is_none(), "spent when it fires");
+        log(&app)
+    };
+    assert_eq!(play(), play(), "the same seed replays the same round");
+}
+
+/// PHB "Dash": the action, once a turn; a second Dash is refused with the reason, and the drag's
+/// Dash (a move that needs it) is refused too once the action is spent.
+#[test]
+fn a_second_dash_is_refused() {
+    let (mut app, brom, _) = brom_beside_the_thug();
+    send(&mut app, TurnRequest::Act(brom, Action::Dash));
+    send(&mut app, TurnRequest::Act(brom, Action::Dash));
+    assert!(notice(&app).contains("the action is spent this turn (on Dash)"), "{}", notice(&app));
+    assert_eq!(app.world().get::<TurnMoves>(brom).map(|m| (m.turn.dashes, m.turn.left())), Some((1, 50)));
+    send(&mut app, TurnRequest::Act(brom, Action::Dodge));
+    assert!(notice(&app).contains("the action is spent"), "{}", notice(&app));
+}
+
+/// PHB "Disengage": the move away provokes nothing.
+#[test]
+fn disengage_stops_opportunity_attacks() {
+    let (mut app, brom, _) = brom_beside_the_thug();
+    send(&mut app, TurnRequest::Act(brom, Action::Disengage));
+    send(&mut app, MoveToken::new(brom, Cell::new(2, 7)));
+    assert!(app.world().resource::<Reactions>().interrupted.is_none());
+    assert_eq!(at(&app, brom), Cell::new(2, 7));
+}
+
+/// The move stops where it was interrupted when the mover is dropped to 0 hit points or its
+/// speed becomes 0 before it goes on.
+#[test]
+fn a_dropped_or_grappled_mover_stops() {
+    for stop in [
+        FightRequest::Damage { target: Entity::PLACEHOLDER, amount: 40 },
+        FightRequest::Condition { target: Entity::PLACEHOLDER, condition: Condition::Grappled, on: true },
+    ] {
+        let (mut app, brom, _) = brom_beside_the_thug();
+        send(&mut app, MoveToken::new(brom, Cell::new(2, 7)));
+        assert!(app.world().resource::<Reactions>().interrupted.is_some());
+        let stop = match stop.clone() {
+            FightRequest::Damage { amount, .. } => FightRequest::Damage { target: brom, amount },
+            FightRequest::Condition { condition, on, .. } => FightRequest::Condition { target: brom, condition, on },
+            other => other,
+        };
+        send(&mut app, stop);
+        send(&mut app, ReactionAnswer::Opportunity { attack: false });
+        assert_eq!(at(&app, brom), Cell::new(5, 7), "{}", notice(&app));
+        assert!(app.world().resource::<Reactions>().interrupted.is_none());
+        assert!(notice(&app).contains("stops"), "{}", notice(&app));
+    }
+}
+
+/// While a fight runs only the creature whose turn it is moves; the DM's move (Shift) is allowed,
+/// logged in the notice, and provokes nothing.
+#[test]
+fn only_the_creature_whose_turn_it_is_moves() {
+    let (mut app, _, thug) = brom_beside_the_thug();
+    send(&mut app, MoveToken::new(thug, Cell::new(7, 8)));
+    assert_eq!(at(&app, thug), Cell::new(6, 8));
+    assert!(notice(&app).contains("it is not Thug's turn"), "{}", notice(&app));
+    send(&mut app, MoveToken { by_dm: true, ..MoveToken::new(thug, Cell::new(7, 8)) });
+    assert_eq!(at(&app, thug), Cell::new(7, 8));
+    assert!(notice(&app).starts_with("The DM moves a creature out of its turn: Thug moved"), "{}", notice(&app));
+    assert!(app.world().resource::<Reactions>().interrupted.is_none());
+}
+
+/// Initiative in a running fight: delaying before acting, a creature joining and leaving, and an
+/// entry kept from the players.
+#[test]
+fn initiative_delays_joins_leaves_and_hides() {
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    send(&mut app, TurnRequest::NextTurn);
+    let order = |app: &App| -> Vec<String> {
+        app.world().resource::<Session>().initiative.entries.iter().map(|e| e.id.clone()).collect()
+    };
+    let before = order(&app);
+    let (first, second) = (entity_of(&mut app, &before[0]), entity_of(&mut app, &before[1]));
+    send(&mut app, TurnRequest::Delay);
+    assert_eq!(app.world().resource::<Turn>().active, Some(second), "the next one acts now");
+    assert_eq!(order(&app)[1], before[0], "the delayer acts right after it");
+    send(&mut app, TurnRequest::NextTurn);
+    assert_eq!(app.world().resource::<Turn>().active, Some(first));
+    send(&mut app, TurnRequest::Act(first, Action::Dodge));
+    send(&mut app, TurnRequest::Delay);
+    assert!(notice(&app).contains("already moved or acted"), "{}", notice(&app));
+
+    let captain = entity_of(&mut app, "captain");
+    send(&mut app, TurnRequest::Leave(captain));
+    assert!(!order(&app).contains(&"captain".to_owned()));
+    send(&mut app, TurnRequest::Join(captain));
+    assert!(order(&app).contains(&"captain".to_owned()));
+    assert!(log(&app).last().is_some_and(|l| l.contains("initiative")));
+    send(&mut app, TurnRequest::Secret(captain, true));
+    let hidden = app.world().resource::<Session>().initiative.entry("captain").is_some_and(|e| e.hidden);
+    assert!(hidden, "kept from the players");
+    app.update();
+    assert!(app.world().get::<battlemap::app::audience::OutOfView>(captain).is_some(), "not drawn for the players");
+    app.world_mut().resource_mut::<battlemap::app::audience::Audience>().dm = true;
+    app.update();
+    assert!(app.world().get::<battlemap::app::audience::OutOfView>(captain).is_none(), "the DM sees it");
+}
