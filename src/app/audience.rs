@@ -50,7 +50,7 @@ fn show_to_audience(
 ) {
     for (entity, combatant, secret, pc, out, mut visibility) in &mut tokens {
         let sees = audience.sees(secret, combatant.hidden.is_some(), pc);
-        if sees == !out {
+        if sees != out {
             continue;
         }
         if sees {

@@ -463,7 +463,11 @@ fn draw_panels(
                 Ok((path, dash)) => {
                     let dash = if *dash { " · Dash" } else { "" };
                     let squeeze = if path.fit == crate::rules::movement::Fit::Squeezing { " · squeezing" } else { "" };
-                    cursor_label(ctx, at, &format!("{} ft{dash}{squeeze}", path.cost), false);
+                    let mut text = format!("{} ft{dash}{squeeze}", path.cost);
+                    for p in &drag.provokes {
+                        text.push_str(&format!("\nProvokes an opportunity attack from {} at {}", p.reactor_name, p.at));
+                    }
+                    cursor_label(ctx, at, &text, false);
                 }
                 Err(reason) if !reason.is_empty() => cursor_label(ctx, at, reason, true),
                 Err(_) => {}

@@ -128,9 +128,11 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
                 actions.push(FightAction::Turn { clockwise: true });
             }
         }
-        let dodge = if view.dodging { "Stop dodging" } else { "Dodge" };
-        if ui.button(dodge).on_hover_text("Attacks against it have disadvantage; Dex saves advantage").clicked() {
-            actions.push(FightAction::Dodge(!view.dodging));
+        // Dodge is an action, on the turn part of the card; here the DM can end it early.
+        if view.dodging
+            && ui.button("Stop dodging").on_hover_text("It lost the benefit (incapacitated, speed 0)").clicked()
+        {
+            actions.push(FightAction::Dodge(false));
         }
         if view.prone && ui.button("Stand up").on_hover_text("Costs half its speed").clicked() {
             actions.push(FightAction::StandUp);

@@ -118,7 +118,11 @@ pub fn roster_panel(
     });
     ui.separator();
     match (&view.selected, view.selected.as_ref().and_then(|d| view.rows.iter().find(|r| r.id == d.id))) {
-        (Some(details), Some(row)) => selected_card(ui, row, details, edit, turn_edit, &mut requests),
+        (Some(details), Some(row)) => {
+            egui::ScrollArea::vertical().id_salt("card").show(ui, |ui| {
+                selected_card(ui, row, details, edit, turn_edit, &mut requests);
+            });
+        }
         _ => {
             ui.label(RichText::new("Click a token or a name to select it.").italics());
         }

@@ -307,7 +307,7 @@ pub fn initiative_panel(ui: &mut egui::Ui, view: &InitiativeView, adding: &mut O
             }
             ui.horizontal(|ui| {
                 if view.dm {
-                    let eye = if entry.hidden { "Show" } else { "Hide" };
+                    let eye = if entry.hidden { "Reveal" } else { "Conceal" };
                     let tip = if entry.hidden { "Show it to the players" } else { "Keep it from the players" };
                     if ui.small_button(eye).on_hover_text(tip).clicked() {
                         requests

@@ -30,7 +30,7 @@ fn notice(app: &App) -> String {
 }
 
 fn log(app: &App) -> Vec<String> {
-    app.world().resource::<Session>().log.entries.iter().map(|e| e.full_text()).collect()
+    app.world().resource::<Session>().log.entries.iter().map(battlemap::rules::dice::LogEntry::full_text).collect()
 }
 
 /// The tavern with Brom placed beside the thug at (6, 8) before the fight, and Brom's turn begun:

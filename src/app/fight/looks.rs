@@ -54,7 +54,13 @@ pub(crate) fn bar_share(health: &Health) -> f32 {
 
 /// The badge's words (the map's font has no middle dot, so commas): its state (bloodied, dying, dead), its conditions, exhaustion and
 /// temporary hit points; `None` when there is nothing to say.
-pub(crate) fn badge_text(health: &Health, conditions: &Conditions, exhaustion: u8, dodging: bool) -> Option<String> {
+pub(crate) fn badge_text(
+    health: &Health,
+    conditions: &Conditions,
+    exhaustion: u8,
+    dodging: bool,
+    hidden: bool,
+) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
     match health.life {
         Life::Up if health.bloodied() => parts.push("bloodied".into()),
@@ -70,6 +76,9 @@ pub(crate) fn badge_text(health: &Health, conditions: &Conditions, exhaustion: u
     }
     if dodging {
         parts.push("dodging".into());
+    }
+    if hidden {
+        parts.push("hidden".into());
     }
     (!parts.is_empty()).then(|| parts.join(", "))
 }
@@ -142,7 +151,9 @@ pub(crate) fn update(
         let health = &hit_points.0;
         let exact = audience.sees_hit_points(pc, side.0);
         let width = children.iter().find_map(|c| bars.get(c).ok()).map_or(0.0, |b| b.width);
-        let text = badge_text(health, &combatant.conditions, vitals.exhaustion, combatant.dodging).unwrap_or_default();
+        let text =
+            badge_text(health, &combatant.conditions, vitals.exhaustion, combatant.dodging, combatant.hidden.is_some())
+                .unwrap_or_default();
         for child in children.iter() {
             if let Ok((mut sprite, is_fill)) = sprites.get_mut(child) {
                 if is_fill {
@@ -183,12 +194,15 @@ mod tests {
     #[test]
     fn the_badge_names_state_conditions_and_extras() {
         let mut health = Health::new(20, 20, false, DeathSaves::default());
-        assert_eq!(badge_text(&health, &Conditions::default(), 0, false), None);
+        assert_eq!(badge_text(&health, &Conditions::default(), 0, false, false), None);
         health.take_damage(10, false);
         let prone = Conditions::new([Condition::Prone]);
-        assert_eq!(badge_text(&health, &prone, 2, true).as_deref(), Some("bloodied, prone, exhaustion 2, dodging"));
+        assert_eq!(
+            badge_text(&health, &prone, 2, true, true).as_deref(),
+            Some("bloodied, prone, exhaustion 2, dodging, hidden")
+        );
         health.take_damage(10, false);
-        assert_eq!(badge_text(&health, &Conditions::default(), 0, false).as_deref(), Some("dead"));
+        assert_eq!(badge_text(&health, &Conditions::default(), 0, false, false).as_deref(), Some("dead"));
         assert_eq!(bar_share(&health), 0.0);
         assert_eq!(bar_color(&health), Color::srgb(0.45, 0.45, 0.45));
     }
