@@ -27,9 +27,18 @@ use crate::rules::health::Life;
 use crate::rules::movement::{Fit, Path};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Reactions>()
-        .add_message::<ReactionAnswer>()
-        .add_systems(Update, (walk, answer).chain().in_set(AppSystems::Apply));
+    app.init_resource::<Reactions>().add_message::<ReactionAnswer>().add_systems(
+        Update,
+        (
+            forget_reactions.run_if(on_message::<super::state::ScenarioChanged>).in_set(AppSystems::Build),
+            (walk, answer).chain().in_set(AppSystems::Apply),
+        ),
+    );
+}
+
+/// A new scenario drops whatever reaction was waiting.
+fn forget_reactions(mut reactions: ResMut<Reactions>) {
+    *reactions = Reactions::default();
 }
 
 /// The reactions waiting for an answer.

@@ -181,11 +181,12 @@ fn selected_card(
             line("Int Wis Cha", format!("{} {} {}", m(a.int), m(a.wis), m(a.cha)));
         }
     });
-    if let Some(turn) = &details.turn {
-        requests.extend(turn_section(ui, &details.id, turn, turn_edit));
-    }
-    if let Some(fight) = &details.fight {
-        requests.extend(fight_section(ui, &details.id, fight, edit));
+    if let Some(secret) = details.secret {
+        let mut kept = secret;
+        let tip = "The players' view doesn't draw it or list it, nor its initiative";
+        if ui.checkbox(&mut kept, "Kept from the players").on_hover_text(tip).changed() {
+            requests.push(PanelRequest::Initiative(InitiativeAction::Secret(details.id.clone(), kept)));
+        }
     }
     if let Some(has) = details.inspiration {
         ui.horizontal(|ui| {
@@ -198,11 +199,10 @@ fn selected_card(
             }
         });
     }
-    if let Some(secret) = details.secret {
-        let mut kept = secret;
-        let tip = "The players' view doesn't draw it or list it, nor its initiative";
-        if ui.checkbox(&mut kept, "Kept from the players").on_hover_text(tip).changed() {
-            requests.push(PanelRequest::Initiative(InitiativeAction::Secret(details.id.clone(), kept)));
-        }
+    if let Some(turn) = &details.turn {
+        requests.extend(turn_section(ui, &details.id, turn, turn_edit));
+    }
+    if let Some(fight) = &details.fight {
+        requests.extend(fight_section(ui, &details.id, fight, edit));
     }
 }

@@ -362,3 +362,43 @@ fn query_flanking_arcs_attacks_and_saves() {
     assert_eq!(code, 2);
     assert!(err.contains("Spear"), "the attacks it has are named: {err}");
 }
+
+/// `query provokes`: where a walk provokes opportunity attacks and from whom, with Disengage, and
+/// the path checked at the edge (neighbouring cells, on the map, bounded).
+#[test]
+fn query_provokes_and_the_turn_in_tokens() {
+    let file = "scenes/tavern_brawl.ron";
+    let (code, out, err) = battlemap(&["query", file, "provokes", "brom", "--path", "4,6", "5,7", "4,7", "3,7"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(answer["path"], serde_json::json!([[3, 5], [4, 6], [5, 7], [4, 7], [3, 7]]));
+    let provocations = answer["provocations"].as_array().expect("a list");
+    assert_eq!(provocations.len(), 1, "{out}");
+    assert_eq!(provocations[0]["reactor"], "thug-1");
+    assert_eq!(provocations[0]["at"], serde_json::json!([5, 7]), "the cell he is leaving");
+    assert_eq!(provocations[0]["attack"], "Mace");
+
+    let (_, out, _) =
+        battlemap(&["query", file, "provokes", "brom", "--disengage", "--path", "4,6", "5,7", "4,7", "3,7"]);
+    assert!(out.contains("\"provocations\": []"), "Disengage provokes nothing: {out}");
+
+    let (code, _, err) = battlemap(&["query", file, "provokes", "brom", "--path", "4,6", "6,7"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("steps from (4, 6) to (6, 7), which is not a neighbouring cell"), "{err}");
+    let far: Vec<String> = (4..410).map(|x| format!("{x},5")).collect();
+    let mut args = vec!["query", file, "provokes", "brom", "--path"];
+    args.extend(far.iter().map(String::as_str));
+    let (code, _, err) = battlemap(&args);
+    assert!(code == 2 && err.contains("at most 400 are taken"), "{err}");
+
+    let (code, out, err) = battlemap(&["query", file, "tokens"]);
+    assert_eq!(code, 0, "{err}");
+    let tokens: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let brom = tokens["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "brom").expect("brom");
+    assert_eq!(brom["turn"]["action"], true);
+    assert_eq!(brom["turn"]["reaction"], true);
+    assert_eq!(brom["turn"]["movement"], 25);
+    assert_eq!(brom["turn"]["bonus_action"], false, "nothing to spend a bonus action on");
+    let keg = tokens["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "keg").expect("keg");
+    assert!(keg.get("turn").is_none(), "objects take no turns");
+}

@@ -295,7 +295,8 @@ pub(super) struct ProvokesArgs {
     #[arg(long, value_name = "X,Y", num_args = 1.., required = true, allow_hyphen_values = true,
           value_parser = super::super::parse_pair)]
     pub(super) path: Vec<(i32, i32)>,
-    /// The mover took the Disengage action: its movement provokes nothing
+    /// The mover took the Disengage action: its movement provokes nothing (write it before --path,
+    /// which takes every value after it)
     #[arg(long)]
     pub(super) disengage: bool,
 }
