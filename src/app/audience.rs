@@ -29,9 +29,10 @@ impl Audience {
     }
 
     /// Whether this audience sees the creature at all: the players don't see a creature kept
-    /// from them, nor a monster hidden by the Hide action.
-    pub fn sees(self, secret: bool, hidden: bool, pc: bool) -> bool {
-        self.dm || !(secret || (hidden && !pc))
+    /// from them, nor a creature hostile to the party hidden by the Hide action (their own and
+    /// their friends' hiding places they know).
+    pub fn sees(self, secret: bool, hidden: bool, side: Side) -> bool {
+        self.dm || !(secret || (hidden && Side::Party.is_hostile_to(side)))
     }
 }
 
@@ -43,13 +44,10 @@ pub struct OutOfView;
 fn show_to_audience(
     mut commands: Commands,
     audience: Res<Audience>,
-    mut tokens: Query<
-        (Entity, &Combatant, Has<Secret>, Has<PlayerCharacter>, Has<OutOfView>, &mut Visibility),
-        With<TokenId>,
-    >,
+    mut tokens: Query<(Entity, &Combatant, Has<Secret>, &Allegiance, Has<OutOfView>, &mut Visibility), With<TokenId>>,
 ) {
-    for (entity, combatant, secret, pc, out, mut visibility) in &mut tokens {
-        let sees = audience.sees(secret, combatant.hidden.is_some(), pc);
+    for (entity, combatant, secret, side, out, mut visibility) in &mut tokens {
+        let sees = audience.sees(secret, combatant.hidden.is_some(), side.0);
         if sees != out {
             continue;
         }
@@ -60,5 +58,23 @@ fn show_to_audience(
             commands.entity(entity).insert(OutOfView);
             *visibility = Visibility::Hidden;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_players_see_numbers_for_their_own_and_hidden_enemies_not_at_all() {
+        let players = Audience::default();
+        let dm = Audience { dm: true };
+        assert!(players.sees_hit_points(true, Side::Party) && players.sees_hit_points(false, Side::Party));
+        assert!(!players.sees_hit_points(false, Side::Enemy) && !players.sees_hit_points(false, Side::Ally));
+        assert!(dm.sees_hit_points(false, Side::Enemy));
+        assert!(!players.sees(false, true, Side::Enemy), "a hidden enemy isn't drawn for them");
+        assert!(players.sees(false, true, Side::Party) && players.sees(false, true, Side::Ally), "their own hiding");
+        assert!(!players.sees(true, false, Side::Ally), "a creature kept from them");
+        assert!(dm.sees(true, true, Side::Enemy));
     }
 }

@@ -543,22 +543,28 @@ fn apply_fight_requests(
                 let bonus = hider.sheet.skill_bonus(Skill::Stealth);
                 let Ok(roll) = session.dice.roll(&format!("1d20{bonus:+}"), RollMode::Normal) else { continue };
                 let outcome = hide(&field, hider, roll.total);
+                let pc = pcs.contains(*who);
+                // A monster's Stealth total is the DM's: the players read only the outcome.
                 let (word, text) = match &outcome {
-                    HideOutcome::Hidden { stealth, .. } => {
+                    HideOutcome::Hidden { stealth, .. } if pc => {
                         ("hidden", format!("{hider_name} hides (Stealth {stealth})"))
                     }
-                    HideOutcome::Noticed { stealth, against, noticed_by } => (
+                    HideOutcome::Hidden { .. } => ("hidden", format!("{hider_name} hides")),
+                    HideOutcome::Noticed { stealth, against, noticed_by } if pc => (
                         "noticed",
                         format!(
                             "{hider_name} fails to hide: Stealth {stealth} against {noticed_by}'s passive Perception {against}"
                         ),
                     ),
+                    HideOutcome::Noticed { noticed_by, .. } => {
+                        ("noticed", format!("{hider_name} fails to hide from {noticed_by}"))
+                    }
                 };
                 session.log.entries.push(LogEntry {
                     who: hider_name,
                     reason: format!("Dexterity (Stealth) to hide: {word}"),
                     roll,
-                    hidden: !pcs.contains(*who),
+                    hidden: !pc,
                 });
                 if let (HideOutcome::Hidden { stealth, .. }, Ok((.., mut combatant, _, _))) =
                     (outcome, tokens.get_mut(*who))

@@ -198,8 +198,9 @@ fn apply_moves(
             continue;
         }
         let options = &combatant.sheet.turn;
-        let can_dash = actions.0.can_take(Action::Dash, options).is_ok();
-        match plan_move(&loaded, &board.0, &tokens, current, can_dash, request.entity, request.to) {
+        let can_dash = !request.by_dm && actions.0.can_take(Action::Dash, options).is_ok();
+        let budget = if request.by_dm { dm_budget(current) } else { current.clone() };
+        match plan_move(&loaded, &board.0, &tokens, &budget, can_dash, request.entity, request.to) {
             Ok((path, _)) if path.steps.is_empty() => {}
             Ok((path, dashed)) => {
                 if dashed && let Err(error) = actions.0.take(Action::Dash, options) {
@@ -212,6 +213,12 @@ fn apply_moves(
             Err(reason) => notice.0 = Some((format!("{} can't move to {}: {reason}", name.0, request.to), true)),
         }
     }
+}
+
+/// What the DM may move a creature by out of its turn: not its own movement, so as far as the
+/// terrain lets it go (the map's side is at most 500 cells, so 5000 ft crosses any map).
+fn dm_budget(moves: &TurnMoves) -> TurnMoves {
+    TurnMoves { turn: TurnMovement::new(5000), crawling: moves.crawling }
 }
 
 /// Puts each token where its [`Position`] says (its look was built at its home anchor), or
@@ -373,8 +380,9 @@ pub(super) fn drag_tokens(
             drag.target = target;
             drag.preview = match (turn_moves.get(drag.entity), fight_tokens.get(drag.entity)) {
                 (Ok((moves, actions)), Ok(t)) => {
-                    let can_dash = actions.0.can_take(Action::Dash, &t.8.sheet.turn).is_ok();
-                    plan_move(&loaded, &layout, &tokens, moves, can_dash, drag.entity, target)
+                    let can_dash = !drag.by_dm && actions.0.can_take(Action::Dash, &t.8.sheet.turn).is_ok();
+                    let budget = if drag.by_dm { dm_budget(moves) } else { moves.clone() };
+                    plan_move(&loaded, &layout, &tokens, &budget, can_dash, drag.entity, target)
                 }
                 _ => Err("this token does not move".to_owned()),
             };
@@ -408,7 +416,7 @@ pub(super) fn draw_drag_path(
     board: Option<Res<Board>>,
     dragging: Res<Dragging>,
     tokens: Query<&CreatureSize>,
-    reactors: Query<(&TokenId, &Position, &CreatureSize)>,
+    reactors: Query<(&TokenId, &Position, &CreatureSize), Without<super::audience::OutOfView>>,
 ) {
     let (Some(board), Some(drag)) = (board, dragging.0.as_ref()) else { return };
     let Ok((path, dash)) = &drag.preview else { return };

@@ -20,7 +20,7 @@ use super::sight::{CoverPreview, SightOverlay};
 use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection, Toggle};
 use super::template::TemplateTool;
 use super::turns::{Turn, TurnRequest};
-use crate::rules::economy::Action;
+use crate::rules::economy::Response;
 use crate::ui::chase::ChaseRequest;
 use crate::ui::{
     DiceEdit, DiceView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, MovementView,
@@ -225,6 +225,8 @@ fn turn_view(
         attacks_per_action: combatant.sheet.turn.attacks(),
         bonus_actions: combatant.sheet.turn.bonus_actions.clone(),
         readied: economy.readied.as_ref().map(|r| r.describe(name_of)),
+        fires_by_hand: economy.readied.as_ref().is_some_and(|r| !matches!(r.response, Response::Attack(_))),
+        dm: cx.audience.dm,
         allies,
         enemies_near,
         others: others.iter().map(|t| (t.1.0.clone(), t.2.0.clone())).collect(),
@@ -373,7 +375,7 @@ fn draw_panels(
         audience: *audience,
     };
     let roster = roster_view(&tokens, &cx);
-    let active_name = turn.active.and_then(|e| tokens.get(e).ok()).map(|t| t.2.0.clone());
+    let active_name = turn.active.and_then(|e| tokens.get(e).ok()).map(|t| seen_name(&t.2.0, t.14.1));
     let status = StatusView {
         scenario_name: scenario.name.clone(),
         source: loaded.source_name(),
@@ -465,7 +467,8 @@ fn draw_panels(
                     let squeeze = if path.fit == crate::rules::movement::Fit::Squeezing { " · squeezing" } else { "" };
                     let mut text = format!("{} ft{dash}{squeeze}", path.cost);
                     for p in &drag.provokes {
-                        text.push_str(&format!("\nProvokes an opportunity attack from {} at {}", p.reactor_name, p.at));
+                        let from = name_in_view(&tokens, &p.reactor, &p.reactor_name);
+                        text.push_str(&format!("\nProvokes an opportunity attack from {from} at {}", p.at));
                     }
                     cursor_label(ctx, at, &text, false);
                 }
@@ -519,11 +522,14 @@ fn draw_panels(
             PanelRequest::Turn { id, action } => {
                 let Some(entity) = entity_of(&id) else { continue };
                 match turn_request(entity, action, &entity_of) {
-                    Ok(request) => {
+                    Routed::Turn(request) => {
                         turn_requests.write(request);
                     }
-                    Err(request) => {
+                    Routed::Fight(request) => {
                         fight.write(request);
+                    }
+                    Routed::Answer(answer) => {
+                        answers.write(answer);
                     }
                 }
             }
@@ -595,9 +601,6 @@ fn draw_panels(
             PanelRequest::Inspiration { id, give } => {
                 dice.write_batch(entity_of(&id).map(|entity| DiceRequest::Inspiration { entity, give }));
             }
-            PanelRequest::Fight { id, action: FightAction::Dodge(true) } => {
-                turn_requests.write_batch(entity_of(&id).map(|e| TurnRequest::Act(e, Action::Dodge)));
-            }
             PanelRequest::Fight { id, action } => {
                 fight.write_batch(entity_of(&id).map(|entity| fight_request(entity, action)));
             }
@@ -609,25 +612,30 @@ fn draw_panels(
     Ok(())
 }
 
-/// The turn message for a card's turn action on `entity`, or the fight message for the actions with
-/// a ruling on the board (Help, Hide, Search).
-fn turn_request(
-    entity: Entity,
-    action: TurnAction,
-    entity_of: &impl Fn(&str) -> Option<Entity>,
-) -> Result<TurnRequest, FightRequest> {
+/// Where a card's turn action goes: the turn, the fight (the actions with a ruling on the board:
+/// Help, Hide, Search), or the reactions (firing a readied action by hand).
+enum Routed {
+    Turn(TurnRequest),
+    Fight(FightRequest),
+    Answer(ReactionAnswer),
+}
+
+/// The message for a card's turn action on `entity`.
+fn turn_request(entity: Entity, action: TurnAction, entity_of: &impl Fn(&str) -> Option<Entity>) -> Routed {
     match action {
-        TurnAction::Act(action) => Ok(TurnRequest::Act(entity, action)),
-        TurnAction::Interact => Ok(TurnRequest::Interact(entity)),
-        TurnAction::Ready(readied) => Ok(TurnRequest::Ready(entity, readied)),
-        TurnAction::Undo => Ok(TurnRequest::Undo(entity)),
-        TurnAction::StartTurn => Ok(TurnRequest::StartTurn(entity)),
-        TurnAction::Hide => Err(FightRequest::Hide { who: entity }),
-        TurnAction::Search => Err(FightRequest::Search { who: entity }),
-        TurnAction::Help { ally, target } => match (entity_of(&ally), entity_of(&target)) {
-            (Some(ally), Some(target)) => Err(FightRequest::Help { helper: entity, ally, target }),
-            _ => Ok(TurnRequest::Act(entity, Action::Help)),
-        },
+        TurnAction::Act(action) => Routed::Turn(TurnRequest::Act(entity, action)),
+        TurnAction::Interact => Routed::Turn(TurnRequest::Interact(entity)),
+        TurnAction::Ready(readied) => Routed::Turn(TurnRequest::Ready(entity, readied)),
+        TurnAction::Undo => Routed::Turn(TurnRequest::Undo(entity)),
+        TurnAction::StartTurn => Routed::Turn(TurnRequest::StartTurn(entity)),
+        TurnAction::Hide => Routed::Fight(FightRequest::Hide { who: entity }),
+        TurnAction::Search => Routed::Fight(FightRequest::Search { who: entity }),
+        TurnAction::Help { ally, target } => Routed::Fight(FightRequest::Help {
+            helper: entity,
+            ally: entity_of(&ally).unwrap_or(Entity::PLACEHOLDER),
+            target: entity_of(&target).unwrap_or(Entity::PLACEHOLDER),
+        }),
+        TurnAction::FireReadied => Routed::Answer(ReactionAnswer::FireByHand(entity)),
     }
 }
 
@@ -662,22 +670,33 @@ fn initiative_view(tokens: &TokenQuery, session: &Session, turn: &Turn, audience
     }
 }
 
-/// The reaction prompt for what waits: an opportunity attack first, then readied actions.
+/// A creature's name, or "a hidden creature" when the audience doesn't see it.
+fn seen_name(name: &str, out_of_view: bool) -> String {
+    if out_of_view { "a hidden creature".to_owned() } else { name.to_owned() }
+}
+
+/// The name of the token with this id as the audience may read it.
+fn name_in_view(tokens: &TokenQuery, id: &str, name: &str) -> String {
+    seen_name(name, tokens.iter().any(|t| t.1.0 == id && t.14.1))
+}
+
+/// The reaction prompt for what waits: an opportunity attack first, then readied actions. A
+/// reactor the audience doesn't see is "a hidden creature".
 fn prompt_view(reactions: &Reactions, tokens: &TokenQuery) -> Option<PromptView> {
-    let name = |e: Entity| tokens.get(e).map_or_else(|_| "?".to_owned(), |t| t.2.0.clone());
+    let name = |e: Entity| tokens.get(e).map_or_else(|_| "?".to_owned(), |t| seen_name(&t.2.0, t.14.1));
     if let Some(interrupted) = &reactions.interrupted {
         let offer = interrupted.offers.front()?;
+        let reactor = name_in_view(tokens, &offer.reactor, &offer.reactor_name);
         return Some(PromptView {
             title: "Opportunity attack?".into(),
             lines: vec![
                 format!(
-                    "{} is leaving {}'s reach ({} ft) at {}.",
+                    "{} is leaving {reactor}'s reach ({} ft) at {}.",
                     name(interrupted.mover),
-                    offer.reactor_name,
                     offer.reach,
                     offer.at
                 ),
-                format!("{} may strike with {}, using its reaction; the move waits.", offer.reactor_name, offer.attack),
+                format!("{reactor} may strike with {}, using its reaction; the move waits.", offer.attack),
             ],
             yes: "Opportunity attack".into(),
             no: "Let it go".into(),

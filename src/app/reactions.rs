@@ -84,6 +84,9 @@ pub enum ReactionAnswer {
     Opportunity { attack: bool },
     /// The readied action fires, or is held (it stays readied).
     Readied { fire: bool },
+    /// The DM fires this creature's readied spell or words by hand (a trigger in the player's
+    /// words, which the app can't see).
+    FireByHand(Entity),
 }
 
 /// How a creature is moving: the DM's moves are not its own movement; Disengage stops
@@ -145,7 +148,7 @@ impl Walker<'_, '_> {
             Vec::new()
         };
         let Some(first) = found.first() else {
-            let mut text = self.step(mover, &path, dashed);
+            let mut text = self.step(mover, &path, dashed, moving);
             if moving == Moving::Forced && self.turn.fight_runs() {
                 text = format!("The DM moves a creature out of its turn: {text}");
             }
@@ -154,7 +157,13 @@ impl Walker<'_, '_> {
             return;
         };
         let (done, rest) = path.split_at(first.step, self.loaded.scenario.rules.diagonals);
-        self.step(mover, &done, dashed);
+        if let Ok((_, mut moves, _)) = self.tokens.p1().get_mut(mover)
+            && dashed
+        {
+            // The Dash paid for the whole move, wherever it stops.
+            moves.turn.dash();
+        }
+        self.step(mover, &done, false, moving);
         if let Ok((_, mut moves, _)) = self.tokens.p1().get_mut(mover) {
             // A move an attack interrupted can't be taken back.
             moves.turn.moves.clear();
@@ -174,15 +183,21 @@ impl Walker<'_, '_> {
         self.reactions.interrupted = Some(Interrupted { mover, rest, moving, offers, offered });
     }
 
-    /// Moves along `path`, paying for it; returns the notice.
-    fn step(&mut self, mover: Entity, path: &Path, dashed: bool) -> String {
+    /// Moves along `path`, paying for it with the creature's movement unless something else moves
+    /// it (the DM); returns the notice.
+    fn step(&mut self, mover: Entity, path: &Path, dashed: bool, moving: Moving) -> String {
         let mut movers = self.tokens.p1();
         let Ok((mut position, mut moves, name)) = movers.get_mut(mover) else { return String::new() };
         if path.steps.is_empty() {
             return format!("{} stays at {}", name.0, position.0);
         }
+        let to = path.steps.last().map_or(position.0, |s| s.to);
+        if moving == Moving::Forced {
+            position.0 = to;
+            return format!("{} moved {} ft, not with its own movement", name.0, path.cost);
+        }
         moves.turn.take_move(position.0, path, dashed);
-        position.0 = path.steps.last().map_or(position.0, |s| s.to);
+        position.0 = to;
         let squeezing = if path.fit == Fit::Squeezing { ", squeezing" } else { "" };
         let dash = if dashed { " with a Dash" } else { "" };
         format!("{} moved {} ft{dash}{squeezing}; {} ft left", name.0, path.cost, moves.turn.left())
@@ -213,132 +228,160 @@ pub(crate) fn walk(mut walks: MessageReader<Walk>, mut walker: Walker) {
 }
 
 /// The prompts' answers: an opportunity attack made or let go (then the move goes on), a readied
-/// action fired or held.
+/// action fired or held, or fired by the DM's hand. Offers that went stale (the readied action
+/// lost at its creature's turn, the reaction spent) are dropped first, so no prompt sticks.
 fn answer(
     mut answers: MessageReader<ReactionAnswer>,
     mut walker: Walker,
     mut session: Option<ResMut<Session>>,
     names: Query<&DisplayName>,
-    mut inspiration: Query<&mut Inspiration>,
+    mut inspiration: Query<&'static mut Inspiration>,
 ) {
+    let actions = &walker.actions;
+    let live = |o: &ReadiedOffer| actions.get(o.reactor).is_ok_and(|a| a.0.readied.is_some() && !a.0.reaction_used);
+    if !walker.reactions.readied.iter().all(live) {
+        walker.reactions.readied.retain(live);
+    }
     let name = |e: Entity| names.get(e).map_or_else(|_| "?".to_owned(), |n| n.0.clone());
     for answer in answers.read() {
         let Some(session) = session.as_deref_mut() else { return };
+        let mut reacting = Reacting { session, inspiration: &mut inspiration, name: &name };
         match *answer {
             ReactionAnswer::Opportunity { attack } => {
                 let Some(interrupted) = walker.reactions.interrupted.as_mut() else { continue };
-                let Some(offer) = interrupted.offers.pop_front() else { continue };
                 let mover = interrupted.mover;
-                let all = fighters(&walker.loaded, &walker.tokens.p0());
-                let Some(reactor) = all.entity_of(&offer.reactor) else { continue };
-                let text = if attack {
-                    let actions = &mut walker.actions;
-                    let pay = || match actions.get_mut(reactor) {
-                        Ok(mut a) => a.0.react().map_err(|e| format!("{}: {e}", offer.reactor_name)),
-                        Err(_) => Err("no such creature".into()),
-                    };
-                    let loaded = &*walker.loaded;
-                    let mut tokens = walker.tokens.p0();
-                    let how = "opportunity attack";
-                    match make_attack(
-                        loaded,
-                        &mut tokens,
-                        session,
-                        &mut inspiration,
-                        &name,
-                        reactor,
-                        mover,
-                        &offer.attack,
-                        how,
-                        pay,
-                    ) {
-                        Ok(text) | Err(text) => text,
-                    }
-                } else {
-                    format!("{} lets {} go", offer.reactor_name, name(mover))
+                let text = match interrupted.offers.pop_front() {
+                    Some(offer) if attack => walker.strike(&mut reacting, &offer.reactor, mover, &offer.attack, None),
+                    Some(offer) => format!("{} lets {} go", offer.reactor_name, name(mover)),
+                    None => String::new(),
                 };
-                let Some(interrupted) = walker.reactions.interrupted.as_ref() else { continue };
-                if !interrupted.offers.is_empty() {
+                if walker.reactions.interrupted.as_ref().is_some_and(|i| !i.offers.is_empty()) {
                     walker.notice.0 = Some((text, false));
-                    continue;
-                }
-                let Some(it) = walker.reactions.interrupted.take() else { continue };
-                let all = fighters(&walker.loaded, &walker.tokens.p0());
-                let stopped = all.of(mover).and_then(|f| {
-                    if f.health.hp == 0 || f.health.life != Life::Up {
-                        Some(format!("{} drops and stops", f.name()))
-                    } else if speed(f.sheet.speed, &f.conditions, f.sheet.exhaustion).feet == 0 {
-                        Some(format!("{}'s speed is 0: it stops", f.name()))
-                    } else {
-                        None
-                    }
-                });
-                match stopped {
-                    Some(why) => {
-                        walker.notice.0 = Some((format!("{text}. {why}"), false));
-                        walker.offer_readied(&all, mover);
-                    }
-                    None => {
-                        walker.go(it.mover, it.rest, false, it.moving, &it.offered);
-                        let went = walker.notice.0.take().map_or_else(String::new, |n| n.0);
-                        walker.notice.0 = Some((format!("{text}. {went}"), false));
-                    }
+                } else {
+                    walker.go_on(text);
                 }
             }
             ReactionAnswer::Readied { fire } => {
                 let Some(offer) = walker.reactions.readied.pop_front() else { continue };
-                let who = name(offer.reactor);
-                if !fire {
-                    walker.notice.0 = Some((format!("{who} holds the readied action"), false));
-                    continue;
-                }
-                let Some(readied) = walker.actions.get(offer.reactor).ok().and_then(|a| a.0.readied.clone()) else {
-                    continue;
+                let text = if fire {
+                    walker.fire(&mut reacting, offer.reactor, Some(offer.trigger))
+                } else {
+                    format!("{} holds the readied action", name(offer.reactor))
                 };
-                let text = match &readied.response {
-                    Response::Attack(attack) => {
-                        let actions = &mut walker.actions;
-                        let pay = || match actions.get_mut(offer.reactor) {
-                            Ok(mut a) => a.0.fire_readied().map(drop).map_err(|e| format!("{who}: {e}")),
-                            Err(_) => Err("no such creature".into()),
-                        };
-                        let loaded = &*walker.loaded;
-                        let mut tokens = walker.tokens.p0();
-                        let how = "readied attack";
-                        let target = offer.trigger;
-                        match make_attack(
-                            loaded,
-                            &mut tokens,
-                            session,
-                            &mut inspiration,
-                            &name,
-                            offer.reactor,
-                            target,
-                            attack,
-                            how,
-                            pay,
-                        ) {
-                            Ok(text) | Err(text) => text,
-                        }
-                    }
-                    Response::Spell(spell) => {
-                        match walker.actions.get_mut(offer.reactor).map(|mut a| a.0.fire_readied()) {
-                            Ok(Ok(_)) => format!("{who} releases {spell} (its readied spell)"),
-                            Ok(Err(e)) => format!("{who}: {e}"),
-                            Err(_) => continue,
-                        }
-                    }
-                    Response::Other(what) => {
-                        match walker.actions.get_mut(offer.reactor).map(|mut a| a.0.fire_readied()) {
-                            Ok(Ok(_)) => format!("{who}'s readied action fires: {what}"),
-                            Ok(Err(e)) => format!("{who}: {e}"),
-                            Err(_) => continue,
-                        }
-                    }
-                };
+                walker.notice.0 = Some((text, false));
+            }
+            ReactionAnswer::FireByHand(reactor) => {
+                let text = walker.fire(&mut reacting, reactor, None);
                 walker.notice.0 = Some((text, false));
             }
         }
         walker.redraw.0 = walker.redraw.0.max(3);
+    }
+}
+
+/// What a reaction's attack rolls and logs with.
+struct Reacting<'a, 'w, 's, F: Fn(Entity) -> String> {
+    session: &'a mut Session,
+    inspiration: &'a mut Query<'w, 's, &'static mut Inspiration>,
+    name: &'a F,
+}
+
+impl Walker<'_, '_> {
+    /// `reactor` (by id) attacks `target` with `attack` as its reaction: an opportunity attack, or
+    /// its readied attack when `readied` names the trigger. Returns the notice.
+    fn strike<F: Fn(Entity) -> String>(
+        &mut self,
+        with: &mut Reacting<'_, '_, '_, F>,
+        reactor: &str,
+        target: Entity,
+        attack: &str,
+        readied: Option<()>,
+    ) -> String {
+        let all = fighters(&self.loaded, &self.tokens.p0());
+        let Some(reactor) = all.entity_of(reactor) else { return format!("{reactor} is gone") };
+        let who = (with.name)(reactor);
+        let actions = &mut self.actions;
+        let pay = || {
+            let mut a = actions.get_mut(reactor).map_err(|_| "no such creature".to_owned())?;
+            let paid = if readied.is_some() { a.0.fire_readied().map(drop) } else { a.0.react() };
+            paid.map_err(|e| format!("{who}: {e}"))
+        };
+        let how = if readied.is_some() { "readied attack" } else { "opportunity attack" };
+        let mut tokens = self.tokens.p0();
+        let made = make_attack(
+            &self.loaded,
+            &mut tokens,
+            with.session,
+            with.inspiration,
+            with.name,
+            reactor,
+            target,
+            attack,
+            how,
+            pay,
+        );
+        match made {
+            Ok(text) | Err(text) => text,
+        }
+    }
+
+    /// Fires `reactor`'s readied action with its reaction: its attack at `trigger` (the creature
+    /// whose move set it off), or its spell or words (which the DM may also fire by hand).
+    fn fire<F: Fn(Entity) -> String>(
+        &mut self,
+        with: &mut Reacting<'_, '_, '_, F>,
+        reactor: Entity,
+        trigger: Option<Entity>,
+    ) -> String {
+        let who = (with.name)(reactor);
+        let Some(readied) = self.actions.get(reactor).ok().and_then(|a| a.0.readied.clone()) else {
+            return format!("{who} has nothing readied");
+        };
+        match (&readied.response, trigger) {
+            (Response::Attack(attack), Some(target)) => {
+                let id =
+                    fighters(&self.loaded, &self.tokens.p0()).of(reactor).map(|f| f.id.clone()).unwrap_or_default();
+                self.strike(with, &id, target, attack, Some(()))
+            }
+            (Response::Attack(_), None) => format!("{who}'s readied attack fires when its trigger moves"),
+            (Response::Spell(what) | Response::Other(what), _) => {
+                match self.actions.get_mut(reactor).map(|mut a| a.0.fire_readied()) {
+                    Ok(Ok(_)) if matches!(readied.response, Response::Spell(_)) => {
+                        format!("{who} releases {what}, its readied spell")
+                    }
+                    Ok(Ok(_)) => format!("{who}'s readied action fires: {what}"),
+                    Ok(Err(e)) => format!("{who}: {e}"),
+                    Err(_) => format!("{who} is gone"),
+                }
+            }
+        }
+    }
+
+    /// After the last opportunity attack at a cell: the move goes on along its path, unless the
+    /// mover dropped to 0 hit points or its speed became 0.
+    fn go_on(&mut self, text: String) {
+        let Some(it) = self.reactions.interrupted.take() else { return };
+        let all = fighters(&self.loaded, &self.tokens.p0());
+        let stopped = all.of(it.mover).and_then(|f| {
+            if f.health.hp == 0 || f.health.life != Life::Up {
+                Some(format!("{} drops and stops", f.name()))
+            } else if speed(f.sheet.speed, &f.conditions, f.sheet.exhaustion).feet == 0 {
+                Some(format!("{}'s speed is 0: it stops", f.name()))
+            } else {
+                None
+            }
+        });
+        let joined = |a: String, b: String| if a.is_empty() { b } else { format!("{a}. {b}") };
+        match stopped {
+            Some(why) => {
+                self.notice.0 = Some((joined(text, why), false));
+                self.offer_readied(&all, it.mover);
+            }
+            None => {
+                self.go(it.mover, it.rest, false, it.moving, &it.offered);
+                let went = self.notice.0.take().map_or_else(String::new, |n| n.0);
+                self.notice.0 = Some((joined(text, went), false));
+            }
+        }
     }
 }

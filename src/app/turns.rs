@@ -18,8 +18,19 @@ use crate::rules::movement::TurnMovement;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Turn>().add_message::<TurnRequest>().add_message::<TurnStarted>().add_systems(
         Update,
-        (turn_keys.in_set(AppSystems::Input), (apply_turn_requests, begin_turns).chain().in_set(AppSystems::Apply)),
+        (
+            forget_initiative.run_if(on_message::<super::state::ScenarioChanged>).in_set(AppSystems::Build),
+            turn_keys.in_set(AppSystems::Input),
+            (apply_turn_requests, begin_turns).chain().in_set(AppSystems::Apply),
+        ),
     );
+}
+
+/// A new scenario starts without a fight: its creatures roll initiative on the first Next turn.
+fn forget_initiative(session: Option<ResMut<Session>>) {
+    if let Some(mut session) = session {
+        session.initiative = Default::default();
+    }
 }
 
 /// Whose turn it is, and who has moved during it (a creature may turn to face another way as its
@@ -125,15 +136,22 @@ fn apply_turn_requests(
     mut started: MessageWriter<TurnStarted>,
     mut notice: ResMut<Notice>,
     mut session: Option<ResMut<Session>>,
+    pending: (Res<super::reactions::Reactions>, Query<(), With<Secret>>),
 ) {
+    let (pending, secrets) = pending;
     let name_of = |movers: &Turners, e: Entity| movers.get(e).map_or_else(|_| "?".to_owned(), |m| m.3.0.clone());
     for request in requests.read() {
+        let changes_turn = matches!(request, TurnRequest::NextTurn | TurnRequest::StartTurn(_) | TurnRequest::Delay);
+        if changes_turn && pending.waiting() {
+            notice.0 = Some(("Answer the reaction first: the turn can't change while it waits".into(), true));
+            continue;
+        }
         let result: Result<String, String> = match request {
             TurnRequest::NextTurn => {
                 let Some(session) = session.as_deref_mut() else { continue };
                 // The first turn rolls initiative for every creature, in the roster's order.
                 if session.initiative.entries.is_empty()
-                    && let Err(error) = roll_initiative(session, &movers, &fighters)
+                    && let Err(error) = roll_initiative(session, &movers, &fighters, &secrets)
                 {
                     notice.0 = Some((error, true));
                     continue;
@@ -155,11 +173,13 @@ fn apply_turn_requests(
                 match session.initiative.join(&m.5.0, abilities.0.dex, &mut session.dice) {
                     Ok(roll) => {
                         let total = roll.total;
+                        let secret = secrets.contains(*entity);
+                        session.initiative.set_hidden(&m.5.0, secret);
                         session.log.entries.push(crate::rules::dice::LogEntry {
                             who: m.3.0.clone(),
                             reason: "initiative".into(),
                             roll,
-                            hidden: false,
+                            hidden: secret,
                         });
                         Ok(format!("{} joins the fight with initiative {total}", m.3.0))
                     }
@@ -206,6 +226,10 @@ fn apply_turn_requests(
                 let name = name_of(&movers, *entity);
                 let Ok((mut actions, mut combatant, _)) = fighters.get_mut(*entity) else { continue };
                 let options = combatant.sheet.turn.clone();
+                if !matches!(action, Action::Dash | Action::Disengage | Action::Dodge | Action::UseAnObject) {
+                    notice.0 = Some((format!("{} has its own button on the card", action.name()), true));
+                    continue;
+                }
                 take_action(&turn, *entity, &name, &mut actions, &options, *action).map(|slot| {
                     let by = if slot == crate::rules::economy::Slot::BonusAction { " as a bonus action" } else { "" };
                     match action {
@@ -270,6 +294,7 @@ fn roll_initiative(
     session: &mut Session,
     movers: &Turners,
     fighters: &Query<(&mut Actions, &mut Combatant, &AbilityModifiers)>,
+    secrets: &Query<(), With<Secret>>,
 ) -> Result<(), String> {
     let mut roster: Vec<(RosterOrder, Entity)> = movers.iter().map(|m| (*m.4, m.0)).collect();
     roster.sort();
@@ -279,7 +304,18 @@ fn roll_initiative(
         .collect();
     session
         .roll_initiative(&participants, |id| movers.iter().find(|m| m.5.0 == id).map(|m| m.3.0.clone()))
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+    // The rolls of creatures kept from the players are the DM's, and so are their places.
+    let first = session.log.entries.len() - participants.len();
+    for ((_, entity), entry) in roster.iter().zip(&mut session.log.entries[first..]) {
+        if secrets.contains(*entity)
+            && let Ok(m) = movers.get(*entity)
+        {
+            entry.hidden = true;
+            session.initiative.set_hidden(&m.5.0, true);
+        }
+    }
+    Ok(())
 }
 
 /// The creature whose turn it is delays: only before it has moved or acted.
@@ -294,6 +330,10 @@ fn delay(
         return Err("no fight runs: Next turn rolls initiative".into());
     };
     let name = movers.get(active).map_or_else(|_| "?".to_owned(), |m| m.3.0.clone());
+    let in_order = movers.get(active).is_ok_and(|m| session.initiative.current().is_some_and(|e| e.id == m.5.0));
+    if !in_order {
+        return Err(format!("{name}'s turn was started by hand, outside the initiative order: it can't delay"));
+    }
     let moved = movers.get(active).is_ok_and(|m| !m.1.turn.moves.is_empty() || m.1.turn.spent > 0);
     let acted = fighters.get(active).is_ok_and(|f| !f.0.0.taken.is_empty());
     if moved || acted {

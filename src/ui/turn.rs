@@ -20,8 +20,12 @@ pub struct TurnView {
     pub movement: MovementView,
     pub attacks_per_action: u8,
     pub bonus_actions: Vec<Action>,
-    /// Its readied action, in words.
+    /// Its readied action, in words, and whether the DM fires it by hand (a spell or words, not
+    /// an attack at a creature that moves).
     pub readied: Option<String>,
+    pub fires_by_hand: bool,
+    /// The DM's view: Start turn is offered while a fight runs too.
+    pub dm: bool,
     /// Friends it could help, and enemies within 5 ft of it: `(id, name)`.
     pub allies: Vec<(String, String)>,
     pub enemies_near: Vec<(String, String)>,
@@ -45,6 +49,8 @@ pub enum TurnAction {
     Hide,
     Search,
     Ready(Readied),
+    /// The DM fires the readied spell or words now (its reaction).
+    FireReadied,
     Undo,
     StartTurn,
 }
@@ -57,8 +63,12 @@ pub struct TurnEdit {
     /// The readied response: an attack's name, or `None` for the text below.
     pub ready_attack: Option<String>,
     pub ready_text: String,
+    /// The text names a spell, held with concentration.
+    pub ready_spell: bool,
     /// The trigger: a creature's id, `None` for any enemy.
     pub ready_trigger: Option<String>,
+    /// A trigger in the player's words instead (the DM fires it by hand).
+    pub ready_when: String,
 }
 
 fn mark(ui: &mut egui::Ui, label: &str, available: bool, words: &str) {
@@ -98,7 +108,16 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
         ui.label(RichText::new("Hidden from its enemies (attacking gives it away)").weak());
     }
     if let Some(readied) = &view.readied {
-        ui.label(RichText::new(format!("Readied: {readied}")).color(Color32::from_rgb(230, 200, 120)));
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(format!("Readied: {readied}")).color(Color32::from_rgb(230, 200, 120)));
+            let fire = ui
+                .add_enabled(view.fires_by_hand && view.left.reaction, egui::Button::new("Fire"))
+                .on_hover_text("The trigger came: it happens now, with its reaction")
+                .on_disabled_hover_text("A readied attack fires when its trigger moves; or the reaction is spent");
+            if fire.clicked() {
+                actions.push(TurnAction::FireReadied);
+            }
+        });
     }
     let can_act = !view.fight_runs || view.active;
     let why_not = "Not its turn: out of its turn a creature acts only with its reaction";
@@ -145,7 +164,7 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
             ready_form(ui, view, edit, &mut actions);
         }
     });
-    if !view.fight_runs || !view.active {
+    if !view.fight_runs || view.dm {
         let label = if view.active { "Restart turn" } else { "Start turn" };
         let button = ui.button(label).on_hover_text("Start this creature's turn now (outside the initiative order)");
         super::remember(&button, "card.start_turn");
@@ -176,9 +195,12 @@ fn help_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: &
     if view.allies.is_empty() || view.enemies_near.is_empty() {
         return;
     }
+    // Short rows: the side panel keeps its width whatever creature is selected.
     ui.horizontal(|ui| {
         ui.label("Help:");
         pick(ui, "help-ally", &mut edit.help_ally, &view.allies, "(ally)");
+    });
+    ui.horizontal(|ui| {
         ui.label("against");
         pick(ui, "help-target", &mut edit.help_target, &view.enemies_near, "(enemy within 5 ft)");
         let ready = edit.help_ally.clone().zip(edit.help_target.clone());
@@ -191,29 +213,45 @@ fn help_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: &
 }
 
 fn ready_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: &mut Vec<TurnAction>) {
-    ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
         ui.label("Ready:");
         let attacks: Vec<(String, String)> = view.attacks.iter().map(|a| (a.clone(), a.clone())).collect();
         pick(ui, "ready-attack", &mut edit.ready_attack, &attacks, "(something else)");
         if edit.ready_attack.is_none() {
-            ui.add(egui::TextEdit::singleline(&mut edit.ready_text).hint_text("what it does").desired_width(110.0));
+            ui.add(egui::TextEdit::singleline(&mut edit.ready_text).hint_text("what it does").desired_width(100.0));
+            ui.checkbox(&mut edit.ready_spell, "spell").on_hover_text("Cast now, held with concentration");
         }
+    });
+    ui.horizontal(|ui| {
         ui.label("when");
         pick(ui, "ready-trigger", &mut edit.ready_trigger, &view.others, "an enemy moves");
         if edit.ready_trigger.is_some() {
             ui.label("moves");
         }
-        let response = match (&edit.ready_attack, edit.ready_text.trim()) {
-            (Some(attack), _) => Some(Response::Attack(attack.clone())),
-            (None, "") => None,
-            (None, text) => Some(Response::Other(text.to_owned())),
+    });
+    ui.horizontal(|ui| {
+        ui.label("or when");
+        ui.add(egui::TextEdit::singleline(&mut edit.ready_when).hint_text("the door opens").desired_width(150.0));
+        let text = edit.ready_text.trim().to_owned();
+        let response = match (&edit.ready_attack, text.is_empty(), edit.ready_spell) {
+            (Some(attack), ..) => Some(Response::Attack(attack.clone())),
+            (None, true, _) => None,
+            (None, false, true) => Some(Response::Spell(text)),
+            (None, false, false) => Some(Response::Other(text)),
         };
-        let button =
-            ui.add_enabled(response.is_some(), egui::Button::new("Ready")).on_hover_text(Action::Ready.effect());
+        let when = edit.ready_when.trim();
+        let trigger =
+            if when.is_empty() { Trigger::Moves(edit.ready_trigger.clone()) } else { Trigger::Other(when.to_owned()) };
+        // An attack fires at the creature whose move sets it off: it needs a move as its trigger.
+        let fits = !(matches!(response, Some(Response::Attack(_))) && matches!(trigger, Trigger::Other(_)));
+        let button = ui
+            .add_enabled(response.is_some() && fits, egui::Button::new("Ready"))
+            .on_hover_text(Action::Ready.effect())
+            .on_disabled_hover_text("Say what it does; a readied attack waits for a creature to move");
         if button.clicked()
             && let Some(response) = response
         {
-            actions.push(TurnAction::Ready(Readied { trigger: Trigger::Moves(edit.ready_trigger.clone()), response }));
+            actions.push(TurnAction::Ready(Readied { trigger, response }));
         }
     });
 }

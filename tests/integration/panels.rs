@@ -58,6 +58,8 @@ fn turn_view() -> TurnView {
         attacks_per_action: 1,
         bonus_actions: Vec::new(),
         readied: None,
+        fires_by_hand: false,
+        dm: false,
         allies: vec![("lia".into(), "Lia".into())],
         enemies_near: vec![("thug".into(), "Thug".into())],
         others: vec![("lia".into(), "Lia".into()), ("thug".into(), "Thug".into())],
@@ -304,6 +306,26 @@ fn the_turn_section_spends_what_is_left_and_fills_help_and_ready() {
     harness.run();
     harness.get_by_label("Ready").click();
     harness.run();
+    let spell = TurnEdit {
+        ready_text: "bless".into(),
+        ready_spell: true,
+        ready_when: "the door opens".into(),
+        ..TurnEdit::default()
+    };
+    let mut words = run(TurnView { fight_runs: true, ..turn_view() }, spell);
+    words.get_by_label("Ready").click();
+    words.run();
+    let readied =
+        Readied { trigger: Trigger::Other("the door opens".into()), response: Response::Spell("bless".into()) };
+    assert_eq!(words.state().1, vec![PanelRequest::Turn { id: "brom".into(), action: TurnAction::Ready(readied) }]);
+    let holding = TurnView { readied: Some("cast bless".into()), fires_by_hand: true, ..turn_view() };
+    let mut fire = run(holding, TurnEdit::default());
+    fire.get_by_label("Fire").click();
+    fire.run();
+    assert_eq!(fire.state().1, vec![PanelRequest::Turn { id: "brom".into(), action: TurnAction::FireReadied }]);
+    let players = run(TurnView { fight_runs: true, ..turn_view() }, TurnEdit::default());
+    assert!(players.query_by_label("Restart turn").is_none(), "in a fight only the DM starts turns by hand");
+
     assert_eq!(
         harness.state().1,
         vec![

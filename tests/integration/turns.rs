@@ -195,3 +195,36 @@ fn initiative_delays_joins_leaves_and_hides() {
     app.update();
     assert!(app.world().get::<battlemap::app::audience::OutOfView>(captain).is_none(), "the DM sees it");
 }
+
+/// A move that needs a Dash and is interrupted at its first cell keeps the Dash's movement: the
+/// rest of the walk is paid from it.
+#[test]
+fn a_dashed_move_interrupted_at_once_keeps_its_dash() {
+    let (mut app, brom, _) = brom_beside_the_thug();
+    send(&mut app, MoveToken::new(brom, Cell::new(3, 1)));
+    assert!(app.world().resource::<Reactions>().interrupted.is_some(), "{}", notice(&app));
+    send(&mut app, ReactionAnswer::Opportunity { attack: false });
+    assert_eq!(at(&app, brom), Cell::new(3, 1), "{}", notice(&app));
+    let turn = app.world().get::<TurnMoves>(brom).expect("moves").turn.clone();
+    assert_eq!((turn.dashes, turn.spent, turn.left()), (1, 30, 20));
+}
+
+/// A readied spell, with a trigger in the player's words, fired by the DM's hand: it takes the
+/// reaction; and the turn can't pass while a reaction waits.
+#[test]
+fn the_dm_fires_a_readied_spell_and_turns_wait_for_reactions() {
+    let (mut app, brom, thug) = brom_beside_the_thug();
+    let lia = entity_of(&mut app, "lia");
+    send(&mut app, TurnRequest::StartTurn(lia));
+    let bless = Readied { trigger: Trigger::Other("the door opens".into()), response: Response::Spell("bless".into()) };
+    send(&mut app, TurnRequest::Ready(lia, bless));
+    send(&mut app, ReactionAnswer::FireByHand(lia));
+    assert!(notice(&app).contains("releases bless"), "{}", notice(&app));
+    assert!(app.world().get::<Actions>(lia).is_some_and(|a| a.0.reaction_used && a.0.readied.is_none()));
+
+    send(&mut app, TurnRequest::StartTurn(brom));
+    send(&mut app, MoveToken::new(brom, Cell::new(2, 7)));
+    send(&mut app, TurnRequest::StartTurn(thug));
+    assert!(notice(&app).contains("Answer the reaction first"), "{}", notice(&app));
+    assert_eq!(app.world().resource::<Turn>().active, Some(brom));
+}

@@ -534,6 +534,14 @@ fn attacking_with_the_mouse_drops_the_health_bar() {
     };
     let (fill, full) = bar(&state);
     assert!(full > 10.0 && (fill - full).abs() < 0.5, "a full bar at the start: {fill} of {full}");
+    // The DM's view, behind its confirmation: it shows a monster's exact bar (the players see
+    // healthy, bloodied or down), and Start turn on the card while a fight runs.
+    click_button(&display, &state_file, "status.dm_view");
+    click_button(&display, &state_file, "dm.confirm");
+    wait_for_state(&state_file, 30, "the DM's view", |s| s["buttons"]["status.dm_view"].is_null());
+    // The banner takes a strip of the window: the map is framed again.
+    std::thread::sleep(Duration::from_millis(500));
+    let state = wait_for_settled_map(&state_file);
     click_at(&display, &state_file, screen(&state, "lia"));
     wait_for_state(&state_file, 30, "Lia to be selected", |s| s["selected"] == "lia");
     xdotool(&display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
@@ -573,10 +581,6 @@ fn attacking_with_the_mouse_drops_the_health_bar() {
         })
         .expect("the damage dealt");
     assert_eq!(32 - hp, dealt, "{damage}");
-    // The players' view shows a monster's bar only as healthy, bloodied or down: the DM's view,
-    // behind its confirmation, draws the exact share.
-    click_button(&display, &state_file, "status.dm_view");
-    click_button(&display, &state_file, "dm.confirm");
     let drawn = wait_for_state(&state_file, 30, "the bar to shrink", |s| bar(s).0 < bar(s).1 - 0.5);
     let (fill, full) = bar(&drawn);
     assert!((fill / full - hp as f64 / 32.0).abs() < 0.03, "the bar shows {hp}/32: {fill} of {full} px");

@@ -62,12 +62,13 @@ pub fn hide(field: &Field, hider: &Fighter, stealth: i32) -> HideOutcome {
 }
 
 /// The Search action with a Wisdom (Perception) total of `perception`: the hidden enemies of
-/// `searcher` whose Stealth total it meets.
+/// `searcher` whose Stealth total it beats (a contest: PHB "Contests", a tie leaves things as they
+/// were, so a hidden creature stays hidden).
 pub fn search<'a>(field: &'a Field, searcher: &Fighter, perception: i32) -> Vec<&'a Fighter> {
     field
         .fighters
         .iter()
-        .filter(|f| f.side.is_hostile_to(searcher.side) && f.hidden.is_some_and(|stealth| perception >= stealth))
+        .filter(|f| f.side.is_hostile_to(searcher.side) && f.hidden.is_some_and(|stealth| perception > stealth))
         .collect()
 }
 
@@ -113,7 +114,7 @@ mod tests {
         let field = Field::new(&map, &hidden, Default::default());
         assert!(!field.sees(&hidden[1], &hidden[0]), "a hidden creature is unseen by its enemies");
         assert!(field.sees(&hidden[0], &hidden[1]));
-        assert!(search(&field, thug, 12).is_empty());
-        assert_eq!(search(&field, thug, 13).len(), 1);
+        assert!(search(&field, thug, 13).is_empty(), "a tie leaves it hidden");
+        assert_eq!(search(&field, thug, 14).len(), 1);
     }
 }

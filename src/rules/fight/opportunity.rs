@@ -81,36 +81,37 @@ pub fn provocations(
     let mut found: Vec<Provocation> = Vec::new();
     for (step, pair) in anchors.windows(2).enumerate() {
         let (here, there) = (cells_at(pair[0]), cells_at(pair[1]));
-        for (reactor, attack) in &reactors {
-            if found.iter().any(|p| p.reactor == reactor.id) || (step == 0 && skip.contains(&reactor.id)) {
-                continue;
+        let within = |cells: &[Cell], reactor: &Fighter, reach: u32| {
+            crate::rules::distance::range_feet(field.grid(), field.rules.diagonals, cells, &reactor.cells)
+                .is_some_and(|feet| feet <= reach)
+        };
+        let leaving: Vec<&(&Fighter, &Attack)> = reactors
+            .iter()
+            .filter(|(r, _)| !found.iter().any(|p| p.reactor == r.id) && !(step == 0 && skip.contains(&r.id)))
+            .filter(|(r, a)| within(&here, r, a.range) && !within(&there, r, a.range))
+            .collect();
+        if leaving.is_empty() {
+            continue;
+        }
+        // Whether each sees the mover where the mover is now: the board with the mover moved there.
+        let mut moved: Vec<Fighter> = field.fighters.to_vec();
+        if let Some(m) = moved.iter_mut().find(|f| f.id == me.id) {
+            m.cells = here.clone();
+        }
+        let now = Field::new(field.map, &moved, field.rules);
+        let Some(target) = now.fighter(&me.id) else { continue };
+        for (reactor, attack) in leaving {
+            if now.fighter(&reactor.id).is_some_and(|viewer| now.sees(viewer, target)) {
+                found.push(Provocation {
+                    step,
+                    at: pair[0],
+                    leaving_to: pair[1],
+                    reactor: reactor.id.clone(),
+                    reactor_name: reactor.name().to_owned(),
+                    reach: attack.range,
+                    attack: attack.name.clone(),
+                });
             }
-            let within = |cells: &[Cell]| {
-                crate::rules::distance::range_feet(field.grid(), field.rules.diagonals, cells, &reactor.cells)
-                    .is_some_and(|feet| feet <= attack.range)
-            };
-            if !within(&here) || within(&there) {
-                continue;
-            }
-            // Whether it sees the mover where the mover is now.
-            let mut moved: Vec<Fighter> = field.fighters.to_vec();
-            if let Some(m) = moved.iter_mut().find(|f| f.id == me.id) {
-                m.cells = here.clone();
-            }
-            let now = Field::new(field.map, &moved, field.rules);
-            let (Some(viewer), Some(target)) = (now.fighter(&reactor.id), now.fighter(&me.id)) else { continue };
-            if !now.sees(viewer, target) {
-                continue;
-            }
-            found.push(Provocation {
-                step,
-                at: pair[0],
-                leaving_to: pair[1],
-                reactor: reactor.id.clone(),
-                reactor_name: reactor.name().to_owned(),
-                reach: attack.range,
-                attack: attack.name.clone(),
-            });
         }
     }
     found
