@@ -370,7 +370,7 @@ fn query_provokes_and_the_turn_in_tokens() {
     let file = "scenes/tavern_brawl.ron";
     let (code, out, err) = battlemap(&["query", file, "provokes", "brom", "--path", "4,6", "5,7", "4,7", "3,7"]);
     assert_eq!(code, 0, "{err}");
-    let answer: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let answer: Value = serde_json::from_str(&out).expect("json");
     assert_eq!(answer["path"], serde_json::json!([[3, 5], [4, 6], [5, 7], [4, 7], [3, 7]]));
     let provocations = answer["provocations"].as_array().expect("a list");
     assert_eq!(provocations.len(), 1, "{out}");
@@ -393,7 +393,7 @@ fn query_provokes_and_the_turn_in_tokens() {
 
     let (code, out, err) = battlemap(&["query", file, "tokens"]);
     assert_eq!(code, 0, "{err}");
-    let tokens: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let tokens: Value = serde_json::from_str(&out).expect("json");
     let brom = tokens["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "brom").expect("brom");
     assert_eq!(brom["turn"]["action"], true);
     assert_eq!(brom["turn"]["reaction"], true);

@@ -85,9 +85,11 @@ pub fn provocations(
             crate::rules::distance::range_feet(field.grid(), field.rules.diagonals, cells, &reactor.cells)
                 .is_some_and(|feet| feet <= reach)
         };
+        // Struck already on this path, or let the mover go at this very cell.
+        let asked = |id: &String| found.iter().any(|p| &p.reactor == id) || (step == 0 && skip.contains(id));
         let leaving: Vec<&(&Fighter, &Attack)> = reactors
             .iter()
-            .filter(|(r, _)| !found.iter().any(|p| p.reactor == r.id) && !(step == 0 && skip.contains(&r.id)))
+            .filter(|(r, _)| !asked(&r.id))
             .filter(|(r, a)| within(&here, r, a.range) && !within(&there, r, a.range))
             .collect();
         if leaving.is_empty() {
