@@ -328,6 +328,23 @@ pub(crate) fn make_attack(
     Ok(text)
 }
 
+/// Takes `action` (Hide or Search) from `who`'s turn and rolls the check it calls for:
+/// Dexterity (Stealth) to hide, Wisdom (Perception) to search (PHB "Hide", "Search").
+fn check_for_action(
+    turn: &Turn,
+    actions: &mut Query<&mut Actions>,
+    who: Entity,
+    fighter: &Fighter,
+    action: Action,
+    dice: &mut crate::rules::dice::SeededDice,
+) -> Result<DiceRoll, String> {
+    let mut economy = actions.get_mut(who).map_err(|_| "no such creature".to_owned())?;
+    take_action(turn, who, fighter.name(), &mut economy, &fighter.sheet.turn, action)?;
+    let skill = if action == Action::Hide { Skill::Stealth } else { Skill::Perception };
+    let bonus = fighter.sheet.skill_bonus(skill);
+    dice.roll(&format!("1d20{bonus:+}"), RollMode::Normal).map_err(|e| e.to_string())
+}
+
 #[allow(clippy::too_many_arguments)]
 fn apply_fight_requests(
     mut requests: MessageReader<FightRequest>,
@@ -535,13 +552,13 @@ fn apply_fight_requests(
                     notice.0 = Some((text, true));
                     continue;
                 }
-                let Ok(mut economy) = actions.get_mut(*who) else { continue };
-                if let Err(why) = take_action(&turn, *who, &hider_name, &mut economy, &hider.sheet.turn, Action::Hide) {
-                    notice.0 = Some((why, true));
-                    continue;
-                }
-                let bonus = hider.sheet.skill_bonus(Skill::Stealth);
-                let Ok(roll) = session.dice.roll(&format!("1d20{bonus:+}"), RollMode::Normal) else { continue };
+                let roll = match check_for_action(&turn, &mut actions, *who, hider, Action::Hide, &mut session.dice) {
+                    Ok(roll) => roll,
+                    Err(why) => {
+                        notice.0 = Some((why, true));
+                        continue;
+                    }
+                };
                 let outcome = hide(&field, hider, roll.total);
                 let pc = pcs.contains(*who);
                 // A monster's Stealth total is the DM's: the players read only the outcome.
@@ -578,15 +595,14 @@ fn apply_fight_requests(
                 let field = all.field(&loaded);
                 let Some(searcher) = all.of(*who) else { continue };
                 let searcher_name = searcher.name().to_owned();
-                let Ok(mut economy) = actions.get_mut(*who) else { continue };
-                if let Err(why) =
-                    take_action(&turn, *who, &searcher_name, &mut economy, &searcher.sheet.turn, Action::Search)
-                {
-                    notice.0 = Some((why, true));
-                    continue;
-                }
-                let bonus = searcher.sheet.skill_bonus(Skill::Perception);
-                let Ok(roll) = session.dice.roll(&format!("1d20{bonus:+}"), RollMode::Normal) else { continue };
+                let roll =
+                    match check_for_action(&turn, &mut actions, *who, searcher, Action::Search, &mut session.dice) {
+                        Ok(roll) => roll,
+                        Err(why) => {
+                            notice.0 = Some((why, true));
+                            continue;
+                        }
+                    };
                 let found: Vec<(String, String)> =
                     search(&field, searcher, roll.total).iter().map(|f| (f.id.clone(), f.name().to_owned())).collect();
                 session.log.entries.push(LogEntry {

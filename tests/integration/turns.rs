@@ -228,3 +228,37 @@ fn the_dm_fires_a_readied_spell_and_turns_wait_for_reactions() {
     assert!(notice(&app).contains("Answer the reaction first"), "{}", notice(&app));
     assert_eq!(app.world().resource::<Turn>().active, Some(brom));
 }
+
+/// Help, Hide and Search from the app: Help marks the ally's next attack; Hide is refused in plain
+/// sight and rolled out of it (the roll logged); Search rolls Perception and, beating the Stealth
+/// total, finds the hider.
+#[test]
+fn help_hide_and_search_spend_the_action_and_rule_on_the_board() {
+    use battlemap::app::components::Combatant;
+    let (mut app, brom, thug) = brom_beside_the_thug();
+    let lia = entity_of(&mut app, "lia");
+    send(&mut app, FightRequest::Help { helper: brom, ally: lia, target: thug });
+    let lia_fight = app.world().get::<Combatant>(lia).expect("combatant").clone();
+    assert_eq!(lia_fight.helped_against.as_deref(), Some("thug-1"), "{}", notice(&app));
+    assert!(app.world().get::<Actions>(brom).is_some_and(|a| a.0.action_used()), "Help is his action");
+
+    send(&mut app, TurnRequest::StartTurn(lia));
+    send(&mut app, FightRequest::Hide { who: lia });
+    assert!(notice(&app).contains("can't hide"), "in plain sight: {}", notice(&app));
+    for enemy in ["thug-1", "thug-2", "captain"] {
+        let target = entity_of(&mut app, enemy);
+        send(&mut app, FightRequest::Condition { target, condition: Condition::Blinded, on: true });
+    }
+    send(&mut app, FightRequest::Hide { who: lia });
+    assert!(log(&app).last().is_some_and(|l| l.contains("Dexterity (Stealth) to hide")), "{:?}", log(&app));
+    let hidden = app.world().get::<Combatant>(lia).and_then(|c| c.hidden);
+    assert_eq!(hidden.is_some(), notice(&app).contains("Lia hides"), "{}", notice(&app));
+
+    send(&mut app, FightRequest::Condition { target: thug, condition: Condition::Blinded, on: false });
+    send(&mut app, TurnRequest::StartTurn(thug));
+    send(&mut app, FightRequest::Search { who: thug });
+    let search = app.world().resource::<Session>().log.entries.last().cloned().expect("the search roll");
+    assert!(search.reason.starts_with("Wisdom (Perception) to search"), "{}", search.reason);
+    let found = hidden.is_some_and(|stealth| search.roll.total > stealth);
+    assert_eq!(app.world().get::<Combatant>(lia).and_then(|c| c.hidden).is_none(), hidden.is_none() || found);
+}

@@ -324,12 +324,17 @@ fn at(p: (f64, f64)) -> [String; 2] {
 
 /// Opens the tavern with a state file named `name`, and waits for its map to settle.
 fn open_tavern(display: &Display, name: &str) -> (Running, PathBuf, Value) {
+    open_scene(display, "scenes/tavern_brawl.ron", name, None)
+}
+
+/// Opens `scene` at 1280x800 with a state file named `name` (and the dice's `seed`), and waits for
+/// its map to settle.
+fn open_scene(display: &Display, scene: &str, name: &str, seed: Option<&str>) -> (Running, PathBuf, Value) {
     let state_file = out_dir().join(format!("{name}.json"));
     let _ = std::fs::remove_file(&state_file);
-    let running = Running::start(
-        display,
-        &["scenes/tavern_brawl.ron", "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"],
-    );
+    let mut args = vec![scene, "--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"];
+    args.extend(seed.map(|seed| ["--seed", seed]).into_iter().flatten());
+    let running = Running::start(display, &args);
     let state = wait_for_settled_map(&state_file);
     (running, state_file, state)
 }
@@ -443,21 +448,7 @@ fn hovering_shows_cover_and_the_template_covers_cells() {
 #[test]
 fn a_hotseat_chase_turn_with_the_mouse() {
     let display = start_display(300);
-    let state_file = out_dir().join("chase-state.json");
-    let _ = std::fs::remove_file(&state_file);
-    let _running = Running::start(
-        &display,
-        &[
-            "scenes/market_chase.ron",
-            "--state-file",
-            state_file.to_str().expect("utf-8"),
-            "--window",
-            "1280x800",
-            "--seed",
-            "7",
-        ],
-    );
-    let state = wait_for_settled_map(&state_file);
+    let (_running, state_file, state) = open_scene(&display, "scenes/market_chase.ron", "chase-state", Some("7"));
     assert!(state["notice"].as_str().is_some_and(|n| n.contains("has a chase")), "{}", state["notice"]);
     xdotool(&display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
     xdotool(&display, &["key", "c"]);
@@ -593,21 +584,7 @@ fn attacking_with_the_mouse_drops_the_health_bar() {
 #[test]
 fn dragging_past_an_enemy_asks_for_the_opportunity_attack() {
     let display = start_display(250);
-    let state_file = out_dir().join("reaction-state.json");
-    let _ = std::fs::remove_file(&state_file);
-    let _running = Running::start(
-        &display,
-        &[
-            "scenes/tavern_brawl.ron",
-            "--state-file",
-            state_file.to_str().expect("utf-8"),
-            "--window",
-            "1280x800",
-            "--seed",
-            "5",
-        ],
-    );
-    let state = wait_for_settled_map(&state_file);
+    let (_running, state_file, state) = open_scene(&display, "scenes/tavern_brawl.ron", "reaction-state", Some("5"));
     let drag = |from: (i32, i32), to: (i32, i32), before_drop: &dyn Fn(&Value)| {
         move_to(&display, &state_file, cell_on_screen(&state, from.0, from.1));
         xdotool(&display, &["mousedown", "1"]);
