@@ -21,7 +21,7 @@ use super::movement::{TurnMoves, Walk};
 use super::state::{LoadedScenario, Notice, RedrawFrames};
 use super::turns::Turn;
 use crate::rules::conditions::speed;
-use crate::rules::economy::{Economy, Response};
+use crate::rules::economy::{Economy, Reaction, Response};
 use crate::rules::fight::opportunity::{Moving, Provocation, provocations};
 use crate::rules::health::Life;
 use crate::rules::movement::{Fit, Path};
@@ -251,7 +251,9 @@ fn answer(
                 let Some(interrupted) = walker.reactions.interrupted.as_mut() else { continue };
                 let mover = interrupted.mover;
                 let text = match interrupted.offers.pop_front() {
-                    Some(offer) if attack => walker.strike(&mut reacting, &offer.reactor, mover, &offer.attack, None),
+                    Some(offer) if attack => {
+                        walker.strike(&mut reacting, &offer.reactor, mover, &offer.attack, Reaction::OpportunityAttack)
+                    }
                     Some(offer) => format!("{} lets {} go", offer.reactor_name, name(mover)),
                     None => String::new(),
                 };
@@ -288,14 +290,14 @@ struct Reacting<'a, 'w, 's, F: Fn(Entity) -> String> {
 
 impl Walker<'_, '_> {
     /// `reactor` (by id) attacks `target` with `attack` as its reaction: an opportunity attack, or
-    /// its readied attack when `readied` names the trigger. Returns the notice.
+    /// its readied attack (which spends the readied action). Returns the notice.
     fn strike<F: Fn(Entity) -> String>(
         &mut self,
         with: &mut Reacting<'_, '_, '_, F>,
         reactor: &str,
         target: Entity,
         attack: &str,
-        readied: Option<()>,
+        reaction: Reaction,
     ) -> String {
         let all = fighters(&self.loaded, &self.tokens.p0());
         let Some(reactor) = all.entity_of(reactor) else { return format!("{reactor} is gone") };
@@ -303,10 +305,13 @@ impl Walker<'_, '_> {
         let actions = &mut self.actions;
         let pay = || {
             let mut a = actions.get_mut(reactor).map_err(|_| "no such creature".to_owned())?;
-            let paid = if readied.is_some() { a.0.fire_readied().map(drop) } else { a.0.react() };
+            let paid = match reaction {
+                Reaction::ReadiedAction => a.0.fire_readied().map(drop),
+                Reaction::OpportunityAttack | Reaction::Turn => a.0.react(),
+            };
             paid.map_err(|e| format!("{who}: {e}"))
         };
-        let how = if readied.is_some() { "readied attack" } else { "opportunity attack" };
+        let how = if reaction == Reaction::ReadiedAction { "readied attack" } else { "opportunity attack" };
         let mut tokens = self.tokens.p0();
         let made = make_attack(
             &self.loaded,
@@ -341,7 +346,7 @@ impl Walker<'_, '_> {
             (Response::Attack(attack), Some(target)) => {
                 let id =
                     fighters(&self.loaded, &self.tokens.p0()).of(reactor).map(|f| f.id.clone()).unwrap_or_default();
-                self.strike(with, &id, target, attack, Some(()))
+                self.strike(with, &id, target, attack, Reaction::ReadiedAction)
             }
             (Response::Attack(_), None) => format!("{who}'s readied attack fires when its trigger moves"),
             (Response::Spell(what) | Response::Other(what), _) => {
