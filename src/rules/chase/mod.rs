@@ -19,7 +19,7 @@ mod turn;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use serde::Serialize;
 
@@ -235,6 +235,10 @@ pub struct Chase {
     pub forced_rolls: VecDeque<i32>,
     /// Every participant's name by id, kept after it leaves or splits off (for the log).
     pub names: BTreeMap<String, String>,
+    /// Where each participant is in `participants`, by id: lookups stay constant-time in chases
+    /// of hundreds.
+    #[serde(skip)]
+    index: HashMap<String, usize>,
 }
 
 impl Chase {
@@ -271,6 +275,7 @@ impl Chase {
             events: Vec::new(),
             forced_rolls: VecDeque::new(),
             names: BTreeMap::new(),
+            index: HashMap::new(),
         };
         chase.note(EventKind::Begins { name: name.to_owned() });
         for entrant in entrants {
@@ -302,6 +307,7 @@ impl Chase {
         let name = participant.name().to_owned();
         let dex = participant.sheet.abilities.dex;
         self.names.insert(id.clone(), name.clone());
+        self.index.insert(id.clone(), self.participants.len());
         self.participants.push(participant);
         match existing.and_then(|order| order.entry(&id)) {
             Some(entry) => {
@@ -316,12 +322,22 @@ impl Chase {
         Ok(())
     }
 
+    /// Rebuilds the index after participants leave the list (a split).
+    fn reindex(&mut self) {
+        self.index = self.participants.iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
+    }
+
+    fn position_of(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied().filter(|&i| self.participants.get(i).is_some_and(|p| p.id == id))
+    }
+
     pub fn participant(&self, id: &str) -> Option<&Participant> {
-        self.participants.iter().find(|p| p.id == id)
+        self.position_of(id).map(|i| &self.participants[i])
     }
 
     fn participant_mut(&mut self, id: &str) -> Result<&mut Participant, ChaseError> {
-        self.participants.iter_mut().find(|p| p.id == id).ok_or_else(|| ChaseError::UnknownParticipant(id.to_owned()))
+        let i = self.position_of(id).ok_or_else(|| ChaseError::UnknownParticipant(id.to_owned()))?;
+        Ok(&mut self.participants[i])
     }
 
     /// A participant's name (it stays known after a split), or what it was called otherwise.
@@ -360,20 +376,31 @@ impl Chase {
     }
 
     /// For each running pursuer of a pursuit: the nearest running quarry creature and its
-    /// distance in feet.
+    /// distance in feet (the first id in order among equally near ones). The quarry's places are
+    /// sorted once, so each pursuer looks at its two neighbours only.
     pub fn distances(&self, pursuit: &Pursuit) -> Vec<(String, String, u32)> {
+        let mut quarry: Vec<(i32, &String)> = pursuit
+            .quarry
+            .iter()
+            .filter_map(|q| self.participant(q).filter(|p| p.is_running()).map(|p| (p.position, q)))
+            .collect();
+        quarry.sort();
         pursuit
             .pursuers
             .iter()
-            .filter(|p| self.running(p))
-            .filter_map(|p| {
-                let nearest = pursuit
-                    .quarry
-                    .iter()
-                    .filter(|q| self.running(q))
-                    .filter_map(|q| Some((self.distance(p, q)?, q)))
-                    .min()?;
-                Some((p.clone(), nearest.1.clone(), nearest.0))
+            .filter_map(|p| self.participant(p).filter(|p| p.is_running()))
+            .filter_map(|pursuer| {
+                let at = pursuer.position;
+                let above = quarry.partition_point(|(place, _)| *place < at);
+                // The first (smallest id) of the nearest place at or above, and of the nearest below.
+                let up = quarry.get(above).map(|&(place, id)| (place.abs_diff(at), id));
+                let down = above.checked_sub(1).map(|last| {
+                    let place = quarry[last].0;
+                    let first = quarry.partition_point(|(p, _)| *p < place);
+                    (place.abs_diff(at), quarry[first].1)
+                });
+                let (feet, id) = up.into_iter().chain(down).min()?;
+                Some((pursuer.id.clone(), id.clone(), feet))
             })
             .collect()
     }
@@ -382,7 +409,9 @@ impl Chase {
     /// in initiative (DMG "Beginning a Chase": "designate the pursuer closest to the quarry as the
     /// lead").
     pub fn lead(&self, pursuit: &Pursuit) -> Option<String> {
-        let place = |id: &str| self.order.entries.iter().position(|e| e.id == id).unwrap_or(usize::MAX);
+        let places: HashMap<&str, usize> =
+            self.order.entries.iter().enumerate().map(|(i, e)| (e.id.as_str(), i)).collect();
+        let place = |id: &str| places.get(id).copied().unwrap_or(usize::MAX);
         self.distances(pursuit).into_iter().min_by_key(|(p, _, feet)| (*feet, place(p))).map(|(p, _, _)| p)
     }
 
@@ -503,15 +532,16 @@ impl Chase {
 
     /// Participants left with no live pursuit stop running.
     fn finish_idle(&mut self) {
+        let busy: HashSet<&String> = self
+            .pursuits
+            .iter()
+            .filter(|pursuit| self.pursuit_live(pursuit))
+            .flat_map(|pursuit| pursuit.quarry.iter().chain(&pursuit.pursuers))
+            .collect();
         let idle: Vec<String> = self
             .participants
             .iter()
-            .filter(|p| p.is_running())
-            .filter(|p| {
-                !self.pursuits.iter().any(|pursuit| {
-                    self.pursuit_live(pursuit) && (pursuit.quarry.contains(&p.id) || pursuit.pursuers.contains(&p.id))
-                })
-            })
+            .filter(|p| p.is_running() && !busy.contains(&p.id))
             .map(|p| p.id.clone())
             .collect();
         for id in idle {
@@ -778,6 +808,7 @@ impl Chases {
         let participants: Vec<Participant> =
             chase.participants.iter().filter(|p| moving.contains(&p.id)).cloned().collect();
         chase.participants.retain(|p| !moving.contains(&p.id));
+        chase.reindex();
         chase.pursuits[0].quarry.retain(|q| !quarry.contains(q));
         chase.pursuits[0].pursuers.retain(|p| !pursuers.contains(p));
         chase.pending.retain(|p| !moving.contains(&p.affected));
@@ -797,7 +828,9 @@ impl Chases {
             events: Vec::new(),
             forced_rolls: VecDeque::new(),
             names: chase.names.clone(),
+            index: HashMap::new(),
         };
+        new.reindex();
         new.rules.local_creature = None;
         new.note(EventKind::SeparateChase);
         if pursuers.is_empty() {
