@@ -49,6 +49,17 @@ fn roster(selected: Option<&str>) -> RosterView {
     }
 }
 
+/// The roster panel with `selected` picked, collecting what it asks for.
+fn roster_harness(selected: Option<&str>) -> Harness<'static, Vec<PanelRequest>> {
+    let view = roster(selected);
+    Harness::new_ui_state(
+        move |ui, requests: &mut Vec<PanelRequest>| {
+            requests.extend(roster_panel(ui, &view, &mut FightEdit::default(), &mut TurnEdit::default()));
+        },
+        Vec::new(),
+    )
+}
+
 fn turn_view() -> TurnView {
     TurnView {
         fight_runs: false,
@@ -139,12 +150,7 @@ fn the_card_runs_the_fight() {
 
 #[test]
 fn clicking_a_name_asks_to_select_it() {
-    let mut harness = Harness::new_ui_state(
-        |ui, requests: &mut Vec<PanelRequest>| {
-            requests.extend(roster_panel(ui, &roster(None), &mut FightEdit::default(), &mut TurnEdit::default()));
-        },
-        Vec::new(),
-    );
+    let mut harness = roster_harness(None);
     harness.get_by_label("Thug").click();
     harness.run();
     assert!(harness.state().contains(&PanelRequest::Select("thug".into())), "{:?}", harness.state());
@@ -155,17 +161,7 @@ fn clicking_a_name_asks_to_select_it() {
 
 #[test]
 fn the_selected_creature_shows_its_card() {
-    let mut harness = Harness::new_ui_state(
-        |ui, requests: &mut Vec<PanelRequest>| {
-            requests.extend(roster_panel(
-                ui,
-                &roster(Some("brom")),
-                &mut FightEdit::default(),
-                &mut TurnEdit::default(),
-            ));
-        },
-        Vec::new(),
-    );
+    let mut harness = roster_harness(Some("brom"));
     harness.run();
     assert!(harness.query_by_label("HP 7 / 12").is_some());
     assert!(harness.query_by_label("(3, 5)").is_some());
@@ -234,17 +230,7 @@ fn typing_a_path_and_pressing_open_asks_for_it() {
 
 #[test]
 fn the_card_shows_movement_and_sends_turn_actions() {
-    let mut harness = Harness::new_ui_state(
-        |ui, requests: &mut Vec<PanelRequest>| {
-            requests.extend(roster_panel(
-                ui,
-                &roster(Some("brom")),
-                &mut FightEdit::default(),
-                &mut TurnEdit::default(),
-            ));
-        },
-        Vec::new(),
-    );
+    let mut harness = roster_harness(Some("brom"));
     harness.run();
     assert!(harness.query_by_label("+ Movement 20 of 30 ft").is_some());
     for label in ["+ Action", "+ Reaction", "+ Object"] {
@@ -503,17 +489,7 @@ fn rolling_on_a_table_from_the_panel() {
 
 #[test]
 fn the_card_awards_inspiration() {
-    let mut harness = Harness::new_ui_state(
-        |ui, requests: &mut Vec<PanelRequest>| {
-            requests.extend(roster_panel(
-                ui,
-                &roster(Some("brom")),
-                &mut FightEdit::default(),
-                &mut TurnEdit::default(),
-            ));
-        },
-        Vec::new(),
-    );
+    let mut harness = roster_harness(Some("brom"));
     harness.run();
     assert!(harness.query_by_label("Inspiration: no").is_some());
     harness.get_by_label("Award").click();

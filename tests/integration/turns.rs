@@ -262,3 +262,28 @@ fn help_hide_and_search_spend_the_action_and_rule_on_the_board() {
     let found = hidden.is_some_and(|stealth| search.roll.total > stealth);
     assert_eq!(app.world().get::<Combatant>(lia).and_then(|c| c.hidden).is_none(), hidden.is_none() || found);
 }
+
+/// Facing as a reaction (DMG "Optional Rule: Facing"): out of its turn Brom turns only after
+/// another creature has moved, and only once (his reaction); Dodge ends when his turn starts.
+#[test]
+fn turning_out_of_turn_takes_the_reaction_and_dodge_ends_at_the_next_turn() {
+    use battlemap::app::components::{Combatant, Facing};
+    let (mut app, brom, _) = brom_beside_the_thug();
+    send(&mut app, TurnRequest::Act(brom, Action::Dodge));
+    assert!(app.world().get::<Combatant>(brom).is_some_and(|c| c.dodging));
+    let lia = entity_of(&mut app, "lia");
+    send(&mut app, TurnRequest::StartTurn(lia));
+    let facing = |app: &App| app.world().get::<Facing>(brom).map(|f| f.0);
+    let before = facing(&app);
+    send(&mut app, FightRequest::Turn { target: brom, clockwise: true });
+    assert!(notice(&app).contains("only as a reaction when another creature moves"), "{}", notice(&app));
+    assert_eq!(facing(&app), before);
+    send(&mut app, MoveToken::new(lia, Cell::new(7, 5)));
+    send(&mut app, FightRequest::Turn { target: brom, clockwise: true });
+    assert_ne!(facing(&app), before, "{}", notice(&app));
+    assert!(app.world().get::<Actions>(brom).is_some_and(|a| a.0.reaction_used));
+    send(&mut app, FightRequest::Turn { target: brom, clockwise: true });
+    assert!(notice(&app).contains("reaction is spent"), "{}", notice(&app));
+    send(&mut app, TurnRequest::StartTurn(brom));
+    assert!(app.world().get::<Combatant>(brom).is_some_and(|c| !c.dodging), "Dodge lasts until its next turn");
+}
