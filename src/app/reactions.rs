@@ -384,6 +384,10 @@ impl Walker<'_, '_> {
             }
             None => {
                 self.go(it.mover, it.rest, false, it.moving, &it.offered);
+                if let Ok((_, mut moves, _)) = self.tokens.p1().get_mut(it.mover) {
+                    // Nor can the rest of it, once the attack is known.
+                    moves.turn.moves.clear();
+                }
                 let went = self.notice.0.take().map_or_else(String::new, |n| n.0);
                 self.notice.0 = Some((joined(text, went), false));
             }

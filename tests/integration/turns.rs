@@ -82,6 +82,8 @@ fn a_scripted_round_with_an_opportunity_attack_and_a_readied_action() {
             .sum();
         assert_eq!(app.world().get::<HitPoints>(brom).expect("hp").0.hp, hp_before - damage);
         assert_eq!(app.world().get::<TurnMoves>(brom).map(|m| m.turn.spent), Some(15), "the whole walk paid");
+        let undoable = app.world().get::<TurnMoves>(brom).map(|m| m.turn.moves.len());
+        assert_eq!(undoable, Some(0), "a move an attack interrupted can't be taken back, not even its rest");
 
         send(&mut app, TurnRequest::StartTurn(thug));
         assert!(app.world().get::<Actions>(thug).is_some_and(|a| !a.0.reaction_used), "restored at its turn");
