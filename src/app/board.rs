@@ -1,21 +1,24 @@
-//! The map: the scenario's terrain as a bevy_ecs_tilemap tilemap, square or hex, with grid lines
-//! drawn into the tile texture (so toggling them swaps one texture).
+//! The map: the scenario's terrain, square or hex, with its grid lines, drawn as one quad by
+//! `terrain.wgsl` from a texture of one texel per cell. Its cost per frame doesn't grow with the
+//! map: a tilemap's quad per cell cost software rendering 50 ms a frame on a 200×200 map
+//! (docs/performance.md).
 
-use bevy::asset::RenderAssetUsages;
+use bevy::asset::{RenderAssetUsages, load_internal_asset, uuid_handle};
 use bevy::image::Image;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
-use bevy_ecs_tilemap::prelude::*;
+use bevy::render::render_resource::{AsBindGroup, Extent3d, ShaderType, TextureDimension, TextureFormat};
+use bevy::shader::ShaderRef;
+use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dPlugin};
 
 use super::AppSystems;
 use super::input::toggle_key;
-use super::layout::{BoardLayout, PIXELS_PER_UNIT};
+use super::layout::BoardLayout;
 use super::state::{GridVisible, LoadedScenario, ScenarioChanged, Toggle};
 use crate::rules::terrain::{Terrain, TerrainKind};
-use crate::rules::{Cell, Grid, HexOrientation};
+use crate::rules::{Grid, HexOrientation};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<TileTextures>().add_systems(
+    app.add_systems(
         Update,
         (
             build_board.run_if(on_message::<ScenarioChanged>).in_set(AppSystems::Build),
@@ -36,15 +39,67 @@ fn toggle_grid_lines(mut toggles: MessageReader<Toggle>, mut visible: ResMut<Gri
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
 pub struct Board(pub BoardLayout);
 
-/// Marks the tilemap entity.
-#[derive(Component)]
-pub(crate) struct BoardTilemap;
+/// Drawing the terrain: its shader and material (only where there is a renderer).
+pub(super) fn render_plugin(app: &mut App) {
+    load_internal_asset!(app, TERRAIN_SHADER, "terrain.wgsl", Shader::from_wgsl);
+    app.add_plugins(Material2dPlugin::<TerrainMaterial>::default());
+}
 
-/// The white tile textures that terrain colours tint: with and without grid lines.
-#[derive(Resource, Default)]
-pub(crate) struct TileTextures {
-    pub plain: Handle<Image>,
-    pub lined: Handle<Image>,
+const TERRAIN_SHADER: Handle<Shader> = uuid_handle!("5d0f6a52-6c1e-4a8e-9a57-2f3c1b7e9d41");
+
+/// Marks the entity that draws the terrain.
+#[derive(Component)]
+pub(crate) struct BoardTerrain;
+
+/// The terrain's material: the grid, the map's size, whether lines are drawn, and the colour of
+/// every cell.
+#[derive(Asset, TypePath, AsBindGroup, Debug, Clone)]
+pub(crate) struct TerrainMaterial {
+    #[uniform(0)]
+    params: TerrainParams,
+    /// One texel per cell, at (column, row) of the map's storage.
+    #[texture(1)]
+    cells: Handle<Image>,
+}
+
+#[derive(ShaderType, Clone, Copy, Debug)]
+struct TerrainParams {
+    /// 0: squares, 1: pointy-top hexes, 2: flat-top hexes (`terrain.wgsl`).
+    grid: u32,
+    columns: u32,
+    rows: u32,
+    /// 1.0 draws the grid lines.
+    lines: f32,
+}
+
+impl Material2d for TerrainMaterial {
+    fn fragment_shader() -> ShaderRef {
+        ShaderRef::Handle(TERRAIN_SHADER)
+    }
+
+    /// Opaque: nothing under the terrain shows through, so nothing is blended.
+    fn alpha_mode(&self) -> AlphaMode2d {
+        AlphaMode2d::Opaque
+    }
+}
+
+/// The terrain's colours, a texel per cell in storage order.
+fn cell_colors(map: &crate::rules::TerrainMap) -> Image {
+    let (width, height) = (map.width().max(1), map.height().max(1));
+    let mut data = vec![255; (4 * width * height) as usize];
+    for cell in map.cells() {
+        let (col, row) = map.grid().to_storage(cell);
+        let [r, g, b] = map.terrain(cell).map_or([255, 0, 255], terrain_color);
+        let i = 4 * (row as usize * width as usize + col as usize);
+        data[i..i + 3].copy_from_slice(&[r, g, b]);
+    }
+    Image::new(
+        Extent3d { width, height, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD,
+    )
 }
 
 /// The colour of a terrain on the map, as sRGB.
@@ -71,103 +126,11 @@ pub(crate) fn terrain_color(terrain: &Terrain) -> [u8; 3] {
     }
 }
 
-/// How the tilemap is laid out so that its tiles sit exactly on [`BoardLayout`]'s cells:
-/// rows are stored top to bottom but bevy_ecs_tilemap counts them bottom to top.
-pub(crate) struct TilemapPlacement {
-    pub map_type: TilemapType,
-    pub size: TilemapSize,
-    pub grid_size: TilemapGridSize,
-    /// The tilemap's translation.
-    pub offset: Vec2,
-}
-
-impl TilemapPlacement {
-    pub(crate) fn of(layout: &BoardLayout) -> Self {
-        let size = TilemapSize { x: layout.width, y: layout.height };
-        let flipped_parity_is_even = layout.height.is_multiple_of(2);
-        let cell = layout.cell_size();
-        let grid_size = TilemapGridSize { x: cell.x, y: cell.y };
-        let map_type = match layout.grid {
-            Grid::Square => TilemapType::Square,
-            Grid::Hex(HexOrientation::PointyTop) => TilemapType::Hexagon(if flipped_parity_is_even {
-                HexCoordSystem::RowEven
-            } else {
-                HexCoordSystem::RowOdd
-            }),
-            Grid::Hex(HexOrientation::FlatTop) => TilemapType::Hexagon(HexCoordSystem::ColumnEven),
-        };
-        let mut placement = Self { map_type, size, grid_size, offset: Vec2::ZERO };
-        let origin = TilePos { x: 0, y: 0 };
-        placement.offset = layout.world(placement.cell(layout, origin)) - placement.unplaced_center(origin);
-        placement
-    }
-
-    /// The tile position of a cell of the map.
-    pub(crate) fn tile(&self, layout: &BoardLayout, cell: Cell) -> TilePos {
-        let (col, row) = layout.grid.to_storage(cell);
-        TilePos { x: col as u32, y: self.size.y - 1 - row as u32 }
-    }
-
-    pub(crate) fn cell(&self, layout: &BoardLayout, tile: TilePos) -> Cell {
-        layout.grid.from_storage(tile.x as i32, (self.size.y - 1 - tile.y) as i32)
-    }
-
-    /// The tile quad: the texture's whole pixel size (bevy_ecs_tilemap copies textures by it).
-    fn tile_size(&self) -> TilemapTileSize {
-        TilemapTileSize { x: self.grid_size.x.round(), y: self.grid_size.y.round() }
-    }
-
-    fn unplaced_center(&self, tile: TilePos) -> Vec2 {
-        tile.center_in_world(&self.size, &self.grid_size, &self.tile_size(), &self.map_type, &TilemapAnchor::None)
-    }
-
-    /// Where bevy_ecs_tilemap draws the centre of `tile`, in the world (the tests check it
-    /// against [`BoardLayout::world`]).
-    #[cfg(test)]
-    fn center(&self, tile: TilePos) -> Vec2 {
-        self.unplaced_center(tile) + self.offset
-    }
-}
-
-/// A white tile of the grid's shape (transparent outside it); `lined` darkens its edge.
-pub(crate) fn tile_image(grid: Grid, lined: bool) -> Image {
-    let size = super::layout::cell_size(grid).round();
-    let (width, height) = (size.x as u32, size.y as u32);
-    let normals: &[f32] = match grid {
-        Grid::Square => &[0.0, 90.0],
-        Grid::Hex(HexOrientation::PointyTop) => &[0.0, 60.0, 120.0],
-        Grid::Hex(HexOrientation::FlatTop) => &[30.0, 90.0, 150.0],
-    };
-    let inradius = PIXELS_PER_UNIT / 2.0;
-    let line = 1.6;
-    let mut data = Vec::with_capacity((width * height * 4) as usize);
-    for y in 0..height {
-        for x in 0..width {
-            let p = Vec2::new(x as f32 + 0.5 - width as f32 / 2.0, y as f32 + 0.5 - height as f32 / 2.0);
-            let reach =
-                normals.iter().map(|deg| p.dot(Vec2::from_angle(deg.to_radians())).abs()).fold(0.0_f32, f32::max);
-            let inside = inradius - reach;
-            let alpha = (inside + 0.5).clamp(0.0, 1.0);
-            let shade = if lined { 0.55 + 0.45 * ((inside - line) / 1.0).clamp(0.0, 1.0) } else { 1.0 };
-            let v = (255.0 * shade) as u8;
-            data.extend_from_slice(&[v, v, v, (255.0 * alpha) as u8]);
-        }
-    }
-    Image::new(
-        Extent3d { width, height, depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        data,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::default(),
-    )
-}
-
 fn build_board(
     mut commands: Commands,
     loaded: Res<LoadedScenario>,
-    old: Query<Entity, With<BoardTilemap>>,
-    images: Option<ResMut<Assets<Image>>>,
-    mut textures: ResMut<TileTextures>,
+    old: Query<Entity, With<BoardTerrain>>,
+    assets: Option<(ResMut<Assets<Image>>, ResMut<Assets<Mesh>>, ResMut<Assets<TerrainMaterial>>)>,
     grid_visible: Res<GridVisible>,
 ) {
     for entity in &old {
@@ -175,59 +138,38 @@ fn build_board(
     }
     let map = &loaded.scenario.map;
     let layout = BoardLayout::of(map);
-    if let Some(mut images) = images {
-        *textures = TileTextures {
-            plain: images.add(tile_image(layout.grid, false)),
-            lined: images.add(tile_image(layout.grid, true)),
-        };
-    }
-    let placement = TilemapPlacement::of(&layout);
-    let tilemap = commands.spawn_empty().id();
-    let mut storage = TileStorage::empty(placement.size);
-    for cell in map.cells() {
-        let position = placement.tile(&layout, cell);
-        let color = map.terrain(cell).map_or([255, 0, 255], terrain_color);
-        let tile = commands
-            .spawn((
-                TileBundle {
-                    position,
-                    tilemap_id: TilemapId(tilemap),
-                    color: TileColor(Color::srgb_u8(color[0], color[1], color[2])),
-                    ..default()
-                },
-                ChildOf(tilemap),
-            ))
-            .id();
-        storage.set(&position, tile);
-    }
-    let texture = if grid_visible.0 { textures.lined.clone() } else { textures.plain.clone() };
-    commands.entity(tilemap).insert((
-        TilemapBundle {
-            grid_size: placement.grid_size,
-            map_type: placement.map_type,
-            size: placement.size,
-            storage,
-            texture: TilemapTexture::Single(texture),
-            tile_size: placement.tile_size(),
-            anchor: TilemapAnchor::None,
-            transform: Transform::from_translation(placement.offset.extend(0.0)),
-            ..default()
-        },
-        BoardTilemap,
-    ));
     commands.insert_resource(Board(layout));
+    let Some((mut images, mut meshes, mut materials)) = assets else { return };
+    let grid = match layout.grid {
+        Grid::Square => 0,
+        Grid::Hex(HexOrientation::PointyTop) => 1,
+        Grid::Hex(HexOrientation::FlatTop) => 2,
+    };
+    let params = TerrainParams {
+        grid,
+        columns: layout.width,
+        rows: layout.height,
+        lines: if grid_visible.0 { 1.0 } else { 0.0 },
+    };
+    let bounds = layout.bounds();
+    commands.spawn((
+        BoardTerrain,
+        Mesh2d(meshes.add(Rectangle::from_size(bounds.size()))),
+        MeshMaterial2d(materials.add(TerrainMaterial { params, cells: images.add(cell_colors(map)) })),
+        Transform::from_translation(bounds.center().extend(0.0)),
+    ));
 }
 
 fn show_grid_lines(
     grid_visible: Res<GridVisible>,
-    textures: Res<TileTextures>,
-    mut tilemaps: Query<&mut TilemapTexture, With<BoardTilemap>>,
+    terrain: Query<&MeshMaterial2d<TerrainMaterial>, With<BoardTerrain>>,
+    materials: Option<ResMut<Assets<TerrainMaterial>>>,
 ) {
-    if !grid_visible.is_changed() {
-        return;
-    }
-    for mut texture in &mut tilemaps {
-        *texture = TilemapTexture::Single(if grid_visible.0 { textures.lined.clone() } else { textures.plain.clone() });
+    let Some(mut materials) = materials.filter(|_| grid_visible.is_changed()) else { return };
+    for handle in &terrain {
+        if let Some(mut material) = materials.get_mut(&handle.0) {
+            material.params.lines = if grid_visible.0 { 1.0 } else { 0.0 };
+        }
     }
 }
 
@@ -236,49 +178,20 @@ mod tests {
     use super::*;
     use crate::rules::TerrainMap;
 
-    /// bevy_ecs_tilemap must draw every tile exactly where the rules' layout puts its cell, on
-    /// every grid and for odd and even heights (the row flip changes hex row parity).
+    /// Each cell's colour is at its (column, row) of storage, on every grid.
     #[test]
-    fn tiles_sit_on_their_cells() {
+    fn the_colour_texture_holds_each_cell_at_its_storage_place() {
         let grids = [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)];
         for grid in grids {
-            for (width, height) in [(5, 4), (6, 7), (1, 1)] {
-                let map = TerrainMap::filled(grid, width, height, vec![Terrain::standard(TerrainKind::Floor)]);
-                let layout = BoardLayout::of(&map);
-                let placement = TilemapPlacement::of(&layout);
-                for cell in map.cells() {
-                    let tile = placement.tile(&layout, cell);
-                    assert_eq!(placement.cell(&layout, tile), cell);
-                    let drawn = placement.center(tile);
-                    let wanted = layout.world(cell);
-                    assert!(
-                        drawn.distance(wanted) < 0.01,
-                        "{grid:?} {width}x{height} {cell}: drawn {drawn}, wanted {wanted}"
-                    );
-                }
-            }
+            let terrains = vec![Terrain::standard(TerrainKind::Floor), Terrain::standard(TerrainKind::Wall)];
+            let mut map = TerrainMap::filled(grid, 5, 4, terrains);
+            let wall = grid.from_storage(3, 2);
+            map.set(wall, 1);
+            let image = cell_colors(&map);
+            let data = image.data.as_deref().expect("pixels");
+            let at = |col: usize, row: usize| &data[4 * (row * 5 + col)..4 * (row * 5 + col) + 3];
+            assert_eq!(at(3, 2), terrain_color(&Terrain::standard(TerrainKind::Wall)), "{grid:?}");
+            assert_eq!(at(2, 3), terrain_color(&Terrain::standard(TerrainKind::Floor)), "{grid:?}");
         }
-    }
-
-    #[test]
-    fn tile_textures_are_opaque_inside_and_lined_at_the_edge() {
-        for grid in [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)] {
-            let lined = tile_image(grid, true);
-            let plain = tile_image(grid, false);
-            let (w, h) = (lined.width(), lined.height());
-            let pixel = |img: &Image, x: u32, y: u32| {
-                let i = ((y * w + x) * 4) as usize;
-                let data = img.data.as_ref().expect("image data");
-                [data[i], data[i + 1], data[i + 2], data[i + 3]]
-            };
-            assert_eq!(pixel(&plain, w / 2, h / 2), [255, 255, 255, 255]);
-            assert_eq!(pixel(&lined, w / 2, h / 2), [255, 255, 255, 255]);
-            // Half way up the left edge: inside the shape on every grid, and on the line.
-            let edge = pixel(&lined, 0, h / 2);
-            assert!(edge[0] < 200, "{grid:?} {edge:?}");
-        }
-        // Hex corners are outside the hexagon.
-        let hex = tile_image(Grid::Hex(HexOrientation::PointyTop), false);
-        assert_eq!(hex.data.as_ref().expect("data")[3], 0);
     }
 }

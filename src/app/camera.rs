@@ -24,7 +24,8 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .chain()
                 .in_set(super::AppSystems::Apply),
-        );
+        )
+        .add_systems(PostUpdate, cover_the_panels.before(TransformSystems::Propagate));
 }
 
 /// The part of the window not covered by panels, in logical pixels (y down).
@@ -58,9 +59,68 @@ pub(super) struct MapCamera;
 const MIN_SCALE: f32 = 0.05;
 const MAX_SCALE: f32 = 20.0;
 
-fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, MapCamera));
+/// The map's camera, with covers for the panels. No multisampling: under software rendering it
+/// doubles the cost of every frame (docs/performance.md); discs are smooth by their image instead.
+fn spawn_camera(
+    mut commands: Commands,
+    meshes: Option<ResMut<Assets<Mesh>>>,
+    materials: Option<ResMut<Assets<ColorMaterial>>>,
+    clear: Res<ClearColor>,
+) {
+    let camera = commands.spawn((Camera2d, MapCamera, Msaa::Off)).id();
+    let (Some(mut meshes), Some(mut materials)) = (meshes, materials) else { return };
+    let mesh = meshes.add(Rectangle::new(1.0, 1.0));
+    let material = materials.add(ColorMaterial::from_color(clear.0));
+    for _ in 0..4 {
+        commands.spawn((
+            PanelCover,
+            Mesh2d(mesh.clone()),
+            MeshMaterial2d(material.clone()),
+            Transform::default(),
+            Visibility::Hidden,
+            ChildOf(camera),
+        ));
+    }
 }
+
+/// One of four opaque rectangles that the map camera draws where the panels are (left, right,
+/// above and below the free part of the window): the panels then need no background of their
+/// own, and the map under them is hidden by a cheap opaque fill instead of egui's shading of a
+/// panel's every pixel, the most costly part of a frame under software rendering
+/// (docs/performance.md).
+#[derive(Component)]
+struct PanelCover;
+
+/// Puts the covers over the parts of the window outside the map's view, in the camera's frame.
+fn cover_the_panels(
+    view: Res<MapViewRect>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<&Projection, With<MapCamera>>,
+    mut covers: Query<(&mut Transform, &mut Visibility), With<PanelCover>>,
+) {
+    let Projection::Orthographic(ortho) = *camera else { return };
+    let (w, h) = (window.width(), window.height());
+    let bands = match view.0 {
+        Some(v) => [
+            Rect::new(0.0, 0.0, v.min.x, h),
+            Rect::new(v.max.x, 0.0, w, h),
+            Rect::new(v.min.x, 0.0, v.max.x, v.min.y),
+            Rect::new(v.min.x, v.max.y, v.max.x, h),
+        ],
+        None => [Rect::default(); 4],
+    };
+    for ((mut transform, mut visibility), band) in covers.iter_mut().zip(bands) {
+        let shown = band.width() > 0.0 && band.height() > 0.0;
+        visibility.set_if_neq(if shown { Visibility::Inherited } else { Visibility::Hidden });
+        let center = band.center() - Vec2::new(w, h) / 2.0;
+        let wanted = Transform::from_xyz(center.x * ortho.scale, -center.y * ortho.scale, COVER_Z)
+            .with_scale((band.size() * ortho.scale).extend(1.0));
+        transform.set_if_neq(wanted);
+    }
+}
+
+/// The covers' depth in the camera's frame: in front of everything the map draws.
+const COVER_Z: f32 = 900.0;
 
 fn request_fit_on_new_scenario(mut fit: MessageWriter<FitMap>) {
     fit.write(FitMap);

@@ -6,6 +6,7 @@
 //! [`crate::rules`] are called with plain data taken from the components.
 
 pub mod audience;
+pub mod benchmark;
 pub mod board;
 mod camera;
 mod capture;
@@ -32,10 +33,10 @@ use std::process::ExitCode;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy::winit::WinitSettings;
-use bevy_ecs_tilemap::TilemapPlugin;
 use bevy_egui::EguiPlugin;
 
 use crate::scenario::Scenario;
+pub use benchmark::FrameBenchmark;
 
 /// Opens the battle map window on a scenario loaded from its file, or on the built-in one.
 pub fn run(scenario: Option<(Scenario, PathBuf)>, options: LaunchOptions) -> ExitCode {
@@ -58,8 +59,8 @@ pub fn run(scenario: Option<(Scenario, PathBuf)>, options: LaunchOptions) -> Exi
             })
             .set(bevy::log::LogPlugin { level: bevy::log::Level::WARN, ..default() }),
     )
-    .add_plugins((EguiPlugin::default(), TilemapPlugin))
-    .insert_resource(if options.screenshot.is_some() {
+    .add_plugins(EguiPlugin::default())
+    .insert_resource(if options.screenshot.is_some() || options.frame_times.is_some() {
         WinitSettings::continuous()
     } else {
         WinitSettings::desktop_app()
@@ -78,6 +79,7 @@ pub fn run(scenario: Option<(Scenario, PathBuf)>, options: LaunchOptions) -> Exi
 pub(crate) fn plugin(app: &mut App) {
     app.add_plugins((
         headless_plugin,
+        board::render_plugin,
         camera::plugin,
         input::plugin,
         ruler::plugin,
@@ -89,6 +91,7 @@ pub(crate) fn plugin(app: &mut App) {
         fight::map::plugin,
         chase::plugin,
         capture::plugin,
+        benchmark::plugin,
     ));
 }
 
@@ -139,4 +142,8 @@ pub struct LaunchOptions {
     pub window: (u32, u32),
     /// The seed of the session's dice (from the clock if not given).
     pub seed: Option<u64>,
+    /// Time frames drawn continuously, print the figures and exit (`--frame-times`).
+    pub frame_times: Option<FrameBenchmark>,
+    /// When the program started, for the time to the first picture.
+    pub started: Option<std::time::Instant>,
 }

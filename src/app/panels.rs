@@ -40,7 +40,12 @@ pub(super) fn plugin(app: &mut App) {
                 toggle_dice_panel.in_set(super::AppSystems::Apply),
             ),
         )
-        .add_systems(EguiPrimaryContextPass, draw_panels.in_set(MapPanels))
+        .add_systems(
+            EguiPrimaryContextPass,
+            draw_panels.in_set(MapPanels).run_if(|o: Option<Res<super::LaunchOptions>>| {
+                !o.is_some_and(|o| super::benchmark::hidden(&o, super::benchmark::Part::Panels))
+            }),
+        )
         .add_systems(
             PreUpdate,
             drop_repeated_modifier_events
@@ -398,6 +403,9 @@ fn draw_panels(
         "battlemap-root".into(),
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
+    // The side and bottom panels have no fill: the map camera doesn't draw under them, so the
+    // window's clear colour is their background, and software rendering shades no extra pixels.
+    root.style_mut().visuals.panel_fill = egui::Color32::TRANSPARENT;
     let mut requests = egui::Panel::bottom("status").show(&mut root, |ui| status_bar(ui, &status, &mut edit.0)).inner;
     if audience.dm {
         let banner = egui::Frame::new().fill(egui::Color32::from_rgb(150, 30, 30)).inner_margin(6.0);

@@ -12,12 +12,87 @@ use crate::scenario::{RuleOptions, Token};
 use crate::ui::style::token_color;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, spawn_tokens.run_if(on_message::<ScenarioChanged>).in_set(super::AppSystems::Build));
+    app.init_resource::<DiscImage>()
+        .add_systems(Update, spawn_tokens.run_if(on_message::<ScenarioChanged>).in_set(super::AppSystems::Build))
+        .add_systems(
+            PostUpdate,
+            hide_unreadable_labels.before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        );
+}
+
+/// Marks a piece of a token's label (the name, its backing, the initials) with the font size it
+/// is drawn at, in world units: shown only while the text is big enough on screen to read, as map
+/// tools do (a zoomed-out big map would draw hundreds of unreadable labels each frame).
+#[derive(Component, Clone, Copy, Debug)]
+pub(super) struct ZoomLabel {
+    pub font_size: f32,
+}
+
+/// The smallest text, in screen pixels, worth drawing.
+const READABLE_PIXELS: f32 = 6.0;
+
+pub(super) fn hide_unreadable_labels(
+    camera: Query<&Projection, With<super::camera::MapCamera>>,
+    mut labels: Query<(&ZoomLabel, &mut Visibility)>,
+) {
+    let Ok(Projection::Orthographic(projection)) = camera.single() else { return };
+    for (label, mut visibility) in &mut labels {
+        let shown = if label.font_size / projection.scale >= READABLE_PIXELS {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        visibility.set_if_neq(shown);
+    }
+}
+
+/// One white disc with a soft edge, shared by every token's disc and outline (tinted sprites).
+/// Its edge is smooth at every zoom without multisampling, which software rendering can't
+/// afford (docs/performance.md); the sprites share one image, so they are drawn in a batch.
+#[derive(Resource, Clone, Debug, Default)]
+pub(super) struct DiscImage(pub Handle<Image>);
+
+/// The disc image's side in pixels at its largest level.
+const DISC_IMAGE_SIDE: u32 = 128;
+
+/// A white disc filling a square image, with every mip level drawn exactly (each pixel's alpha
+/// is how much of it the disc covers, from its distance to the edge), so it stays smooth when
+/// drawn small.
+pub(super) fn disc_image() -> Image {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::image::{ImageSampler, ImageSamplerDescriptor};
+    use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+    let levels = DISC_IMAGE_SIDE.ilog2() + 1;
+    let mut data = Vec::new();
+    for level in 0..levels {
+        let side = DISC_IMAGE_SIDE >> level;
+        let radius = side as f32 / 2.0;
+        for y in 0..side {
+            for x in 0..side {
+                let d = Vec2::new(x as f32 + 0.5 - radius, y as f32 + 0.5 - radius).length();
+                let alpha = (radius - d + 0.5).clamp(0.0, 1.0);
+                data.extend_from_slice(&[255, 255, 255, (alpha * 255.0).round() as u8]);
+            }
+        }
+    }
+    let first_level = data[..(4 * DISC_IMAGE_SIDE * DISC_IMAGE_SIDE) as usize].to_vec();
+    let mut image = Image::new(
+        Extent3d { width: DISC_IMAGE_SIDE, height: DISC_IMAGE_SIDE, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        first_level,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD,
+    );
+    // Every level follows the first, as the GPU upload expects.
+    image.data = Some(data);
+    image.texture_descriptor.mip_level_count = levels;
+    image.sampler = ImageSampler::Descriptor(ImageSamplerDescriptor::linear());
+    image
 }
 
 /// Marks a token's root entity.
 #[derive(Component, Clone, Copy, Debug, Default)]
-pub(super) struct TokenMarker;
+pub(crate) struct TokenMarker;
 
 /// Where the token's disc is drawn and how big, in world units (for picking and overlays).
 /// Its look is built around `home_anchor`; when the token moves, the whole token is translated.
@@ -32,6 +107,11 @@ pub(super) struct TokenDisc {
 }
 
 const TOKEN_Z: f32 = 10.0;
+/// How far a token's place in the scenario lifts it above the ones before, at most: less than
+/// the gap between the layers of a token's look (footprint, disc, label, bar), so each layer of
+/// every token sorts together and is drawn in one batch, while overlapping tokens keep a fixed
+/// order.
+const ORDER_LIFT: f32 = 0.04;
 
 /// The radius of a token's disc, in grid units, by the space it covers.
 fn disc_radius(grid: Grid, size: Size, square_side: Option<u32>) -> f32 {
@@ -66,13 +146,21 @@ fn spawn_tokens(
     old: Query<Entity, With<TokenMarker>>,
     mut meshes: Option<ResMut<Assets<Mesh>>>,
     mut materials: Option<ResMut<Assets<ColorMaterial>>>,
+    mut images: Option<ResMut<Assets<Image>>>,
+    mut shared_disc: ResMut<DiscImage>,
 ) {
+    if let Some(images) = images.as_deref_mut()
+        && shared_disc.0 == Handle::default()
+    {
+        shared_disc.0 = images.add(disc_image());
+    }
     for entity in &old {
         commands.entity(entity).despawn();
     }
     let scenario = &loaded.scenario;
     let layout = BoardLayout::of(&scenario.map);
     let mut tiny_in_cell: std::collections::HashMap<Cell, usize> = Default::default();
+    let mut shared = SharedLooks::default();
     for (order, token) in scenario.tokens.iter().enumerate() {
         let cells = token.cells(scenario.grid);
         let tiny_index = (token.size == Size::Tiny).then(|| {
@@ -92,7 +180,11 @@ fn spawn_tokens(
             components(token, scenario.rules),
             RosterOrder(order),
             disc,
-            Transform::from_translation(Vec3::new(0.0, 0.0, TOKEN_Z + order as f32 * 0.01)),
+            Transform::from_translation(Vec3::new(
+                0.0,
+                0.0,
+                TOKEN_Z + ORDER_LIFT * order as f32 / scenario.tokens.len() as f32,
+            )),
             Visibility::default(),
         ));
         if let Some(facing) = token.facing {
@@ -109,7 +201,8 @@ fn spawn_tokens(
         }
         if let (Some(meshes), Some(materials)) = (meshes.as_deref_mut(), materials.as_deref_mut()) {
             let root = entity.id();
-            spawn_visuals(&mut commands, root, token, &layout, &cells, disc, meshes, materials);
+            let looks = Looks { layout: &layout, meshes, materials, disc_image: &shared_disc.0, shared: &mut shared };
+            spawn_visuals(&mut commands, root, token, &cells, disc, looks);
         }
     }
 }
@@ -140,38 +233,54 @@ fn components(token: &Token, rules: RuleOptions) -> impl Bundle {
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn spawn_visuals(
-    commands: &mut Commands,
-    root: Entity,
-    token: &Token,
-    layout: &BoardLayout,
-    cells: &[Cell],
-    disc: TokenDisc,
-    meshes: &mut Assets<Mesh>,
-    materials: &mut Assets<ColorMaterial>,
-) {
+/// What a token's look is made with.
+struct Looks<'a> {
+    layout: &'a BoardLayout,
+    meshes: &'a mut Assets<Mesh>,
+    materials: &'a mut Assets<ColorMaterial>,
+    disc_image: &'a Handle<Image>,
+    shared: &'a mut SharedLooks,
+}
+
+/// Footprint meshes by the shape of the space (cells relative to the first) and materials by
+/// colour, shared between the tokens of a scenario.
+#[derive(Default)]
+struct SharedLooks {
+    meshes: std::collections::HashMap<Vec<(i32, i32)>, Handle<Mesh>>,
+    materials: std::collections::HashMap<[u8; 3], Handle<ColorMaterial>>,
+}
+
+fn spawn_visuals(commands: &mut Commands, root: Entity, token: &Token, cells: &[Cell], disc: TokenDisc, looks: Looks) {
+    let Looks { layout, meshes, materials, disc_image, shared } = looks;
     let [r, g, b] = token_color(token.side, token.kind);
     let color = Color::srgb_u8(r, g, b);
     if token.size != Size::Tiny {
-        let footprint = footprint_mesh(layout, cells);
+        // Spaces of the same shape share one mesh, and sides one material: drawn in one batch.
+        let origin = layout.world(cells[0]);
+        let shape: Vec<(i32, i32)> = cells.iter().map(|c| (c.x - cells[0].x, c.y - cells[0].y)).collect();
+        let mesh = shared.meshes.entry(shape).or_insert_with(|| meshes.add(footprint_mesh(layout, cells, origin)));
+        let material = shared.materials.entry([r, g, b]).or_insert_with(|| materials.add(color.with_alpha(0.32)));
         commands.spawn((
-            Mesh2d(meshes.add(footprint)),
-            MeshMaterial2d(materials.add(color.with_alpha(0.32))),
-            Transform::from_xyz(0.0, 0.0, 0.0),
+            Mesh2d(mesh.clone()),
+            MeshMaterial2d(material.clone()),
+            Transform::from_translation(origin.extend(0.0)),
             ChildOf(root),
         ));
     }
     let outline = 3.0;
+    let round = |radius: f32, color: Color| Sprite {
+        image: disc_image.clone(),
+        color,
+        custom_size: Some(Vec2::splat(2.0 * radius)),
+        ..default()
+    };
     commands.spawn((
-        Mesh2d(meshes.add(Circle::new(disc.radius))),
-        MeshMaterial2d(materials.add(Color::srgb_u8(18, 18, 22))),
+        round(disc.radius, Color::srgb_u8(18, 18, 22)),
         Transform::from_translation(disc.center.extend(0.1)),
         ChildOf(root),
     ));
     commands.spawn((
-        Mesh2d(meshes.add(Circle::new(disc.radius - outline))),
-        MeshMaterial2d(materials.add(color)),
+        round(disc.radius - outline, color),
         Transform::from_translation(disc.center.extend(0.2)),
         ChildOf(root),
     ));
@@ -192,12 +301,15 @@ fn spawn_visuals(
     let font_size = if token.size == Size::Tiny { 9.0 } else { 13.0 };
     let label_y = disc.center.y - disc.radius - font_size * 0.75;
     let width = token.name.chars().count() as f32 * font_size * 0.62 + 8.0;
+    let name_label = ZoomLabel { font_size };
     commands.spawn((
+        name_label,
         Sprite::from_color(Color::srgba(0.05, 0.05, 0.07, 0.78), Vec2::new(width, font_size * 1.35)),
         Transform::from_translation(Vec3::new(disc.center.x, label_y, 0.3)),
         ChildOf(root),
     ));
     commands.spawn((
+        name_label,
         Text2d::new(token.name.clone()),
         TextFont::from_font_size(font_size),
         TextColor(Color::WHITE),
@@ -206,9 +318,11 @@ fn spawn_visuals(
         ChildOf(root),
     ));
     let initials: String = initials(&token.name);
+    let initials_size = (disc.radius * 0.8).clamp(8.0, 40.0);
     commands.spawn((
+        ZoomLabel { font_size: initials_size },
         Text2d::new(initials),
-        TextFont::from_font_size((disc.radius * 0.8).clamp(8.0, 40.0)),
+        TextFont::from_font_size(initials_size),
         TextColor(Color::WHITE),
         Anchor::CENTER,
         Transform::from_translation(disc.center.extend(0.4)),
@@ -222,16 +336,18 @@ fn initials(name: &str) -> String {
 }
 
 /// A mesh of the token's cells, each slightly inset so the grid still shows between them.
-fn footprint_mesh(layout: &BoardLayout, cells: &[Cell]) -> Mesh {
+/// The tinted space of a token: each cell a little inset, around `origin` (the first cell's
+/// centre).
+fn footprint_mesh(layout: &BoardLayout, cells: &[Cell], origin: Vec2) -> Mesh {
     use bevy::asset::RenderAssetUsages;
     use bevy::mesh::{Indices, PrimitiveTopology};
     let mut positions: Vec<[f32; 3]> = Vec::new();
     let mut indices: Vec<u32> = Vec::new();
     for &cell in cells {
-        let center = layout.world(cell);
+        let center = layout.world(cell) - origin;
         let base = positions.len() as u32;
         positions.push([center.x, center.y, 0.0]);
-        let corners = layout.corners(cell);
+        let corners: Vec<Vec2> = layout.corners(cell).into_iter().map(|c| c - origin).collect();
         for corner in &corners {
             let p = center.lerp(*corner, 0.94);
             positions.push([p.x, p.y, 0.0]);

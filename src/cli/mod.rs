@@ -49,6 +49,16 @@ struct MapArgs {
     /// The window's size in logical pixels
     #[arg(long, value_name = "WxH", default_value = "1280x800", value_parser = parse_window)]
     window: (u32, u32),
+    /// Draw frames continuously, time this many after a warm-up, print the median and 95th
+    /// percentile frame time as JSON, and exit
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    frame_times: Option<u32>,
+    /// With --frame-times: keep dragging the token nearest the middle of the view meanwhile
+    #[arg(long, requires = "frame_times")]
+    drag: bool,
+    /// With --frame-times: leave these parts out of the picture, to see what each costs
+    #[arg(long, value_name = "PART", value_delimiter = ',', requires = "frame_times")]
+    hide: Vec<crate::app::benchmark::Part>,
     #[command(flatten)]
     seed: Seed,
 }
@@ -90,9 +100,10 @@ enum Command {
 
 /// Runs the command line (the arguments of this process) and returns its exit code.
 pub fn main() -> ExitCode {
+    let started = std::time::Instant::now();
     let cli = Cli::parse();
     let code = match cli.command {
-        None => return open_map(cli.map),
+        None => return open_map(cli.map, started),
         Some(Command::Check { files }) => check(&files),
         Some(Command::Roll(args)) => dice::roll(&args),
         Some(Command::Table(args)) => dice::table(&args),
@@ -103,7 +114,7 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-fn open_map(args: MapArgs) -> ExitCode {
+fn open_map(args: MapArgs, started: std::time::Instant) -> ExitCode {
     let scenario = match &args.file {
         Some(path) => match Scenario::load(path) {
             Ok(scenario) => Some((scenario, path.clone())),
@@ -117,6 +128,12 @@ fn open_map(args: MapArgs) -> ExitCode {
         state_file: args.state_file,
         window: args.window,
         seed: args.seed.seed,
+        frame_times: args.frame_times.map(|frames| crate::app::FrameBenchmark {
+            frames,
+            drag: args.drag,
+            hide: args.hide,
+        }),
+        started: Some(started),
     };
     crate::app::run(scenario, options)
 }

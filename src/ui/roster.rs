@@ -82,40 +82,55 @@ pub fn roster_panel(
     ui.heading("Creatures and objects");
     ui.add_space(4.0);
     let selected_id = view.selected.as_ref().map(|d| d.id.as_str());
-    egui::ScrollArea::vertical().max_height(ui.available_height() * 0.6).show(ui, |ui| {
-        egui::Grid::new("roster").striped(true).num_columns(7).spacing([10.0, 4.0]).show(ui, |ui| {
-            for header in ["Name", "Side", "Init", "HP", "AC", "Speed", "Size"] {
-                ui.label(RichText::new(header).strong());
-            }
-            ui.end_row();
-            for row in &view.rows {
-                let color = egui_color(token_color(row.side, row.kind));
-                let is_selected = selected_id == Some(row.id.as_str());
-                let label = RichText::new(&row.name).color(color);
-                let response = ui
-                    .horizontal(|ui| {
-                        side_dot(ui, color);
-                        ui.selectable_label(is_selected, label)
-                    })
-                    .inner
-                    .on_hover_text(format!("{} · {} · id {}", row.side.name(), kind_name(row.kind), row.id));
-                if response.clicked() {
-                    requests.push(if is_selected {
-                        PanelRequest::ClearSelection
-                    } else {
-                        PanelRequest::Select(row.id.clone())
-                    });
+    // Only the rows in sight are laid out (a big map's roster has hundreds); the header is laid
+    // out with them, so it stays above the first row in sight.
+    let row_height = ui.text_style_height(&egui::TextStyle::Body).max(ui.spacing().interact_size.y);
+    let rows = view.rows.len() + 1;
+    egui::ScrollArea::vertical().max_height(ui.available_height() * 0.6).show_rows(
+        ui,
+        row_height,
+        rows,
+        |ui, range| {
+            egui::Grid::new("roster").striped(true).num_columns(7).spacing([10.0, 4.0]).show(ui, |ui| {
+                for header in ["Name", "Side", "Init", "HP", "AC", "Speed", "Size"] {
+                    ui.label(RichText::new(header).strong());
                 }
-                ui.label(RichText::new(row.side.name()).color(color));
-                ui.label(row.initiative.map_or_else(|| "—".to_owned(), |i| i.to_string()));
-                ui.label(&row.hp);
-                ui.label(row.ac.to_string());
-                ui.label(if row.kind == TokenKind::Object { "—".to_owned() } else { format!("{} ft", row.speed) });
-                ui.label(row.size.name());
                 ui.end_row();
-            }
-        });
-    });
+                let first = range.start.min(view.rows.len());
+                let last = range.end.saturating_sub(1).clamp(first, view.rows.len());
+                for row in &view.rows[first..last] {
+                    let color = egui_color(token_color(row.side, row.kind));
+                    let is_selected = selected_id == Some(row.id.as_str());
+                    let label = RichText::new(&row.name).color(color);
+                    let response = ui
+                        .horizontal(|ui| {
+                            side_dot(ui, color);
+                            ui.selectable_label(is_selected, label)
+                        })
+                        .inner
+                        .on_hover_text(format!("{} · {} · id {}", row.side.name(), kind_name(row.kind), row.id));
+                    if response.clicked() {
+                        requests.push(if is_selected {
+                            PanelRequest::ClearSelection
+                        } else {
+                            PanelRequest::Select(row.id.clone())
+                        });
+                    }
+                    ui.label(RichText::new(row.side.name()).color(color));
+                    ui.label(row.initiative.map_or_else(|| "—".to_owned(), |i| i.to_string()));
+                    ui.label(&row.hp);
+                    ui.label(row.ac.to_string());
+                    ui.label(if row.kind == TokenKind::Object {
+                        "—".to_owned()
+                    } else {
+                        format!("{} ft", row.speed)
+                    });
+                    ui.label(row.size.name());
+                    ui.end_row();
+                }
+            });
+        },
+    );
     ui.separator();
     match (&view.selected, view.selected.as_ref().and_then(|d| view.rows.iter().find(|r| r.id == d.id))) {
         (Some(details), Some(row)) => {

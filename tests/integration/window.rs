@@ -618,3 +618,32 @@ fn dragging_past_an_enemy_asks_for_the_opportunity_attack() {
     let log: Vec<&str> = done["log"].as_array().expect("log").iter().filter_map(Value::as_str).collect();
     assert!(log.iter().any(|l| l.contains("Mace opportunity attack on Brom")), "{log:#?}");
 }
+
+/// `--frame-times` (the frame-time benchmark of docs/performance.md) draws frames, drags a token
+/// through the mouse input meanwhile, prints its figures as JSON and exits; a part can be left
+/// out of the picture.
+#[test]
+fn the_frame_time_benchmark_times_frames_while_dragging() {
+    let display = start_display(360);
+    let tavern = root().join("scenes/tavern_brawl.ron");
+    let run = |extra: &[&str]| -> Value {
+        let mut args = vec![tavern.to_str().expect("utf-8"), "--frame-times", "6", "--window", "1280x800"];
+        args.extend_from_slice(extra);
+        let output = app(&display, &args).stderr(Stdio::null()).output().expect("the app runs");
+        assert!(output.status.success(), "the benchmark exits cleanly: {output:?}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let line = stdout.lines().rev().find(|l| l.starts_with('{')).expect("a line of figures");
+        serde_json::from_str(line).expect("the figures are JSON")
+    };
+    let dragged = run(&["--drag"]);
+    assert_eq!(dragged["frames"], 6, "{dragged}");
+    let (median, p95) = (dragged["median_ms"].as_f64().expect("median"), dragged["p95_ms"].as_f64().expect("p95"));
+    assert!(median > 0.0 && p95 >= median, "{dragged}");
+    assert!(dragged["first_picture_ms"].as_f64().is_some_and(|t| t > 0.0), "the first picture is timed: {dragged}");
+    let tavern_ids = ["brom", "lia", "sera", "thug-1", "thug-2", "captain", "gorm", "barkeep", "rat-1", "rat-2", "keg"];
+    let id = dragged["dragging"].as_str().unwrap_or_else(|| panic!("a token is being dragged: {dragged}"));
+    assert!(tavern_ids.contains(&id), "{id} is a token of the tavern");
+    let plain = run(&["--hide", "labels,panels"]);
+    assert_eq!(plain["dragging"], Value::Null, "{plain}");
+    assert_eq!(plain["hidden"], serde_json::json!(["labels", "panels"]), "{plain}");
+}
