@@ -485,10 +485,13 @@ mod tests {
             map(Grid::Square, &["..........", "...#......", "..........", "....#.....", "..........", ".........."]);
         let (swept, one_by_one) = both(&map, Point::square_corner(1, 1));
         assert_eq!(swept, one_by_one);
+        // Every other ray towards these cells enters one of the two walls.
         for x in 5..10 {
             let y = 1 + (x - 1) / 2;
             assert!(swept.contains(&Cell::new(x, y)), "({x}, {y}) on the ray");
         }
+        assert!(swept.contains(&Cell::new(9, 4)), "touched at its corner (9, 5)");
+        assert!(!swept.contains(&Cell::new(9, 3)) && !swept.contains(&Cell::new(7, 5)), "beside the ray");
     }
 
     /// A pinch between two diagonally touching walls stops the line through it, not one ending
