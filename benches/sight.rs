@@ -1,16 +1,21 @@
 //! Cover and line of sight on a 200×200 map with 20% walls and 300 creatures: cover from one
-//! attacker to every creature, a cover map of every cell, and line of sight to every cell against
-//! `doryen-fov`'s shadowcasting field of view on the same map. `cargo bench --bench sight`; the
-//! figures go in docs/performance.md.
+//! attacker to every creature, a cover map of every cell, and the sight overlay (line of sight to
+//! every cell: the sweep, and the per-cell rule it replaced) against `doryen-fov`'s shadowcasting
+//! field of view on the same map; then the sight overlay on a 200×200 pointy-top hex map with 20%
+//! walls. `cargo bench --bench sight`; the figures go in docs/performance.md.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use battlemap::rules::creature::Side;
+use battlemap::rules::lattice;
 use battlemap::rules::movement::Occupant;
-use battlemap::rules::sight::{CoverContext, From, SightBoard, cover_map, line_of_sight, unseen_cells};
+use battlemap::rules::sight::{
+    CoverContext, From, SightBoard, cover_map, line_of_sight, unseen_cells, unseen_cells_per_cell,
+};
+use battlemap::rules::sweep::seen_cells;
 use battlemap::rules::terrain::{Terrain, TerrainKind};
-use battlemap::rules::{Cell, Grid, Size, TerrainMap};
+use battlemap::rules::{Cell, Grid, HexOrientation, Size, TerrainMap};
 use doryen_fov::{FovAlgorithm, FovRecursiveShadowCasting, FovRestrictive, MapData};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -27,6 +32,13 @@ fn time<T>(mut f: impl FnMut() -> T) -> Duration {
     }
     samples.sort();
     samples[samples.len() / 2]
+}
+
+/// One run, for the slow reference where the repeated samples of [`time`] would take minutes.
+fn once<T>(f: impl FnOnce() -> T) -> Duration {
+    let t = Instant::now();
+    black_box(f());
+    t.elapsed()
 }
 
 fn report(name: &str, duration: Duration, note: &str) {
@@ -91,10 +103,18 @@ fn main() {
 
     let sight = |board: &SightBoard| cells.len() - unseen_cells(board, &tokens[0].cells).len();
     let seen = sight(&board);
+    let swept = time(|| sight(&board));
+    report("sight overlay: line of sight to every cell (sweep, unseen_cells)", swept, &format!("{seen} cells seen"));
+    let blocks: Vec<bool> = map.terrains().map(|t| t.blocks_sight).collect();
+    let corners = lattice::corners(Grid::Square, me);
+    report("  of which the sweep itself (sweep::seen_cells)", time(|| seen_cells(&map, &blocks, &corners)), "");
+    let per_cell = |board: &SightBoard| cells.len() - unseen_cells_per_cell(board, &tokens[0].cells).len();
+    let seen_per_cell = per_cell(&board);
+    let reference = time(|| per_cell(&board));
     report(
-        "line of sight to every cell (battlemap, unseen_cells)",
-        time(|| sight(&board)),
-        &format!("{seen} cells seen"),
+        "sight overlay, the per-cell rule (unseen_cells_per_cell)",
+        reference,
+        &format!("{seen_per_cell} cells seen; sweep {:.0}x faster", reference.as_secs_f64() / swept.as_secs_f64()),
     );
     let one_by_one =
         |board: &SightBoard| cells.iter().filter(|&&c| line_of_sight(board, &tokens[0].cells, &[c]).is_some()).count();
@@ -114,6 +134,39 @@ fn main() {
             cells.iter().filter(|c| data.is_in_fov(c.x as usize, c.y as usize)).count()
         };
         let seen = run();
-        report(&format!("field of view to every cell ({name})"), time(&mut run), &format!("{seen} cells seen"));
+        let peer = time(&mut run);
+        report(
+            &format!("field of view to every cell ({name})"),
+            peer,
+            &format!("{seen} cells seen; the sweep takes {:.1}x as long", swept.as_secs_f64() / peer.as_secs_f64()),
+        );
     }
+
+    // The same density of walls on a pointy-top hex map (doryen-fov has no hexes).
+    let grid = Grid::Hex(HexOrientation::PointyTop);
+    let palette = vec![Terrain::standard(TerrainKind::Floor), Terrain::standard(TerrainKind::Wall)];
+    let mut hexes = TerrainMap::filled(grid, SIDE, SIDE, palette);
+    let me = grid.from_storage(SIDE as i32 / 2, SIDE as i32 / 2);
+    let hex_cells: Vec<Cell> = hexes.cells().collect();
+    for &cell in &hex_cells {
+        if cell != me && rng.random_bool(0.2) {
+            hexes.set(cell, 1);
+        }
+    }
+    let viewer = [me];
+    let board = SightBoard { map: &hexes, tokens: &[] };
+    let sight = |board: &SightBoard| hex_cells.len() - unseen_cells(board, &viewer).len();
+    let seen = sight(&board);
+    let swept = time(|| sight(&board));
+    report("sight overlay, pointy-top hexes (sweep, unseen_cells)", swept, &format!("{seen} cells seen"));
+    let blocks: Vec<bool> = hexes.terrains().map(|t| t.blocks_sight).collect();
+    let corners = lattice::corners(grid, me);
+    report("  of which the sweep itself (sweep::seen_cells)", time(|| seen_cells(&hexes, &blocks, &corners)), "");
+    let mut seen_per_cell = 0;
+    let reference = once(|| seen_per_cell = hex_cells.len() - unseen_cells_per_cell(&board, &viewer).len());
+    report(
+        "sight overlay, pointy-top hexes, the per-cell rule (one run)",
+        reference,
+        &format!("{seen_per_cell} cells seen; sweep {:.0}x faster", reference.as_secs_f64() / swept.as_secs_f64()),
+    );
 }

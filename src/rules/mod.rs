@@ -26,6 +26,7 @@ pub mod movement;
 pub(crate) mod picture;
 pub mod sight;
 pub mod size;
+pub mod sweep;
 pub mod tables;
 pub mod terrain;
 pub mod visibility;

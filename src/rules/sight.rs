@@ -10,6 +10,7 @@ use super::grid::{Cell, Grid};
 use super::lattice::{Hit, Point, Ratio, Segment, corners, first_blocker, first_hit};
 use super::movement::Occupant;
 use super::size::Size;
+use super::sweep;
 use super::terrain::TerrainMap;
 use super::visibility::{clear_line, clear_line_along_sides};
 
@@ -306,9 +307,20 @@ impl<'a> CoverContext<'a> {
 }
 
 /// The cells of the map that a viewer whose space is `from` can't see: no line of sight to any
-/// point of them (the map's sight overlay). Lines shared between neighbouring cells are walked
-/// once.
+/// point of them (the map's sight overlay; conventions, "Line of sight"). Found by the sight
+/// sweep ([`sweep::seen_cells`]), one pass over the map per corner of the space; the same cells
+/// as [`unseen_cells_per_cell`].
 pub fn unseen_cells(board: &SightBoard, from: &[Cell]) -> Vec<Cell> {
+    let map = board.map;
+    let blocks: Vec<bool> = map.terrains().map(|t| t.blocks_sight).collect();
+    let seen = sweep::seen_cells(map, &blocks, &space_corners(board.grid(), from));
+    map.cells().zip(seen).filter(|&(c, seen)| !seen && !from.contains(&c)).map(|(c, _)| c).collect()
+}
+
+/// The same cells as [`unseen_cells`], cell by cell: the exact search of [`clear_line`] for each
+/// cell of the map on its own, lines shared between neighbouring cells walked once. The reference
+/// the sweep is checked against.
+pub fn unseen_cells_per_cell(board: &SightBoard, from: &[Cell]) -> Vec<Cell> {
     let lines = LineMemo::new(board.map, space_corners(board.grid(), from));
     let blocks = |c: Cell| board.sight_blocked(c);
     board.map.cells().filter(|c| !from.contains(c) && lines.clear_line(&[*c], &blocks).is_none()).collect()

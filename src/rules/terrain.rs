@@ -145,6 +145,11 @@ impl TerrainMap {
         }
     }
 
+    /// Every cell's terrain, in storage order (as [`TerrainMap::cells`]).
+    pub fn terrains(&self) -> impl Iterator<Item = &Terrain> + '_ {
+        self.cells.iter().map(|&i| &self.palette[usize::from(i)])
+    }
+
     /// Every cell of the map, row by row in storage order.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
         (0..self.height as i32)
