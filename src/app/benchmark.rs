@@ -114,9 +114,7 @@ fn hide_parts(
     mut gizmos: ResMut<GizmoConfigStore>,
 ) {
     let hide = |mut v: Mut<Visibility>| {
-        if *v != Visibility::Hidden {
-            *v = Visibility::Hidden;
-        }
+        v.set_if_neq(Visibility::Hidden);
     };
     if hidden(&options, Part::Terrain) {
         visibility.p0().iter_mut().for_each(hide);
