@@ -438,7 +438,13 @@ impl Chase {
     fn lead_at(&self, k: usize) -> Option<usize> {
         let roster = &self.roster;
         let place = |who: usize| roster.initiative.get(who).copied().unwrap_or(usize::MAX);
-        roster.fields.get(k)?.closest_pursuer(|who| (place(who), roster.pursuer_slot(who, k)))
+        // Places are distinct; only pursuers out of the order (none while the books are straight)
+        // fall back on the pursuit's list.
+        let key = |who: usize| match place(who) {
+            usize::MAX => (usize::MAX, roster.pursuer_slot(who, k)),
+            place => (place, 0),
+        };
+        roster.fields.get(k)?.closest_pursuer(key)
     }
 
     /// Feet from a running pursuer to the nearest running quarry of each pursuit it is in (`None`
@@ -603,6 +609,10 @@ impl Chase {
     /// sight, or the lead pursuer blinded.
     fn update_sight(&mut self) {
         let mut out = Vec::new();
+        // With no sight limit only a blinded lead loses sight: no lead to look for otherwise.
+        if self.rules.sight_feet.is_none() && !self.turn.as_ref().is_some_and(|t| t.blinded) {
+            return;
+        }
         for (k, field) in self.roster.fields.iter().enumerate() {
             let Some(lead) = self.lead_at(k).and_then(|who| self.participants.get(who)) else { continue };
             let blinded = self.turn.as_ref().is_some_and(|t| t.id == lead.id && t.blinded);
