@@ -566,10 +566,10 @@ impl Chase {
             near.sort_by_key(|&who| self.roster.pursuer_slot(who, k));
             for pursuer in near {
                 let Some(at) = self.participants.get(pursuer).map(|p| p.position) else { continue };
-                if let Some((_, quarry)) = field.nearest_quarry(at) {
-                    if !caught.iter().any(|(q, _)| *q == quarry) {
-                        caught.push((quarry, pursuer));
-                    }
+                if let Some((_, quarry)) = field.nearest_quarry(at)
+                    && !caught.iter().any(|(q, _)| *q == quarry)
+                {
+                    caught.push((quarry, pursuer));
                 }
             }
         }

@@ -276,10 +276,10 @@ mod tests {
         let mut seen = Vec::new();
         for id in &pursuit.pursuers {
             let Some(p) = participants.iter().find(|p| p.id == *id && p.is_running()) else { continue };
-            if let Some((feet, _)) = scan_nearest(participants, pursuit, p.position) {
-                if !seen.iter().any(|(seen_id, _)| seen_id == id) {
-                    seen.push((id.clone(), feet));
-                }
+            if let Some((feet, _)) = scan_nearest(participants, pursuit, p.position)
+                && !seen.iter().any(|(seen_id, _)| seen_id == id)
+            {
+                seen.push((id.clone(), feet));
             }
         }
         seen
