@@ -14,12 +14,13 @@ pub mod complication;
 pub mod escape;
 mod event;
 pub mod policy;
+mod roster;
 mod turn;
 
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use serde::Serialize;
 
@@ -32,6 +33,7 @@ use super::advantage::Sources;
 use super::creature::{Ability, Sheet};
 use super::dice::{DiceError, DiceRoll, Evaluation, LogEntry, RollMode, SeededDice};
 use super::initiative::InitiativeOrder;
+use roster::Roster;
 
 /// Feet within which a pursuer catches its quarry unless the scene says otherwise: next to it,
 /// where it can grab it (a project call, docs/rules.md).
@@ -239,6 +241,10 @@ pub struct Chase {
     /// of hundreds.
     #[serde(skip)]
     index: HashMap<String, usize>,
+    /// The pursuits by participant index, running participants sorted by place: kept up to date
+    /// by the methods that move participants, take them out or change the pursuits.
+    #[serde(skip)]
+    roster: Roster,
 }
 
 impl Chase {
@@ -276,11 +282,13 @@ impl Chase {
             forced_rolls: VecDeque::new(),
             names: BTreeMap::new(),
             index: HashMap::new(),
+            roster: Roster::default(),
         };
         chase.note(EventKind::Begins { name: name.to_owned() });
         for entrant in entrants {
             chase.enter(entrant, existing, dice)?;
         }
+        chase.relink();
         chase.update_sight();
         Ok(chase)
     }
@@ -322,9 +330,18 @@ impl Chase {
         Ok(())
     }
 
-    /// Rebuilds the index after participants leave the list (a split).
-    fn reindex(&mut self) {
+    /// Rebuilds the index and the roster after participants leave the list (a split) or the
+    /// pursuits change (a newcomer, a role reversal).
+    fn relink(&mut self) {
         self.index = self.participants.iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
+        self.roster = Roster::build(&self.participants, &self.pursuits, &self.order, &self.index);
+    }
+
+    /// Puts a participant at `feet` on the route, keeping the roster in step.
+    fn place(&mut self, who: usize, feet: i32) {
+        let Some(p) = self.participants.get_mut(who) else { return };
+        let from = std::mem::replace(&mut p.position, feet);
+        self.roster.moved(who, from, feet);
     }
 
     fn position_of(&self, id: &str) -> Option<usize> {
@@ -367,7 +384,7 @@ impl Chase {
     }
 
     pub fn is_over(&self) -> bool {
-        !self.pursuits.iter().any(|p| self.pursuit_live(p))
+        !self.roster.fields.iter().any(roster::Field::live)
     }
 
     /// Feet between two participants along the route.
@@ -413,6 +430,32 @@ impl Chase {
             self.order.entries.iter().enumerate().map(|(i, e)| (e.id.as_str(), i)).collect();
         let place = |id: &str| places.get(id).copied().unwrap_or(usize::MAX);
         self.distances(pursuit).into_iter().min_by_key(|(p, _, feet)| (*feet, place(p))).map(|(p, _, _)| p)
+    }
+
+    /// The lead pursuer of the `k`th pursuit, as [`Chase::lead`] finds it, by participant index:
+    /// the closest pursuers from one walk along the roster, and on a tie the first of them in
+    /// initiative order (then the first in the pursuit's list).
+    fn lead_at(&self, k: usize) -> Option<usize> {
+        let roster = &self.roster;
+        let place = |who: usize| roster.initiative.get(who).copied().unwrap_or(usize::MAX);
+        // Places are distinct; only pursuers out of the order (none while the books are straight)
+        // fall back on the pursuit's list.
+        let key = |who: usize| match place(who) {
+            usize::MAX => (usize::MAX, roster.pursuer_slot(who, k)),
+            place => (place, 0),
+        };
+        roster.fields.get(k)?.closest_pursuer(key)
+    }
+
+    /// Feet from a running pursuer to the nearest running quarry of each pursuit it is in (`None`
+    /// where no quarry runs), as [`Chase::distances`] gives them.
+    pub(super) fn pursuer_distances(&self, id: &str) -> Vec<Option<u32>> {
+        let Some(who) = self.position_of(id) else { return Vec::new() };
+        let at = self.participants[who].position;
+        self.roster
+            .pursuits_as(who, Role::Pursuer)
+            .map(|m| self.roster.fields.get(m.pursuit).and_then(|f| f.nearest_quarry(at)).map(|(feet, _)| feet))
+            .collect()
     }
 
     /// Chase participants can't make opportunity attacks against each other; creatures outside
@@ -498,11 +541,14 @@ impl Chase {
     /// Takes a participant out of the chase. The one whose turn it is leaves the order when its
     /// turn ends; the others at once, and a complication waiting for them lapses.
     fn leave(&mut self, id: &str, status: Status) {
-        let Ok(p) = self.participant_mut(id) else { return };
+        let Some(who) = self.position_of(id) else { return };
+        let p = &mut self.participants[who];
         if !p.is_running() {
             return;
         }
         p.status = status;
+        let feet = p.position;
+        self.roster.stopped(who, feet);
         self.note(EventKind::Leaves { id: id.to_owned(), status });
         if self.turn.as_ref().is_none_or(|t| t.id != id) {
             self.order.remove(id);
@@ -513,14 +559,22 @@ impl Chase {
     /// Quarry within catching distance of a running pursuer of theirs are caught (DMG "Ending a
     /// Chase": the pursuers are close enough to catch it).
     fn check_catches(&mut self) {
-        let mut caught = Vec::new();
-        for pursuit in &self.pursuits {
-            for (pursuer, quarry, feet) in self.distances(pursuit) {
-                if feet <= self.rules.catch_feet && !caught.iter().any(|(q, _)| *q == quarry) {
+        let mut caught: Vec<(usize, usize)> = Vec::new();
+        for (k, field) in self.roster.fields.iter().enumerate() {
+            // The pursuers that can catch, in the pursuit's order, each with its nearest quarry.
+            let mut near = field.pursuers_within(self.rules.catch_feet);
+            near.sort_by_key(|&who| self.roster.pursuer_slot(who, k));
+            for pursuer in near {
+                let Some(at) = self.participants.get(pursuer).map(|p| p.position) else { continue };
+                if let Some((_, quarry)) = field.nearest_quarry(at)
+                    && !caught.iter().any(|(q, _)| *q == quarry)
+                {
                     caught.push((quarry, pursuer));
                 }
             }
         }
+        let id = |who: usize| self.participants.get(who).map(|p| p.id.clone()).unwrap_or_default();
+        let caught: Vec<(String, String)> = caught.into_iter().map(|(q, p)| (id(q), id(p))).collect();
         for (quarry, pursuer) in caught {
             if self.running(&quarry) {
                 self.note(EventKind::Catches { pursuer, quarry: quarry.clone() });
@@ -532,17 +586,19 @@ impl Chase {
 
     /// Participants left with no live pursuit stop running.
     fn finish_idle(&mut self) {
-        let busy: HashSet<&String> = self
-            .pursuits
-            .iter()
-            .filter(|pursuit| self.pursuit_live(pursuit))
-            .flat_map(|pursuit| pursuit.quarry.iter().chain(&pursuit.pursuers))
-            .collect();
+        let live: Vec<bool> = self.roster.fields.iter().map(roster::Field::live).collect();
+        if self.roster.strays == 0 && live.iter().all(|&live| live) {
+            return;
+        }
+        let busy = |who: usize| {
+            self.roster.member_of.get(who).is_some_and(|m| m.iter().any(|m| live.get(m.pursuit) == Some(&true)))
+        };
         let idle: Vec<String> = self
             .participants
             .iter()
-            .filter(|p| p.is_running() && !busy.contains(&p.id))
-            .map(|p| p.id.clone())
+            .enumerate()
+            .filter(|&(who, p)| p.is_running() && !busy(who))
+            .map(|(_, p)| p.id.clone())
             .collect();
         for id in idle {
             self.leave(&id, Status::Finished);
@@ -553,13 +609,20 @@ impl Chase {
     /// sight, or the lead pursuer blinded.
     fn update_sight(&mut self) {
         let mut out = Vec::new();
-        for pursuit in &self.pursuits {
-            let Some(lead) = self.lead(pursuit) else { continue };
-            let blinded = self.turn.as_ref().is_some_and(|t| t.id == lead && t.blinded);
-            for quarry in pursuit.quarry.iter().filter(|q| self.running(q)) {
-                let far = self.rules.sight_feet.zip(self.distance(&lead, quarry)).is_some_and(|(sight, d)| d > sight);
-                if (far || blinded) && !self.out_of_sight.contains(quarry) {
-                    out.push(EventKind::LosesSight { lead: lead.clone(), quarry: quarry.clone(), blinded });
+        // With no sight limit only a blinded lead loses sight: no lead to look for otherwise.
+        if self.rules.sight_feet.is_none() && !self.turn.as_ref().is_some_and(|t| t.blinded) {
+            return;
+        }
+        for (k, field) in self.roster.fields.iter().enumerate() {
+            let Some(lead) = self.lead_at(k).and_then(|who| self.participants.get(who)) else { continue };
+            let blinded = self.turn.as_ref().is_some_and(|t| t.id == lead.id && t.blinded);
+            if self.rules.sight_feet.is_none() && !blinded {
+                continue;
+            }
+            for quarry in field.quarry.iter().filter_map(|&who| self.participants.get(who)).filter(|q| q.is_running()) {
+                let far = self.rules.sight_feet.is_some_and(|sight| lead.position.abs_diff(quarry.position) > sight);
+                if (far || blinded) && !self.out_of_sight.contains(&quarry.id) {
+                    out.push(EventKind::LosesSight { lead: lead.id.clone(), quarry: quarry.id.clone(), blinded });
                 }
             }
         }
@@ -583,8 +646,8 @@ impl Chase {
 
     /// The DM sets a participant's place on the route.
     pub fn set_position(&mut self, id: &str, feet: i32) -> Result<(), ChaseError> {
-        let p = self.participant_mut(id)?;
-        p.position = feet;
+        let who = self.position_of(id).ok_or_else(|| ChaseError::UnknownParticipant(id.to_owned()))?;
+        self.place(who, feet);
         self.note(EventKind::DmPlaces { id: id.to_owned(), feet });
         self.check_catches();
         self.update_sight();
@@ -640,6 +703,7 @@ impl Chase {
             Some(pursuit) => pursuit.pursuers.push(id),
             None => self.pursuits.push(Pursuit { quarry: quarry.to_vec(), pursuers: vec![id] }),
         }
+        self.relink();
         self.update_sight();
         Ok(())
     }
@@ -658,6 +722,7 @@ impl Chase {
         for p in &mut self.participants {
             p.position = -p.position;
         }
+        self.relink();
         self.out_of_sight.clear();
         self.note(EventKind::Reverses { fleeing: self.pursuits[0].quarry.clone() });
         self.check_catches();
@@ -671,11 +736,13 @@ impl Chase {
     /// sight fails automatically.
     fn end_round(&mut self, dice: &mut SeededDice) -> Result<(), ChaseError> {
         let pursuits = self.pursuits.clone();
-        for pursuit in &pursuits {
-            if !self.pursuit_live(pursuit) {
+        for (k, pursuit) in pursuits.iter().enumerate() {
+            if !self.roster.fields.get(k).is_some_and(roster::Field::live) {
                 continue;
             }
-            let Some(lead) = self.lead(pursuit) else { continue };
+            let Some(lead) = self.lead_at(k).and_then(|who| self.participants.get(who)).map(|p| p.id.clone()) else {
+                continue;
+            };
             let Some((watcher, passive)) = pursuit
                 .pursuers
                 .iter()
@@ -808,9 +875,9 @@ impl Chases {
         let participants: Vec<Participant> =
             chase.participants.iter().filter(|p| moving.contains(&p.id)).cloned().collect();
         chase.participants.retain(|p| !moving.contains(&p.id));
-        chase.reindex();
         chase.pursuits[0].quarry.retain(|q| !quarry.contains(q));
         chase.pursuits[0].pursuers.retain(|p| !pursuers.contains(p));
+        chase.relink();
         chase.pending.retain(|p| !moving.contains(&p.affected));
         let names: Vec<String> =
             participants.iter().filter(|p| quarry.contains(&p.id)).map(|p| p.name().to_owned()).collect();
@@ -829,8 +896,9 @@ impl Chases {
             forced_rolls: VecDeque::new(),
             names: chase.names.clone(),
             index: HashMap::new(),
+            roster: Roster::default(),
         };
-        new.reindex();
+        new.relink();
         new.rules.local_creature = None;
         new.note(EventKind::SeparateChase);
         if pursuers.is_empty() {

@@ -22,13 +22,10 @@ fn wants_extra_dash(chase: &Chase, p: &Participant) -> bool {
         return false;
     }
     let speed = chase.turn_speed();
-    chase.pursuits.iter().filter(|pursuit| pursuit.pursuers.contains(&p.id)).all(|pursuit| {
-        chase
-            .distances(pursuit)
-            .iter()
-            .find(|(pursuer, _, _)| *pursuer == p.id)
-            .is_none_or(|(_, _, feet)| feet.saturating_sub(chase.rules.catch_feet) > speed)
-    })
+    chase
+        .pursuer_distances(&p.id)
+        .into_iter()
+        .all(|feet| feet.is_none_or(|feet| feet.saturating_sub(chase.rules.catch_feet) > speed))
 }
 
 fn choose(chase: &Chase) -> Option<Resolution> {

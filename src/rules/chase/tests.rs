@@ -1,6 +1,7 @@
 //! Tests of the chase rules, each citing the DMG text it checks. Rolls the test needs to control
 //! are set with `force_next_roll`, the DM's override.
 
+use super::roster::Roster;
 use super::*;
 use crate::rules::attack::Outcome;
 use crate::rules::creature::{Abilities, Attack, Skill};
@@ -638,6 +639,136 @@ fn the_policy_replays_by_seed() {
             assert!(outcome.contains("thief"), "seed {seed}: {outcome}");
         }
     }
+}
+
+/// Checks the roster against the chase's reference rules, which look at every participant by id:
+/// each lead ("designate the pursuer closest to the quarry as the lead"), each pursuer's distance
+/// to its nearest quarry, whether the chase is over, and the roster itself against one built
+/// afresh (the initiative places only need to keep the order's order).
+fn assert_roster_follows(chase: &Chase, context: &str) {
+    for (k, pursuit) in chase.pursuits.iter().enumerate() {
+        let lead = chase.lead_at(k).map(|who| chase.participants[who].id.clone());
+        assert_eq!(lead, chase.lead(pursuit), "{context}: lead of pursuit {k}");
+    }
+    for p in chase.participants.iter().filter(|p| p.is_running()) {
+        let expected: Vec<Option<u32>> = chase
+            .pursuits
+            .iter()
+            .filter(|pursuit| pursuit.pursuers.contains(&p.id))
+            .map(|pursuit| chase.distances(pursuit).iter().find(|(id, _, _)| *id == p.id).map(|(_, _, feet)| *feet))
+            .collect();
+        assert_eq!(chase.pursuer_distances(&p.id), expected, "{context}: distances of {}", p.id);
+    }
+    assert_eq!(chase.is_over(), !chase.pursuits.iter().any(|p| chase.pursuit_live(p)), "{context}: over");
+    let fresh = Roster::build(&chase.participants, &chase.pursuits, &chase.order, &chase.index);
+    let roster = &chase.roster;
+    assert_eq!(
+        (&roster.rank, &roster.member_of, &roster.fields, roster.strays),
+        (&fresh.rank, &fresh.member_of, &fresh.fields, fresh.strays),
+        "{context}: the roster as built afresh"
+    );
+    let places: Vec<usize> =
+        chase.order.entries.iter().filter_map(|e| chase.position_of(&e.id)).map(|who| roster.initiative[who]).collect();
+    assert!(places.windows(2).all(|w| w[0] < w[1]), "{context}: initiative places in the order's order");
+}
+
+/// Chases of several quarry and pursuers played by the policy, with the DM moving creatures,
+/// newcomers joining, the quarry splitting up and the roles reversing between turns (all drawn
+/// from a seeded generator): after every turn and every change the roster agrees with the
+/// reference rules.
+#[test]
+fn the_roster_follows_chases_of_many() {
+    // Placings, newcomers, reversals, splits and turns played, over all the seeds.
+    let mut done = [0; 5];
+    for seed in 0..12u64 {
+        let mut pick = SeededDice::new(1000 + seed);
+        let mut below = |n: u32| pick.roll(&format!("1d{n}"), RollMode::Normal).map_or(0, |r| r.total - 1);
+        let quarry = 2 + below(5);
+        let pursuers = 2 + below(6);
+        let mut entrants = Vec::new();
+        for i in 0..quarry + pursuers {
+            let role = if i < quarry { Role::Quarry } else { Role::Pursuer };
+            let mut sheet = sheet(&format!("c{i}"), [20, 25, 30, 40][below(4) as usize], below(5) as i8 - 1);
+            sheet.inspiration = below(3) == 0;
+            let position = if role == Role::Quarry { 10 * below(8) + 20 } else { -5 * below(6) };
+            entrants.push(Entrant { id: format!("c{i}"), sheet, role, position });
+        }
+        let sight_feet = [None, Some(40), Some(80)][below(3) as usize];
+        let table = if below(2) == 0 { ComplicationTable::wilderness() } else { ComplicationTable::urban() };
+        let rules = ChaseRules { table, sight_feet, ..ChaseRules::default() };
+        let mut dice = SeededDice::new(seed);
+        let chase = Chase::start("many", rules, entrants, None, &mut dice).expect("starts");
+        assert_roster_follows(&chase, &format!("seed {seed}: start"));
+        let mut chases = Chases::new(chase);
+        let mut newcomers = 0;
+        for turn in 0..120 {
+            if chases.is_over() {
+                break;
+            }
+            let context = format!("seed {seed}, turn {turn}");
+            let index = chases.active;
+            match below(16) {
+                0 => {
+                    let chase = chases.active_mut();
+                    let running: Vec<String> =
+                        chase.participants.iter().filter(|p| p.is_running()).map(|p| p.id.clone()).collect();
+                    if let Some(id) = running.get(below(running.len() as u32) as usize) {
+                        let feet = 5 * below(40) - 60;
+                        chase.set_position(id, feet).expect("placed");
+                        done[0] += 1;
+                    }
+                }
+                1 => {
+                    let chase = chases.active_mut();
+                    let running: Vec<String> =
+                        chase.participants.iter().filter(|p| p.is_running()).map(|p| p.id.clone()).collect();
+                    if let Some(id) = running.get(below(running.len() as u32) as usize) {
+                        newcomers += 1;
+                        let id = id.clone();
+                        let entrant = Entrant {
+                            id: format!("n{newcomers}"),
+                            sheet: sheet("newcomer", 30, 1),
+                            role: Role::Pursuer,
+                            position: -20,
+                        };
+                        chase.join_pursuing(entrant, &[id], &mut dice).expect("joins");
+                        done[1] += 1;
+                    }
+                }
+                2 => {
+                    done[2] += usize::from(chases.active_mut().reverse().is_ok());
+                }
+                3 | 4 => {
+                    let chase = chases.active();
+                    if chase.pursuits.len() == 1 {
+                        let pursuit = &chase.pursuits[0];
+                        let runs = |ids: &[String]| -> Vec<String> {
+                            ids.iter().filter(|id| chase.running(id)).cloned().collect()
+                        };
+                        let (quarry, pursuers) = (runs(&pursuit.quarry), runs(&pursuit.pursuers));
+                        if quarry.len() > 1 {
+                            let split = chases.split(index, &quarry[..1], &pursuers[..pursuers.len().min(1)]);
+                            done[3] += usize::from(split.is_ok());
+                        }
+                    }
+                }
+                _ => {}
+            }
+            for chase in &chases.chases {
+                assert_roster_follows(chase, &format!("{context}, after the DM"));
+            }
+            if chases.is_over() {
+                break;
+            }
+            chases.begin_turn(&mut dice).expect("a turn");
+            policy::play_begun_turn(chases.active_mut(), &mut dice).expect("played");
+            done[4] += 1;
+            for chase in &chases.chases {
+                assert_roster_follows(chase, &context);
+            }
+        }
+    }
+    assert!(done[..4].iter().all(|&n| n >= 2) && done[4] >= 200, "every change was tried: {done:?}");
 }
 
 mod properties {

@@ -327,18 +327,18 @@ impl Chase {
     pub fn move_by(&mut self, feet: u32) -> Result<u32, ChaseError> {
         let id = self.ready_to_act()?;
         let left = self.movement_left();
-        let from = self.participant(&id).map_or(0, |p| p.position);
+        let who = self.position_of(&id).ok_or_else(|| ChaseError::UnknownParticipant(id.clone()))?;
+        let from = self.participants[who].position;
         let mut to = from.saturating_add(i32::try_from(feet.min(left)).unwrap_or(i32::MAX));
-        for pursuit in self.pursuits.iter().filter(|p| p.pursuers.contains(&id)) {
-            for quarry in pursuit.quarry.iter().filter_map(|q| self.participant(q)).filter(|q| q.is_running()) {
-                if quarry.position > from {
-                    to = to.min(quarry.position.saturating_sub(5));
-                }
+        // The nearest running quarry ahead in each pursuit it is a pursuer of.
+        for m in self.roster.pursuits_as(who, Role::Pursuer) {
+            if let Some(ahead) = self.roster.fields.get(m.pursuit).and_then(|f| f.quarry_ahead(from)) {
+                to = to.min(ahead.saturating_sub(5));
             }
         }
         let to = to.max(from);
         let moved = to.abs_diff(from);
-        self.participant_mut(&id)?.position = to;
+        self.place(who, to);
         let turn = self.turn_mut()?;
         turn.moved = turn.moved.saturating_add(moved);
         self.note(EventKind::Moves { id, feet: moved, to });
