@@ -3,13 +3,13 @@
 //! `field_of_movement` (hexes) on the same graph. `cargo bench --bench movement`; the figures go
 //! in docs/performance.md.
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 
 use battlemap::rules::creature::Side;
 use battlemap::rules::distance::{DiagonalParity, DiagonalRule};
 use battlemap::rules::movement::{self, Board, Mover, Occupant};
-use battlemap::rules::terrain::{Terrain, TerrainKind};
 use battlemap::rules::{Cell, Grid, HexOrientation, Size, TerrainMap};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -25,15 +25,8 @@ struct Scene {
 /// A seeded map: 20% walls, 300 Medium creatures (half of them hostile), the mover in the middle.
 fn scene(grid: Grid) -> Scene {
     let mut rng = StdRng::seed_from_u64(7);
-    let palette = vec![Terrain::standard(TerrainKind::Floor), Terrain::standard(TerrainKind::Wall)];
-    let mut map = TerrainMap::filled(grid, SIDE, SIDE, palette);
     let start = grid.from_storage(SIDE as i32 / 2, SIDE as i32 / 2);
-    let cells: Vec<Cell> = map.cells().collect();
-    for &cell in &cells {
-        if cell != start && rng.random_bool(0.2) {
-            map.set(cell, 1);
-        }
-    }
+    let (map, cells) = common::walled_map(grid, SIDE, start, &mut rng);
     let mut others = Vec::new();
     while others.len() < 300 {
         let cell = cells[rng.random_range(0..cells.len())];
@@ -53,16 +46,8 @@ fn scene(grid: Grid) -> Scene {
 }
 
 /// Runs `f` repeatedly for about a second and returns the median time of one run.
-fn time<T>(mut f: impl FnMut() -> T) -> Duration {
-    let mut samples = Vec::new();
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(1) || samples.len() < 10 {
-        let t = Instant::now();
-        black_box(f());
-        samples.push(t.elapsed());
-    }
-    samples.sort();
-    samples[samples.len() / 2]
+fn time<T>(f: impl FnMut() -> T) -> Duration {
+    common::median_time(Duration::from_secs(1), 10, f)
 }
 
 fn report(name: &str, duration: Duration, cells: usize) {

@@ -4,6 +4,8 @@
 //! field of view on the same map; then the sight overlay on a 200×200 pointy-top hex map with 20%
 //! walls. `cargo bench --bench sight`; the figures go in docs/performance.md.
 
+mod common;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -14,24 +16,15 @@ use battlemap::rules::sight::{
     CoverContext, From, SightBoard, cover_map, line_of_sight, unseen_cells, unseen_cells_per_cell,
 };
 use battlemap::rules::sweep::seen_cells;
-use battlemap::rules::terrain::{Terrain, TerrainKind};
-use battlemap::rules::{Cell, Grid, HexOrientation, Size, TerrainMap};
+use battlemap::rules::{Cell, Grid, HexOrientation, Size};
 use doryen_fov::{FovAlgorithm, FovRecursiveShadowCasting, FovRestrictive, MapData};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 const SIDE: u32 = 200;
 
-fn time<T>(mut f: impl FnMut() -> T) -> Duration {
-    let mut samples = Vec::new();
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(2) || samples.len() < 5 {
-        let t = Instant::now();
-        black_box(f());
-        samples.push(t.elapsed());
-    }
-    samples.sort();
-    samples[samples.len() / 2]
+fn time<T>(f: impl FnMut() -> T) -> Duration {
+    common::median_time(Duration::from_secs(2), 5, f)
 }
 
 /// One run, for the slow reference where the repeated samples of [`time`] would take minutes.
@@ -47,15 +40,8 @@ fn report(name: &str, duration: Duration, note: &str) {
 
 fn main() {
     let mut rng = StdRng::seed_from_u64(11);
-    let palette = vec![Terrain::standard(TerrainKind::Floor), Terrain::standard(TerrainKind::Wall)];
-    let mut map = TerrainMap::filled(Grid::Square, SIDE, SIDE, palette);
     let me = Cell::new(100, 100);
-    let cells: Vec<Cell> = map.cells().collect();
-    for &cell in &cells {
-        if cell != me && rng.random_bool(0.2) {
-            map.set(cell, 1);
-        }
-    }
+    let (map, cells) = common::walled_map(Grid::Square, SIDE, me, &mut rng);
     let mut tokens =
         vec![Occupant { id: "me".into(), cells: vec![me], side: Side::Party, size: Size::Medium, is_object: false }];
     while tokens.len() < 301 {
@@ -144,15 +130,8 @@ fn main() {
 
     // The same density of walls on a pointy-top hex map (doryen-fov has no hexes).
     let grid = Grid::Hex(HexOrientation::PointyTop);
-    let palette = vec![Terrain::standard(TerrainKind::Floor), Terrain::standard(TerrainKind::Wall)];
-    let mut hexes = TerrainMap::filled(grid, SIDE, SIDE, palette);
     let me = grid.from_storage(SIDE as i32 / 2, SIDE as i32 / 2);
-    let hex_cells: Vec<Cell> = hexes.cells().collect();
-    for &cell in &hex_cells {
-        if cell != me && rng.random_bool(0.2) {
-            hexes.set(cell, 1);
-        }
-    }
+    let (hexes, hex_cells) = common::walled_map(grid, SIDE, me, &mut rng);
     let viewer = [me];
     let board = SightBoard { map: &hexes, tokens: &[] };
     let sight = |board: &SightBoard| hex_cells.len() - unseen_cells(board, &viewer).len();

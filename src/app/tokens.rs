@@ -376,4 +376,51 @@ mod tests {
         assert_eq!(initials("Brom"), "B");
         assert_eq!(initials("Gorm the bouncer"), "GT");
     }
+
+    /// Labels are drawn while their letters are at least 6 screen pixels high, hidden below.
+    #[test]
+    fn labels_hide_when_too_small_to_read() {
+        use bevy::ecs::system::RunSystemOnce;
+        let mut world = World::new();
+        let camera = world
+            .spawn((super::super::camera::MapCamera, Projection::Orthographic(OrthographicProjection::default_2d())))
+            .id();
+        let name = world.spawn((ZoomLabel { font_size: 13.0 }, Visibility::Inherited)).id();
+        let initials = world.spawn((ZoomLabel { font_size: 21.0 }, Visibility::Inherited)).id();
+        let shown = |world: &mut World, scale: f32| {
+            if let Some(mut projection) = world.get_mut::<Projection>(camera)
+                && let Projection::Orthographic(ortho) = &mut *projection
+            {
+                ortho.scale = scale;
+            }
+            world.run_system_once(hide_unreadable_labels).expect("the system runs");
+            [name, initials].map(|e| world.get::<Visibility>(e) == Some(&Visibility::Inherited))
+        };
+        assert_eq!(shown(&mut world, 1.0), [true, true]);
+        assert_eq!(shown(&mut world, 3.0), [false, true], "13 / 3 is under 6 pixels, 21 / 3 is not");
+        assert_eq!(shown(&mut world, 4.0), [false, false]);
+        assert_eq!(shown(&mut world, 2.0), [true, true], "zooming back in shows them again");
+    }
+
+    /// The disc image is opaque inside, clear outside, soft only at its edge, at every level.
+    #[test]
+    fn the_disc_image_is_a_disc_at_every_level() {
+        let image = disc_image();
+        let data = image.data.as_deref().expect("the image has its pixels");
+        let mut offset = 0;
+        for level in 0..image.texture_descriptor.mip_level_count {
+            let side = (DISC_IMAGE_SIDE >> level) as usize;
+            let alpha = |x: usize, y: usize| data[offset + 4 * (y * side + x) + 3];
+            if side >= 8 {
+                assert_eq!(alpha(0, 0), 0, "a corner of level {level} is outside the disc");
+            }
+            if side >= 4 {
+                assert_eq!(alpha(side / 2, side / 2), 255, "the middle of level {level} is inside");
+                let soft = (0..side).filter(|&x| !matches!(alpha(x, side / 2), 0 | 255)).count();
+                assert!(soft <= 4, "level {level}: only the edge is soft ({soft} soft pixels across)");
+            }
+            offset += 4 * side * side;
+        }
+        assert_eq!(offset, data.len(), "every level is there, and nothing more");
+    }
 }
