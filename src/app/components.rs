@@ -62,6 +62,23 @@ pub struct Combatant {
     pub average_damage: bool,
     /// Hidden by the Hide action, with its Stealth total (PHB "Hide").
     pub hidden: Option<i32>,
+    /// Feet above the ground: attacks from higher up come from above.
+    pub elevation: u32,
+}
+
+/// A token whose space creatures stand in (a siege tower): not an obstacle to movement or sight.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenSpace;
+
+/// A siege weapon or siege tower (`rules::siege`): its kind, how far it is readied, and who
+/// worked it this round. Only the siege plugin writes it.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct SiegeWeapon {
+    pub siege: crate::rules::siege::Siege,
+    /// The round the crew below worked it in.
+    pub round: u32,
+    /// What each creature did to it this round, such as `Brom loaded it`.
+    pub crew_this_round: Vec<String>,
 }
 
 /// What is spent of a creature's turn and round: action, bonus action, object interaction,

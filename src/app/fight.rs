@@ -142,6 +142,7 @@ pub(crate) type FightTokens<'w, 's> = Query<
         &'static CreatureSize,
         &'static Allegiance,
         &'static Kind,
+        Option<&'static SiegeWeapon>,
         &'static mut Vitals,
         &'static mut HitPoints,
         &'static mut Combatant,
@@ -193,7 +194,7 @@ pub(crate) fn fighters(loaded: &LoadedScenario, tokens: &FightTokens) -> Fighter
     let grid = loaded.scenario.grid;
     let (entities, list) = tokens
         .iter()
-        .map(|(entity, id, position, size, side, kind, vitals, hit_points, combatant, facing, shield)| {
+        .map(|(entity, id, position, size, side, kind, siege, vitals, hit_points, combatant, facing, shield)| {
             let mover = Mover { size: size.size, square_side: size.square_side, side: side.0, crawling: false };
             let is_object = kind.0 == TokenKind::Object;
             let mut sheet = combatant.sheet.clone();
@@ -216,6 +217,8 @@ pub(crate) fn fighters(loaded: &LoadedScenario, tokens: &FightTokens) -> Fighter
                 defenses: combatant.defenses.clone(),
                 hidden: combatant.hidden,
                 average_damage: combatant.average_damage,
+                elevation: combatant.elevation,
+                siege: siege.map(|w| w.siege),
             };
             (entity, fighter)
         })
@@ -377,7 +380,7 @@ fn apply_fight_requests(
             }
             FightRequest::Attack { attacker, target, attack } => {
                 let who = name(*attacker);
-                let options = tokens.get(*attacker).map(|t| t.8.sheet.turn.clone()).unwrap_or_default();
+                let options = tokens.get(*attacker).map(|t| t.9.sheet.turn.clone()).unwrap_or_default();
                 let pay = || {
                     let mut actions = actions.get_mut(*attacker).map_err(|_| "no such creature".to_owned())?;
                     if let Some(why) = turn.not_yours(*attacker, &who) {

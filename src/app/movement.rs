@@ -114,14 +114,24 @@ fn give_turn_movement(
 pub(crate) type TokenSpaces<'w, 's> = Query<
     'w,
     's,
-    (Entity, &'static TokenId, &'static Position, &'static CreatureSize, &'static Allegiance, &'static Kind),
+    (
+        Entity,
+        &'static TokenId,
+        &'static Position,
+        &'static CreatureSize,
+        &'static Allegiance,
+        &'static Kind,
+        Has<OpenSpace>,
+    ),
 >;
 
-/// Every token as the rules see it: its id, space, side and size.
+/// Every token as the rules see it: its id, space, side and size (a siege tower left out:
+/// creatures stand in its space).
 pub(crate) fn occupants(layout: &BoardLayout, tokens: &TokenSpaces) -> Vec<Occupant> {
     tokens
         .iter()
-        .map(|(_, id, position, size, side, kind)| Occupant {
+        .filter(|(.., open)| !open)
+        .map(|(_, id, position, size, side, kind, _)| Occupant {
             id: id.0.clone(),
             cells: Footprint::of(layout.grid, size.size, size.square_side).at(position.0).collect(),
             side: side.0,
@@ -137,7 +147,7 @@ pub(crate) fn movement_view(
     tokens: &TokenSpaces,
     mover: Entity,
 ) -> Option<(Mover, Cell, Vec<Occupant>)> {
-    let (_, mover_id, position, size, side, _) = tokens.get(mover).ok()?;
+    let (_, mover_id, position, size, side, ..) = tokens.get(mover).ok()?;
     let others = occupants(layout, tokens).into_iter().filter(|o| o.id != mover_id.0).collect();
     let mover_rules = Mover { size: size.size, square_side: size.square_side, side: side.0, crawling: false };
     Some((mover_rules, position.0, others))
@@ -350,7 +360,7 @@ pub(super) fn drag_tokens(
                 provokes: Vec::new(),
                 by_dm,
             });
-            let options = fight_tokens.get(entity).map(|t| t.8.sheet.turn.clone()).unwrap_or_default();
+            let options = fight_tokens.get(entity).map(|t| t.9.sheet.turn.clone()).unwrap_or_default();
             let can_dash = actions.0.can_take(Action::Dash, &options).is_ok();
             if let (Some(meshes), Some(materials), Some((mover, start, others))) =
                 (meshes.as_deref_mut(), materials.as_deref_mut(), movement_view(&layout, &tokens, entity))
@@ -380,7 +390,7 @@ pub(super) fn drag_tokens(
             drag.target = target;
             drag.preview = match (turn_moves.get(drag.entity), fight_tokens.get(drag.entity)) {
                 (Ok((moves, actions)), Ok(t)) => {
-                    let can_dash = !drag.by_dm && actions.0.can_take(Action::Dash, &t.8.sheet.turn).is_ok();
+                    let can_dash = !drag.by_dm && actions.0.can_take(Action::Dash, &t.9.sheet.turn).is_ok();
                     let budget = if drag.by_dm { dm_budget(moves) } else { moves.clone() };
                     plan_move(&loaded, &layout, &tokens, &budget, can_dash, drag.entity, target)
                 }

@@ -201,6 +201,12 @@ fn spawn_tokens(
         if token.hidden {
             entity.insert(Secret);
         }
+        if let Some(siege) = token.siege {
+            entity.insert(SiegeWeapon { siege, round: 0, crew_this_round: Vec::new() });
+        }
+        if token.holds_creatures() {
+            entity.insert(OpenSpace);
+        }
         if let (Some(meshes), Some(materials)) = (meshes.as_deref_mut(), materials.as_deref_mut()) {
             let root = entity.id();
             let looks = Looks { layout: &layout, meshes, materials, disc_image: &shared_disc.0, shared: &mut shared };
@@ -229,6 +235,7 @@ fn components(token: &Token, rules: RuleOptions) -> impl Bundle {
             helped_by: None,
             average_damage: token.deals_average_damage(rules),
             hidden: None,
+            elevation: token.elevation,
         },
         Actions::default(),
         AbilityModifiers(token.abilities),

@@ -159,7 +159,7 @@ impl Skill {
 
 /// An attack or an attack-roll spell: to hit, damage, and its reach or range in feet (normal,
 /// and long with disadvantage; PHB "Making an Attack", "Ranged Attacks", "Melee Attacks").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename = "Attack")]
 pub struct Attack {
     pub name: String,
@@ -180,6 +180,21 @@ pub struct Attack {
     /// written.
     #[serde(default)]
     pub kind: Option<AttackKind>,
+    /// The distance in feet within which it can't hit (a mangonel's or trebuchet's stone, DMG
+    /// "Siege Equipment": "can't hit targets within 60 feet of it").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_range: Option<u32>,
+    /// Hurled in a high arc that "can hit targets behind cover" (DMG "Mangonel"): cover adds
+    /// nothing to the target's AC and walls don't stop it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub indirect: bool,
+    /// It can target only objects (DMG "Ram": "one object").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub objects_only: bool,
+}
+
+fn is_false(flag: &bool) -> bool {
+    !flag
 }
 
 /// How an attack is made (PHB "Making an Attack": melee or ranged; weapon or spell).
@@ -219,10 +234,14 @@ impl Attack {
 
     /// Its reach or range in words: `reach 5 ft`, `range 80/320 ft`.
     pub fn reach_words(&self) -> String {
-        match (self.kind().is_melee(), self.long_range) {
+        let words = match (self.kind().is_melee(), self.long_range) {
             (true, _) => format!("reach {} ft", self.range),
             (false, Some(long)) => format!("range {}/{long} ft", self.range),
             (false, None) => format!("range {} ft", self.range),
+        };
+        match self.min_range {
+            Some(min) => format!("{words} (not within {min} ft)"),
+            None => words,
         }
     }
 }

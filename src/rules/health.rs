@@ -88,24 +88,35 @@ pub struct Defenses {
     pub resistances: BTreeSet<DamageType>,
     pub vulnerabilities: BTreeSet<DamageType>,
     pub immunities: BTreeSet<DamageType>,
+    /// An object's damage threshold (DMG "Damage Threshold"): damage from one attack or effect
+    /// below it is superficial and takes no hit points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<i32>,
 }
 
 /// Damage after a creature's defenses, and which of them changed it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Adjusted {
     pub amount: i32,
-    /// "resistance", "vulnerability", "resistance and vulnerability" or "immunity".
+    /// "resistance", "vulnerability", "resistance and vulnerability", "immunity" or "damage
+    /// threshold".
     pub by: Option<&'static str>,
 }
 
 impl Defenses {
     pub fn is_empty(&self) -> bool {
-        self.resistances.is_empty() && self.vulnerabilities.is_empty() && self.immunities.is_empty()
+        self.resistances.is_empty()
+            && self.vulnerabilities.is_empty()
+            && self.immunities.is_empty()
+            && self.threshold.is_none()
     }
 
     /// PHB "Damage Resistance and Vulnerability": immunity takes none of the damage; resistance
     /// halves it (rounded down), vulnerability doubles it, both applied after every other
-    /// modifier, resistance first; several of the same kind count as one.
+    /// modifier, resistance first; several of the same kind count as one. Then an object's damage
+    /// threshold (DMG "Damage Threshold"): the damage taken from one attack or effect, if below
+    /// the threshold, is superficial and takes nothing (call: compared after resistance and
+    /// vulnerability, since the threshold is on "damage ... it takes").
     pub fn apply(&self, amount: i32, kind: DamageType) -> Adjusted {
         let amount = amount.max(0);
         if self.immunities.contains(&kind) {
@@ -114,6 +125,9 @@ impl Defenses {
         let (resists, vulnerable) = (self.resistances.contains(&kind), self.vulnerabilities.contains(&kind));
         let halved = if resists { amount / 2 } else { amount };
         let doubled = if vulnerable { halved.saturating_mul(2) } else { halved };
+        if self.threshold.is_some_and(|threshold| doubled < threshold) {
+            return Adjusted { amount: 0, by: Some("damage threshold") };
+        }
         let by = match (resists, vulnerable) {
             (true, true) => Some("resistance and vulnerability"),
             (true, false) => Some("resistance"),
@@ -130,6 +144,7 @@ impl Defenses {
             .into_iter()
             .filter(|(_, set)| !set.is_empty())
             .map(|(word, set)| format!("{word} {}", list(set)))
+            .chain(self.threshold.map(|t| format!("damage threshold {t}")))
             .collect::<Vec<_>>()
             .join("; ")
     }
@@ -431,6 +446,21 @@ mod tests {
         assert_eq!(d.describe(), "resists fire; vulnerable to fire; immune to fire");
         assert_eq!(DamageType::parse(" Slashing"), Some(DamageType::Slashing));
         assert_eq!(DamageType::parse("sharp"), None);
+    }
+
+    /// DMG "Damage Threshold": "immunity to all damage unless it takes an amount of damage from a
+    /// single attack or effect equal to or greater than its damage threshold, in which case it
+    /// takes damage as normal".
+    #[test]
+    fn a_damage_threshold_stops_superficial_damage() {
+        let gate = Defenses { threshold: Some(10), ..Defenses::default() };
+        assert_eq!(gate.apply(9, DamageType::Bludgeoning), Adjusted { amount: 0, by: Some("damage threshold") });
+        assert_eq!(gate.apply(10, DamageType::Bludgeoning), Adjusted { amount: 10, by: None }, "equal: all of it");
+        assert_eq!(gate.apply(27, DamageType::Bludgeoning).amount, 27);
+        let resisting = Defenses { resistances: [DamageType::Fire].into(), ..gate.clone() };
+        assert_eq!(resisting.apply(19, DamageType::Fire).amount, 0, "halved to 9, then below 10");
+        assert_eq!(resisting.apply(20, DamageType::Fire).amount, 10);
+        assert_eq!(gate.describe(), "damage threshold 10");
     }
 
     /// PHB "Monsters and Death": a monster dies at 0 hit points.

@@ -22,8 +22,10 @@ pub mod health;
 pub mod initiative;
 pub mod lattice;
 pub mod movement;
+pub mod objects;
 #[cfg(test)]
 pub(crate) mod picture;
+pub mod siege;
 pub mod sight;
 pub mod size;
 pub mod sweep;

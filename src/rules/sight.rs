@@ -43,6 +43,11 @@ impl CoverDegree {
         }
     }
 
+    /// Its name alone: `no cover`, `half cover`, `three-quarters cover`, `total cover`.
+    pub fn name(self) -> &'static str {
+        self.label().split(':').next().unwrap_or_default()
+    }
+
     /// The ruling in words, as the map shows it.
     pub fn label(self) -> &'static str {
         match self {

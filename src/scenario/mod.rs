@@ -23,6 +23,7 @@ use crate::rules::facing::ArcLayout;
 use crate::rules::fight::{FightRules, Fighter};
 use crate::rules::health::{DeathSaves, Defenses, Health};
 use crate::rules::movement::{Fit, Mover, Occupant, fit_at};
+use crate::rules::siege::{Siege, holds_creatures};
 use crate::rules::{Cell, Footprint, Grid, Size, TerrainMap};
 
 /// The largest scenario file read, in bytes: larger files are refused before they are read.
@@ -111,6 +112,10 @@ pub struct Token {
     /// Hidden from the players when the scene opens: not drawn in the players' view, and its
     /// initiative entry hidden.
     pub hidden: bool,
+    /// Feet above the ground (a wall walk): attacks from higher up come from above.
+    pub elevation: u32,
+    /// A siege weapon's kind, readiness and the square a cauldron pours on.
+    pub siege: Option<Siege>,
 }
 
 impl Token {
@@ -238,13 +243,19 @@ impl Scenario {
         self.tokens.iter().map(|t| t.fighter(self)).collect()
     }
 
-    /// Every token but `id`, as movement sees them.
+    /// Every token but `id`, as movement sees them (a siege tower left out: creatures stand in
+    /// its space).
     pub fn occupants_except(&self, id: &str) -> Vec<Occupant> {
-        self.tokens.iter().filter(|t| t.id != id).map(|t| t.occupant(self.grid)).collect()
+        self.tokens.iter().filter(|t| t.id != id && !t.holds_creatures()).map(|t| t.occupant(self.grid)).collect()
     }
 }
 
 impl Token {
+    /// Whether creatures stand inside its space (a siege tower).
+    pub fn holds_creatures(&self) -> bool {
+        self.siege.is_some_and(|s| holds_creatures(s.kind))
+    }
+
     /// This token as an obstacle or a creature to pass.
     pub fn occupant(&self, grid: Grid) -> Occupant {
         Occupant {
@@ -279,6 +290,8 @@ impl Token {
             defenses: self.defenses.clone(),
             hidden: None,
             average_damage: self.deals_average_damage(scenario.rules),
+            elevation: self.elevation,
+            siege: self.siege,
         }
     }
 

@@ -14,6 +14,8 @@ use crate::rules::economy::Action;
 use crate::rules::facing::ArcLayout;
 pub use crate::rules::fight::DamageMode;
 use crate::rules::health::DeathSaves;
+use crate::rules::objects::{Durability, Substance};
+use crate::rules::siege::{Readiness, SiegeKind};
 use crate::rules::{Grid, Size};
 
 #[derive(Debug, Deserialize)]
@@ -163,6 +165,9 @@ pub(super) struct RawCreature {
     pub bonus_actions: Vec<Action>,
     #[serde(default)]
     pub hidden: bool,
+    /// Feet above the ground (on a wall walk).
+    #[serde(default)]
+    pub elevation: u32,
 }
 
 #[derive(Debug, Deserialize)]
@@ -172,16 +177,49 @@ pub(super) struct RawObject {
     pub name: String,
     #[serde(default = "neutral")]
     pub side: Side,
-    pub size: Size,
+    /// Required, except for siege equipment (its stat block gives it).
+    #[serde(default)]
+    pub size: Option<Size>,
     #[serde(default)]
     pub space: Option<u32>,
     pub at: (i32, i32),
-    pub ac: i32,
-    pub hp: i32,
+    /// Required unless `substance` or `siege` gives it.
+    #[serde(default)]
+    pub ac: Option<i32>,
+    /// Required unless `durability` or `siege` gives it.
+    #[serde(default)]
+    pub hp: Option<i32>,
     #[serde(default)]
     pub max_hp: Option<i32>,
     #[serde(default)]
     pub facing: Option<Direction>,
+    /// What it is made of: its AC from the DMG's Object Armor Class table.
+    #[serde(default)]
+    pub substance: Option<Substance>,
+    /// Fragile or resilient: its hit points from the Object Hit Points table.
+    #[serde(default)]
+    pub durability: Option<Durability>,
+    /// Its damage threshold (DMG "Damage Threshold").
+    #[serde(default)]
+    pub threshold: Option<i32>,
+    #[serde(default)]
+    pub resistances: Vec<String>,
+    #[serde(default)]
+    pub vulnerabilities: Vec<String>,
+    /// Besides poison and psychic, which every object is immune to.
+    #[serde(default)]
+    pub immunities: Vec<String>,
+    #[serde(default)]
+    pub elevation: u32,
+    /// A siege weapon or siege tower (DMG "Siege Equipment").
+    #[serde(default)]
+    pub siege: Option<SiegeKind>,
+    /// How far a siege weapon starts readied.
+    #[serde(default)]
+    pub state: Option<Readiness>,
+    /// A cauldron's 10-foot square "directly below it": its north-west cell.
+    #[serde(default)]
+    pub pours_on: Option<(i32, i32)>,
 }
 
 fn neutral() -> Side {

@@ -10,8 +10,11 @@ use crate::rules::chase::{ChaseRules, ComplicationTable, DEFAULT_CATCH_FEET, Tab
 use crate::rules::conditions::{Condition, Conditions};
 use crate::rules::creature::{Abilities, Direction};
 use crate::rules::dice::Notation;
+use crate::rules::distance::{DiagonalRule, range_feet};
 use crate::rules::economy::TurnOptions;
 use crate::rules::health::{DEATH_SAVES_TO_END, DamageType, DeathSaves, Defenses};
+use crate::rules::objects::{OBJECT_IMMUNITIES, Substance, table_hit_points};
+use crate::rules::siege::{CREW_REACH, Crewing, Siege, SiegeKind, pour_cells};
 use crate::rules::size::{MAX_SQUARE_SIDE, TINY_PER_CELL, may_share_a_cell};
 use crate::rules::terrain::{DEFAULT_LEGEND, Terrain, TerrainKind};
 use crate::rules::{Cell, Grid, Size, TerrainMap};
@@ -97,6 +100,9 @@ pub(super) fn limit_of(field: &str) -> Option<Limit> {
         "dc" => (1, 30, "a DC"),
         "attacks_per_action" => (1, 8, "attacks per Attack action"),
         "feet" | "min_move" => (0, 1000, "feet"),
+        "threshold" => (0, 1000, "a damage threshold"),
+        "elevation" => (0, 1000, "an elevation in feet"),
+        "min_range" => (0, 10_000, "a range in feet"),
         skill if SKILLS_AND_SAVES.contains(&skill) => (-5, 20, "a skill or saving throw bonus"),
         _ => return None,
     };
@@ -319,7 +325,16 @@ fn tokens(raw: &RawScenario, problems: &mut Problems) -> Vec<(String, Token)> {
         check_creature_extras(&format!("creatures[{i}]"), c, problems);
     }
     let creatures = raw.creatures.iter().enumerate().map(|(i, c)| (format!("creatures[{i}]"), creature(c)));
-    let objects = raw.objects.iter().enumerate().map(|(i, o)| (format!("objects[{i}]"), object(o)));
+    let objects: Vec<(String, Token)> = raw
+        .objects
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let path = format!("objects[{i}]");
+            let token = object(&path, o, problems);
+            (path, token)
+        })
+        .collect();
     let mut seen: HashSet<String> = HashSet::new();
     let mut tokens = Vec::new();
     for (path, token) in creatures.chain(objects) {
@@ -363,6 +378,7 @@ fn creature(c: &RawCreature) -> Token {
             resistances: damage_types(&c.resistances),
             vulnerabilities: damage_types(&c.vulnerabilities),
             immunities: damage_types(&c.immunities),
+            threshold: None,
         },
         arcs: c.arcs.unwrap_or_default(),
         temp_hp: c.temp_hp,
@@ -374,6 +390,8 @@ fn creature(c: &RawCreature) -> Token {
             bonus_actions: c.bonus_actions.clone(),
         },
         hidden: c.hidden,
+        elevation: c.elevation,
+        siege: None,
     }
 }
 
@@ -393,12 +411,9 @@ fn damage_types(names: &[String]) -> BTreeSet<DamageType> {
     names.iter().filter_map(|n| DamageType::parse(n)).collect()
 }
 
-/// What only a creature has: damage types, temporary hit points and death saves.
-fn check_creature_extras(path: &str, c: &RawCreature, problems: &mut Problems) {
-    let who = shown(if c.name.is_empty() { &c.id } else { &c.name });
-    for (field, names) in
-        [("resistances", &c.resistances), ("vulnerabilities", &c.vulnerabilities), ("immunities", &c.immunities)]
-    {
+/// Every name in these lists is a damage type.
+fn check_damage_types(path: &str, who: &str, lists: [(&str, &Vec<String>); 3], problems: &mut Problems) {
+    for (field, names) in lists {
         for (i, name) in names.iter().enumerate() {
             if DamageType::parse(name).is_none() {
                 problems.add(
@@ -408,6 +423,18 @@ fn check_creature_extras(path: &str, c: &RawCreature, problems: &mut Problems) {
             }
         }
     }
+}
+
+/// What only a creature has: damage types, temporary hit points and death saves.
+fn check_creature_extras(path: &str, c: &RawCreature, problems: &mut Problems) {
+    let who = shown(if c.name.is_empty() { &c.id } else { &c.name });
+    check_damage_types(
+        path,
+        &who,
+        [("resistances", &c.resistances), ("vulnerabilities", &c.vulnerabilities), ("immunities", &c.immunities)],
+        problems,
+    );
+    problems.bound(&who, "elevation", i64::from(c.elevation), format!("{path}.elevation"));
     problems.bound(&who, "temp_hp", i64::from(c.temp_hp), format!("{path}.temp_hp"));
     if let Some(attacks) = c.attacks_per_action {
         problems.bound(&who, "attacks_per_action", i64::from(attacks), format!("{path}.attacks_per_action"));
@@ -428,19 +455,73 @@ fn check_creature_extras(path: &str, c: &RawCreature, problems: &mut Problems) {
     }
 }
 
-fn object(o: &RawObject) -> Token {
+/// An object: its AC from `ac`, else its substance, else its siege stat block; its hit points
+/// likewise from `hp`, its durability or its stat block (DMG "Statistics for Objects", "Siege
+/// Equipment"); immune to poison and psychic damage besides what it lists.
+fn object(path: &str, o: &RawObject, problems: &mut Problems) -> Token {
+    let who = shown(if o.name.is_empty() { &o.id } else { &o.name });
+    let stats = o.siege.map(SiegeKind::stats);
+    let size = match (o.size, stats) {
+        (Some(size), Some(stats)) if size != stats.size => {
+            problems.add(
+                &format!("{path}.size"),
+                format!("{who}: a {} is {}, not {}", stats.name, stats.size.name(), size.name()),
+            );
+            size
+        }
+        (Some(size), _) => size,
+        (None, Some(stats)) => stats.size,
+        (None, None) => {
+            problems.add(&format!("{path}.size"), format!("{who}: an object needs a `size`"));
+            Size::Medium
+        }
+    };
+    let ac = o.ac.or(o.substance.map(Substance::armor_class)).or(stats.map(|s| s.ac)).unwrap_or_else(|| {
+        problems.add(
+            &format!("{path}.ac"),
+            format!("{who}: give the object an `ac`, or a `substance` (Cloth, Glass, Wood, Stone, Iron, Mithral, Adamantine)"),
+        );
+        0
+    });
+    let table_hp = o.durability.map(|d| table_hit_points(size, d));
+    let hp = match (o.hp, table_hp, stats) {
+        (Some(hp), _, _) => hp,
+        (None, Some(Ok(hp)), _) => hp,
+        (None, Some(Err(e)), _) => {
+            problems.add(&format!("{path}.durability"), format!("{who}: {e}"));
+            0
+        }
+        (None, None, Some(stats)) => stats.hp,
+        (None, None, None) => {
+            problems.add(
+                &format!("{path}.hp"),
+                format!(
+                    "{who}: give the object its `hp`, or a `durability` (Fragile or Resilient) for the DMG's table"
+                ),
+            );
+            0
+        }
+    };
+    check_object_extras(path, &who, o, problems);
+    let mut immunities = damage_types(&o.immunities);
+    immunities.extend(OBJECT_IMMUNITIES);
+    let siege = o.siege.map(|kind| Siege {
+        kind,
+        crewing: Crewing::ready(kind, o.state.unwrap_or_default()),
+        pours_on: o.pours_on.map(|(x, y)| Cell::new(x, y)),
+    });
     Token {
         id: o.id.clone(),
         name: o.name.clone(),
         kind: TokenKind::Object,
         side: o.side,
-        size: o.size,
+        size,
         square_side: o.space,
         anchor: Cell::new(o.at.0, o.at.1),
         speed: 0,
-        ac: o.ac,
-        hp: o.hp,
-        max_hp: o.max_hp.unwrap_or(o.hp),
+        ac,
+        hp,
+        max_hp: o.max_hp.unwrap_or(hp),
         abilities: Abilities::default(),
         facing: o.facing,
         shield: None,
@@ -448,11 +529,16 @@ fn object(o: &RawObject) -> Token {
         skills: Default::default(),
         saves: Default::default(),
         tracker: false,
-        attacks: Vec::new(),
+        attacks: o.siege.and_then(SiegeKind::attack).into_iter().collect(),
         inspiration: false,
         exhaustion: 0,
         conditions: Conditions::default(),
-        defenses: Defenses::default(),
+        defenses: Defenses {
+            resistances: damage_types(&o.resistances),
+            vulnerabilities: damage_types(&o.vulnerabilities),
+            immunities,
+            threshold: o.threshold,
+        },
         arcs: Default::default(),
         temp_hp: 0,
         makes_death_saves: false,
@@ -460,6 +546,39 @@ fn object(o: &RawObject) -> Token {
         average_damage: None,
         turn: TurnOptions::default(),
         hidden: false,
+        elevation: o.elevation,
+        siege,
+    }
+}
+
+/// What only an object has: damage types, a threshold, and a siege weapon's state and square.
+fn check_object_extras(path: &str, who: &str, o: &RawObject, problems: &mut Problems) {
+    check_damage_types(
+        path,
+        who,
+        [("resistances", &o.resistances), ("vulnerabilities", &o.vulnerabilities), ("immunities", &o.immunities)],
+        problems,
+    );
+    if let Some(threshold) = o.threshold {
+        problems.bound(who, "threshold", i64::from(threshold), format!("{path}.threshold"));
+    }
+    problems.bound(who, "elevation", i64::from(o.elevation), format!("{path}.elevation"));
+    if o.state.is_some() && !o.siege.is_some_and(SiegeKind::is_weapon) {
+        problems.add(&format!("{path}.state"), format!("{who}: only a siege weapon has a `state`"));
+    }
+    match (o.siege, o.pours_on) {
+        (Some(SiegeKind::Cauldron), None) => problems.add(
+            &format!("{path}.pours_on"),
+            format!("{who}: a cauldron needs `pours_on`, the north-west cell of the 10-foot square below it"),
+        ),
+        (Some(SiegeKind::Cauldron), Some((x, y))) => {
+            problems.bound(who, "at", i64::from(x), format!("{path}.pours_on"));
+            problems.bound(who, "at", i64::from(y), format!("{path}.pours_on"));
+        }
+        (_, Some(_)) => {
+            problems.add(&format!("{path}.pours_on"), format!("{who}: only a cauldron (`siege: Cauldron`) pours"));
+        }
+        (_, None) => {}
     }
 }
 
@@ -518,6 +637,9 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
         if let Some(long) = attack.long_range {
             problems.bound(&who, "long_range", i64::from(long), format!("{at}.long_range"));
         }
+        if let Some(min) = attack.min_range {
+            problems.bound(&who, "min_range", i64::from(min), format!("{at}.min_range"));
+        }
         check_name(&attack.name, &format!("{at}.name"), "an attack's name", problems);
         if let Err(e) = Notation::parse(&attack.damage) {
             problems.add(&format!("{at}.damage"), format!("{who}'s {}: {e}", quoted(&attack.name)));
@@ -537,6 +659,19 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
             problems.add(
                 &format!("{at}.long_range"),
                 format!("{who}'s {}: the long range must be at least the normal range", quoted(&attack.name)),
+            );
+        }
+    }
+    if let Some(pours_on) = token.siege.and_then(|s| s.pours_on).filter(|_| within_reach(token)) {
+        let square = pour_cells(grid, pours_on);
+        let near =
+            range_feet(grid, DiagonalRule::Standard, &token.cells(grid), &square).is_some_and(|f| f <= CREW_REACH);
+        if !near {
+            problems.add(
+                &format!("{path}.pours_on"),
+                format!(
+                    "{who}: the square it pours on must be beside it (within {CREW_REACH} ft), directly below its spout"
+                ),
             );
         }
     }
@@ -594,6 +729,9 @@ fn check_placement(grid: Grid, map: &TerrainMap, tokens: &[(String, Token)], pro
         {
             let text = format!("{} at {} stands inside {} at {cell}", shown(&token.name), token.anchor, terrain.name);
             problems.add(&at, text);
+            continue;
+        }
+        if token.holds_creatures() {
             continue;
         }
         for cell in cells {

@@ -11,6 +11,7 @@ use crate::rules::dice::RollMode;
 use crate::rules::facing::Arc;
 use crate::rules::fight::adjudicate::Adjudication;
 use crate::rules::health::{Health, Life};
+use crate::rules::sight::CoverDegree;
 
 /// What the card shows of a creature's fight.
 #[derive(Clone, Debug, PartialEq)]
@@ -186,6 +187,9 @@ pub fn attack_card(ruling: &Adjudication, attacker: &str, target: &str) -> (Vec<
     }
     let cover = ruling.cover.degree;
     lines.push(match cover.bonus() {
+        _ if ruling.attack.indirect && cover != CoverDegree::None => {
+            format!("Cover: {}, which the high arc passes over (+0 AC)", cover.name())
+        }
         Some(0) | None => format!("Cover: {}", cover.label()),
         Some(bonus) => format!("Cover: {} (+{bonus} AC)", cover.label()),
     });

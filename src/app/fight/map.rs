@@ -166,7 +166,7 @@ fn shade_fight_cells(
 ) {
     let Some(board) = board else { return };
     let layout = board.0;
-    let selected = selection.0.and_then(|e| tokens.get(e).ok().map(|t| (e, t.2.0, t.9.copied())));
+    let selected = selection.0.and_then(|e| tokens.get(e).ok().map(|t| (e, t.2.0, t.10.copied())));
     let target = hovered(&pointer, &board, &discs, selection.0);
     let key = ShadeKey { selected, hovered: target.and_then(|e| discs.get(e).ok().map(|d| (e, d.2.0))), arcs: arcs.0 };
     if drawn.as_ref() == Some(&key) {

@@ -514,6 +514,7 @@ fn archer(range: u32, long_range: u32) -> Entrant {
         range,
         long_range: Some(long_range),
         kind: None,
+        ..Attack::default()
     });
     archer
 }

@@ -19,7 +19,8 @@ use crate::rules::creature::{Attack, AttackKind};
 use crate::rules::facing::{Arc, shield_counts};
 use crate::rules::flanking::{cells_that_flank_with, flanking_cells_of};
 use crate::rules::health::Life;
-use crate::rules::sight::{Cover, CoverContext, From};
+use crate::rules::siege::{Siege, SiegeKind, Step, ram_crew, shelter};
+use crate::rules::sight::{Cover, CoverContext, CoverDegree, From};
 
 /// A shield's bonus to AC (PHB "Armor": a shield raises AC by 2). A scenario's AC includes it;
 /// under the facing rule an attack from outside the shield's arcs doesn't meet it.
@@ -62,6 +63,31 @@ pub enum Refusal {
     InRearArc {
         target: String,
     },
+    /// Within a mangonel's or trebuchet's minimum range.
+    TooClose {
+        distance: u32,
+        min_range: u32,
+    },
+    /// A ram's attack: "one object".
+    NotAnObject {
+        target: String,
+    },
+    /// A siege weapon not yet loaded and aimed.
+    NotReady {
+        weapon: String,
+        state: String,
+        next: String,
+    },
+    /// A ram without "a minimum of four Medium creatures to operate" it.
+    TooFewCrew {
+        weapon: String,
+        crew: String,
+    },
+    /// Total cover from siege equipment: inside a siege tower, or under a ram's gallery roof.
+    Sheltered {
+        target: String,
+        why: String,
+    },
 }
 
 impl std::fmt::Display for Refusal {
@@ -85,6 +111,15 @@ impl std::fmt::Display for Refusal {
             Refusal::InRearArc { target } => {
                 write!(f, "{target} is in the attacker's rear arc: a creature can target only its front and side arcs")
             }
+            Refusal::TooClose { distance, min_range } => {
+                write!(f, "too close: {distance} ft away, and it can't hit targets within {min_range} ft")
+            }
+            Refusal::NotAnObject { target } => write!(f, "{target} is not an object: it hits only objects"),
+            Refusal::NotReady { weapon, state, next } => write!(f, "{weapon} is {state}: {next} it first"),
+            Refusal::TooFewCrew { weapon, crew } => {
+                write!(f, "{weapon} needs four Medium creatures to work it: {crew}")
+            }
+            Refusal::Sheltered { target, why } => write!(f, "{target} has total cover: {why}"),
         }
     }
 }
@@ -160,6 +195,9 @@ impl Adjudication {
         .collect();
         if !parts.is_empty() {
             ac = format!("{ac} ({})", parts.join(", "));
+        }
+        if self.attack.indirect && self.cover.degree != CoverDegree::None {
+            ac = format!("{ac} (the high arc passes over {})", self.cover.degree.name());
         }
         let mut text = format!("{}: {}, {} ft · {ac}", self.attack.name, self.reach, self.distance);
         if !self.sources.is_empty() {
@@ -284,14 +322,15 @@ pub fn adjudicate(field: &Field, attacker: &Fighter, target: &Fighter, attack: &
         (Some(side), Some(arc)) if !shield_counts(side, arc) => -SHIELD_BONUS,
         _ => 0,
     };
-    let cover_bonus = cover.degree.bonus().unwrap_or(0);
+    // A high arc "can hit targets behind cover" (DMG "Mangonel"): cover adds nothing.
+    let cover_bonus = if attack.indirect { 0 } else { cover.degree.bonus().unwrap_or(0) };
     let ac =
         ArmorClass { base: target.sheet.ac, cover: cover_bonus, shield, total: target.sheet.ac + cover_bonus + shield };
     let automatic_critical = [Condition::Paralyzed, Condition::Unconscious]
         .into_iter()
         .find(|&c| target.conditions.has(c) && distance <= CLOSE_FEET)
         .map(|c| format!("{} is {} and within 5 ft: a hit is a critical hit", target.name(), c.name()));
-    let refusal = refusal(attacker, target, attack, distance, &cover, target_in_arc);
+    let refusal = refusal(field, attacker, target, attack, distance, &cover, target_in_arc);
     Adjudication {
         attacker: attacker.id.clone(),
         target: target.id.clone(),
@@ -313,6 +352,7 @@ pub fn adjudicate(field: &Field, attacker: &Fighter, target: &Fighter, attack: &
 }
 
 fn refusal(
+    field: &Field,
     attacker: &Fighter,
     target: &Fighter,
     attack: &Attack,
@@ -323,15 +363,24 @@ fn refusal(
     if attacker.id == target.id {
         return Some(Refusal::Itself);
     }
-    let why_not_act = if attacker.is_object {
-        Some("an object makes no attacks".to_owned())
-    } else if attacker.health.life == Life::Dead {
-        Some("it is dead".to_owned())
+    if let Some(siege) = attacker.siege {
+        if let Some(refusal) = siege_refusal(field, attacker, siege) {
+            return Some(refusal);
+        }
     } else {
-        attacker.conditions.incapacitated_by().map(|c| format!("it is {} (incapacitated: no actions)", c.name()))
-    };
-    if let Some(why) = why_not_act {
-        return Some(Refusal::CannotAct { attacker: attacker.name().to_owned(), why });
+        let why_not_act = if attacker.is_object {
+            Some("an object makes no attacks".to_owned())
+        } else if attacker.health.life == Life::Dead {
+            Some("it is dead".to_owned())
+        } else {
+            attacker.conditions.incapacitated_by().map(|c| format!("it is {} (incapacitated: no actions)", c.name()))
+        };
+        if let Some(why) = why_not_act {
+            return Some(Refusal::CannotAct { attacker: attacker.name().to_owned(), why });
+        }
+    }
+    if attack.objects_only && !target.is_object {
+        return Some(Refusal::NotAnObject { target: target.name().to_owned() });
     }
     if attack.kind().is_melee() && distance > attack.range {
         return Some(Refusal::OutOfReach { distance, reach: attack.range });
@@ -339,10 +388,36 @@ fn refusal(
     if !attack.kind().is_melee() && distance > attack.farthest() {
         return Some(Refusal::OutOfRange { distance, range: attack.farthest() });
     }
+    if let Some(min_range) = attack.min_range.filter(|&min| distance <= min) {
+        return Some(Refusal::TooClose { distance, min_range });
+    }
     if target_in_arc == Some(Arc::Rear) {
         return Some(Refusal::InRearArc { target: target.name().to_owned() });
     }
-    cover.total.then(|| Refusal::TotalCover { target: target.name().to_owned() })
+    if let Some(why) = shelter(field, attacker, target, attack) {
+        return Some(Refusal::Sheltered { target: target.name().to_owned(), why });
+    }
+    (cover.total && !attack.indirect).then(|| Refusal::TotalCover { target: target.name().to_owned() })
+}
+
+/// Why a siege weapon can't fire now: destroyed, not loaded and aimed, or a ram short of crew.
+fn siege_refusal(field: &Field, weapon: &Fighter, siege: Siege) -> Option<Refusal> {
+    let name = format!("the {}", siege.kind.name());
+    if weapon.health.life == Life::Dead {
+        return Some(Refusal::CannotAct { attacker: weapon.name().to_owned(), why: "it is destroyed".to_owned() });
+    }
+    if let Some(next) = siege.crewing.next_step(siege.kind).filter(|&step| step != Step::Fire) {
+        let state = siege.crewing.state(siege.kind);
+        return Some(Refusal::NotReady { weapon: name, state, next: siege.kind.verb(next).to_owned() });
+    }
+    if siege.kind == SiegeKind::Ram {
+        let crew = ram_crew(field, weapon);
+        if !crew.enough() {
+            let name_of = |id: &str| field.fighter(id).map_or(id.to_owned(), |f| f.name().to_owned());
+            return Some(Refusal::TooFewCrew { weapon: name, crew: crew.describe(name_of) });
+        }
+    }
+    None
 }
 
 /// Every advantage and disadvantage on the attack roll, named (conventions, "Advantage and
@@ -398,8 +473,10 @@ fn sources(
         let partner = field.fighter(&pair.b).map_or(pair.b.as_str(), Fighter::name);
         s.advantage(format!("flanking {t} with {partner}"));
     }
-    // Whether the target sees the attacker: each reason once.
-    match field.unseen_because(target, attacker) {
+    // Whether the target sees the attacker: each reason once (an object sees nothing; it has no
+    // chance of dodging either way, DMG "Armor Class" of objects).
+    let seen = if target.is_object { None } else { field.unseen_because(target, attacker) };
+    match seen {
         Some(Unseen::ViewerIs(_)) | None => {}
         Some(Unseen::Invisible) => s.advantage(format!("{a} is invisible")),
         Some(Unseen::Hidden) => s.advantage(format!("unseen attacker: {a} is hidden")),

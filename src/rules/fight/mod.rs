@@ -20,6 +20,7 @@ use super::distance::{DiagonalRule, range_feet};
 use super::facing::{Arc, ArcLayout, Facer, arc_of_space};
 use super::health::{DamageTaken, DamageType, DeathSave, Defenses, Health, Life};
 use super::movement::Occupant;
+use super::siege::{Siege, holds_creatures};
 use super::sight::{SightBoard, line_of_sight};
 use super::{Cell, Grid, Size, TerrainMap};
 
@@ -67,6 +68,11 @@ pub struct Fighter {
     /// Hidden (PHB "Hide"), with the Dexterity (Stealth) total it hid with: hostile creatures
     /// don't see it until they find it or it gives itself away.
     pub hidden: Option<i32>,
+    /// Feet above the ground (on a wall walk, a tower's top): a higher attacker attacks from
+    /// above. Ranges stay measured on the map.
+    pub elevation: u32,
+    /// A siege weapon's kind and state; `None` for creatures and other objects.
+    pub siege: Option<Siege>,
 }
 
 impl Fighter {
@@ -74,7 +80,8 @@ impl Fighter {
         &self.sheet.name
     }
 
-    /// Able to act: not an object, not dead, not incapacitated.
+    /// Able to act: not an object, not dead, not incapacitated. (A siege weapon acts through its
+    /// crew: see `rules::siege`.)
     pub fn can_act(&self) -> bool {
         !self.is_object && self.health.life != Life::Dead && !self.conditions.has(Condition::Incapacitated)
     }
@@ -122,6 +129,7 @@ impl<'a> Field<'a> {
     pub fn new(map: &'a TerrainMap, fighters: &'a [Fighter], rules: FightRules) -> Self {
         let occupants = fighters
             .iter()
+            .filter(|f| !f.siege.is_some_and(|s| holds_creatures(s.kind)))
             .map(|f| Occupant {
                 id: f.id.clone(),
                 cells: f.cells.clone(),
@@ -141,7 +149,8 @@ impl<'a> Field<'a> {
         self.fighters.iter().find(|f| f.id == id)
     }
 
-    /// Every fighter as sight and cover see them.
+    /// Every fighter as sight and cover see them (a siege tower left out: what is inside it is
+    /// sheltered by `rules::siege::shelter`, and creatures stand in its space).
     pub fn sight_board(&self) -> SightBoard<'_> {
         SightBoard { map: self.map, tokens: &self.occupants }
     }

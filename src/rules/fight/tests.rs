@@ -48,6 +48,7 @@ pub(crate) fn sword() -> Attack {
         range: 5,
         long_range: None,
         kind: None,
+        ..Attack::default()
     }
 }
 
@@ -60,6 +61,7 @@ pub(crate) fn bow() -> Attack {
         range: 80,
         long_range: Some(320),
         kind: None,
+        ..Attack::default()
     }
 }
 
@@ -94,6 +96,8 @@ pub(crate) fn sized(id: &str, side: Side, at: (i32, i32), size: Size, grid: Grid
         health: Health::new(20, 20, false, DeathSaves::default()),
         defenses: Defenses::default(),
         hidden: None,
+        elevation: 0,
+        siege: None,
         average_damage: false,
     }
 }
