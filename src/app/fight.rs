@@ -22,7 +22,7 @@ use crate::rules::facing::turned;
 use crate::rules::fight::actions::{HideOutcome, cannot_help_because, hide, search, seen_by};
 use crate::rules::fight::adjudicate::{Adjudication, adjudicate, pick_attack};
 use crate::rules::fight::resolve::roll_attack;
-use crate::rules::fight::saves::{SaveEffect, creatures_in_area, roll_saves};
+use crate::rules::fight::saves::{SaveEffect, SavesRolled, creatures_in_area, roll_saves};
 use crate::rules::fight::{Field, Fighter, death_save, heal, take_damage};
 use crate::rules::health::Life;
 use crate::rules::lattice::Point;
@@ -45,6 +45,8 @@ pub(super) fn plugin(app: &mut App) {
 pub struct AttackMode {
     pub attacker: Option<Entity>,
     pub attack: Option<String>,
+    /// The siege weapon the attacker crews and fires instead of its own attacks.
+    pub weapon: Option<Entity>,
 }
 
 impl AttackMode {
@@ -142,7 +144,7 @@ pub(crate) type FightTokens<'w, 's> = Query<
         &'static CreatureSize,
         &'static Allegiance,
         &'static Kind,
-        Option<&'static SiegeWeapon>,
+        Option<&'static mut SiegeWeapon>,
         &'static mut Vitals,
         &'static mut HitPoints,
         &'static mut Combatant,
@@ -369,7 +371,7 @@ fn apply_fight_requests(
     for request in requests.read() {
         match request {
             FightRequest::PickAttack { attacker, attack } => {
-                *mode = AttackMode { attacker: Some(*attacker), attack: attack.clone() };
+                *mode = AttackMode { attacker: Some(*attacker), attack: attack.clone(), weapon: None };
                 if let Some(attack) = attack {
                     let text = format!(
                         "{}: {attack} picked. Hover a target to see the ruling, click to attack",
@@ -380,6 +382,11 @@ fn apply_fight_requests(
             }
             FightRequest::Attack { attacker, target, attack } => {
                 let who = name(*attacker);
+                if tokens.get(*attacker).is_ok_and(|t| t.6.is_some()) {
+                    let why = "a siege weapon fires through its crew: select a creature beside it and use its card";
+                    notice.0 = Some((format!("{who} can't attack alone: {why}"), true));
+                    continue;
+                }
                 let options = tokens.get(*attacker).map(|t| t.9.sheet.turn.clone()).unwrap_or_default();
                 let pay = || {
                     let mut actions = actions.get_mut(*attacker).map_err(|_| "no such creature".to_owned())?;
@@ -640,41 +647,50 @@ fn apply_fight_requests(
                         continue;
                     }
                 };
-                if let Some(roll) = &rolled.damage_roll {
-                    let reason = format!("area damage ({})", effect.damage_type);
-                    session.log.entries.push(LogEntry {
-                        who: "The DM".into(),
-                        reason,
-                        roll: roll.clone(),
-                        hidden: false,
-                    });
-                }
-                let mut summary = Vec::new();
-                for result in &rolled.results {
-                    let Some(entity) = all.entity_of(&result.id) else { continue };
-                    let verdict = if result.success { "saves" } else { "fails" };
-                    if let Some(roll) = &result.roll {
-                        let reason = format!("{} save DC {}: {verdict}", effect.ability.name(), effect.dc);
-                        session.log.entries.push(LogEntry {
-                            who: result.name.clone(),
-                            reason,
-                            roll: roll.clone(),
-                            hidden: false,
-                        });
-                    }
-                    let taken = result.damage.as_ref().map_or(0, |d| d.amount);
-                    if let Ok((.., mut hit_points, mut combatant, _, _)) = tokens.get_mut(entity)
-                        && taken > 0
-                    {
-                        take_damage(&mut hit_points.0, &mut combatant.conditions, taken, false);
-                    }
-                    summary.push(format!("{} {verdict} ({taken})", result.name));
-                }
-                let text = if summary.is_empty() { "No creature is inside".to_owned() } else { summary.join(", ") };
+                let summary = apply_saves(&all, &mut tokens, &mut session, &rolled, effect, "The DM", "area damage");
+                let text = if summary.is_empty() { "No creature is inside".to_owned() } else { summary };
                 notice.0 = Some((text, false));
             }
         }
     }
+}
+
+/// Logs the damage roll (as `who`, for `what`) and every save, deals each creature its damage, and
+/// returns the outcome in a few words: `Brom fails (12), Lia saves (6)`.
+pub(crate) fn apply_saves(
+    all: &Fighters,
+    tokens: &mut FightTokens,
+    session: &mut Session,
+    rolled: &SavesRolled,
+    effect: &SaveEffect,
+    who: &str,
+    what: &str,
+) -> String {
+    if let Some(roll) = &rolled.damage_roll {
+        let reason = format!("{what} ({})", effect.damage_type);
+        session.log.entries.push(LogEntry { who: who.to_owned(), reason, roll: roll.clone(), hidden: false });
+    }
+    let mut summary = Vec::new();
+    for result in &rolled.results {
+        let Some(entity) = all.entity_of(&result.id) else { continue };
+        let verdict = if result.success { "saves" } else { "fails" };
+        if let Some(roll) = &result.roll {
+            let reason = format!("{} save DC {}: {verdict}", effect.ability.name(), effect.dc);
+            session.log.entries.push(LogEntry { who: result.name.clone(), reason, roll: roll.clone(), hidden: false });
+        }
+        let taken = result.damage.as_ref().map_or(0, |d| d.amount);
+        if let Ok((.., mut hit_points, mut combatant, _, _)) = tokens.get_mut(entity)
+            && taken > 0
+        {
+            take_damage(&mut hit_points.0, &mut combatant.conditions, taken, false);
+        }
+        summary.push(match (&result.note, &result.roll) {
+            (Some(note), None) if result.success => format!("{} {note}", result.name),
+            (Some(note), None) => format!("{} fails ({taken}: {note})", result.name),
+            _ => format!("{} {verdict} ({taken})", result.name),
+        });
+    }
+    summary.join(", ")
 }
 
 /// Movement follows the conditions (PHB appendix A; "Being Prone"): the turn's speed is what the

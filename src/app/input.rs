@@ -12,6 +12,7 @@ use super::board::Board;
 use super::camera::{MapCamera, MapViewRect};
 use super::components::{CreatureSize, Position, TokenId};
 use super::fight::{AttackMode, FightRequest};
+use super::siege::SiegeRequest;
 use super::state::{OpenScenario, SelectToken, Selection, Toggle};
 use super::tokens::TokenDisc;
 use crate::rules::{Cell, Footprint};
@@ -128,9 +129,10 @@ fn click_tokens(
     tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize), Without<super::audience::OutOfView>>,
     attacking: (Res<AttackMode>, Res<Selection>),
     mut select: MessageWriter<SelectToken>,
-    mut fight: MessageWriter<FightRequest>,
+    requests: (MessageWriter<FightRequest>, MessageWriter<SiegeRequest>),
 ) {
     let (mode, selection) = attacking;
+    let (mut fight, mut siege) = requests;
     let Some(board) = board else { return };
     let grid = board.0.grid;
     if ruler.active || template.active {
@@ -146,8 +148,14 @@ fn click_tokens(
         match token_under(world, pointer.cell, candidates) {
             // With an attack picked, a click on another token attacks it.
             Some(target) if picked.is_some_and(|(_, attacker)| attacker != target) => {
-                if let Some((attack, attacker)) = picked {
-                    fight.write(FightRequest::Attack { attacker, target, attack: attack.to_owned() });
+                match (picked, mode.weapon) {
+                    (Some((_, operator)), Some(weapon)) => {
+                        siege.write(SiegeRequest::Fire { operator, weapon, target });
+                    }
+                    (Some((attack, attacker)), None) => {
+                        fight.write(FightRequest::Attack { attacker, target, attack: attack.to_owned() });
+                    }
+                    (None, _) => {}
                 }
                 pointer.pressed_on_ground = false;
                 pointer.pressed_token = None;

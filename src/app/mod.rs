@@ -21,6 +21,7 @@ pub mod movement;
 pub mod panels;
 pub mod reactions;
 mod ruler;
+pub mod siege;
 pub mod sight;
 pub mod state;
 pub mod template;
@@ -125,6 +126,7 @@ pub fn headless_plugin(app: &mut App) {
         audience::plugin,
         dice::plugin,
         fight::plugin,
+        siege::plugin,
         chase::logic_plugin,
     ));
 }

@@ -16,13 +16,14 @@ use super::input::toggle_key;
 use super::movement::{Dragging, TurnMoves};
 use super::reactions::{ReactionAnswer, Reactions};
 use super::ruler::Ruler;
+use super::siege::{SiegeCard, SiegeRequest};
 use super::sight::{CoverPreview, SightOverlay};
 use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection, Toggle};
 use super::template::TemplateTool;
 use super::turns::{Turn, TurnRequest};
 use crate::rules::economy::Response;
 use crate::ui::chase::ChaseRequest;
-use crate::ui::{
+use crate::ui::{SiegeAction, SiegeView, 
     DiceEdit, DiceView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, MovementView,
     PanelRequest, PromptView, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, TurnAction, TurnEdit,
     TurnView, cursor_label, dice_panel, dm_banner, initiative_panel, reaction_prompt, roster_panel, status_bar,
@@ -120,6 +121,7 @@ struct RosterContext<'a> {
     session: Option<&'a Session>,
     picked: Option<&'a str>,
     audience: Audience,
+    siege: &'a SiegeView,
 }
 
 /// The roster's view model: every token the audience sees, in scenario order, and the selected
@@ -132,16 +134,15 @@ fn roster_view(tokens: &TokenQuery, cx: &RosterContext) -> RosterView {
             t;
         let (moves, actions, inspiration) = t.13;
         let exact_hp = cx.audience.sees_hit_points(pc, t.4.0);
+        let mut fight =
+            fight_view(vitals, hit_points, combatant, facing.filter(|_| cx.rules.facing), shield, cx.picked, exact_hp);
+        if cx.siege.weapon.is_some() {
+            // A siege weapon fires through its crew, from a creature's card.
+            fight.attacks.clear();
+        }
         TokenDetails {
-            fight: Some(fight_view(
-                vitals,
-                hit_points,
-                combatant,
-                facing.filter(|_| cx.rules.facing),
-                shield,
-                cx.picked,
-                exact_hp,
-            )),
+            fight: Some(fight),
+            siege: cx.siege.clone(),
             id: id.0.clone(),
             anchor: position.0,
             cells: crate::rules::Footprint::of(cx.grid, size.size, size.square_side).len(),
@@ -324,6 +325,7 @@ struct Requests<'w> {
     toggles: MessageWriter<'w, Toggle>,
     fight: MessageWriter<'w, FightRequest>,
     answers: MessageWriter<'w, ReactionAnswer>,
+    siege: MessageWriter<'w, SiegeRequest>,
 }
 
 fn draw_panels(
@@ -336,7 +338,7 @@ fn draw_panels(
     mut dice_edit: Local<DiceEdit>,
     mut fight_edit: Local<FightEdit>,
     mut turn_edit: Local<(TurnEdit, Option<String>)>,
-    fight_seen: (Res<AttackMode>, Res<AttackPreview>),
+    fight_seen: (Res<AttackMode>, Res<AttackPreview>, Res<SiegeCard>),
     session: Option<Res<Session>>,
     mut view_rect: ResMut<MapViewRect>,
     mut button_targets: ResMut<ButtonTargets>,
@@ -353,7 +355,7 @@ fn draw_panels(
         reactions,
         mut audience,
     } = seen;
-    let (attack_mode, attack_preview) = fight_seen;
+    let (attack_mode, attack_preview, siege_card) = fight_seen;
     let Tools { dice_open, mut template, sight_overlay, ruler, grid_visible } = tools;
     let Requests {
         mut dice,
@@ -365,6 +367,7 @@ fn draw_panels(
         mut toggles,
         mut fight,
         mut answers,
+        mut siege,
     } = out;
     let ctx = contexts.ctx_mut()?;
     let loaded = &*loaded;
@@ -378,6 +381,7 @@ fn draw_panels(
         session: session.as_deref(),
         picked,
         audience: *audience,
+        siege: &siege_card.0,
     };
     let roster = roster_view(&tokens, &cx);
     let active_name = turn.active.and_then(|e| tokens.get(e).ok()).map(|t| seen_name(&t.2.0, t.14.1));
@@ -608,6 +612,15 @@ fn draw_panels(
             }
             PanelRequest::Inspiration { id, give } => {
                 dice.write_batch(entity_of(&id).map(|entity| DiceRequest::Inspiration { entity, give }));
+            }
+            PanelRequest::Siege { operator, weapon, action } => {
+                if let (Some(operator), Some(weapon)) = (entity_of(&operator), entity_of(&weapon)) {
+                    siege.write(match action {
+                        SiegeAction::Work(step) => SiegeRequest::Work { operator, weapon, step },
+                        SiegeAction::PickTarget => SiegeRequest::PickTarget { operator, weapon },
+                        SiegeAction::Tip => SiegeRequest::Tip { operator, weapon },
+                    });
+                }
             }
             PanelRequest::Fight { id, action } => {
                 fight.write_batch(entity_of(&id).map(|entity| fight_request(entity, action)));

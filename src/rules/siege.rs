@@ -443,7 +443,7 @@ pub fn in_pour(field: &Field, cauldron: &Fighter) -> Result<(Vec<Cell>, Vec<InAr
             id: f.id.clone(),
             name: f.name().to_owned(),
             cover: CoverDegree::None,
-            sheltered: under_ram_roof(field, f).map(|why| format!("total cover from above: {why}")),
+            sheltered: under_ram_roof(field, f).map(|why| format!("total cover from above ({why})")),
         })
         .collect();
     Ok((cells, inside))

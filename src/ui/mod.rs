@@ -11,6 +11,7 @@ mod cursor;
 mod dice;
 mod fight;
 mod roster;
+mod siege;
 mod status;
 pub mod style;
 mod template;
@@ -20,6 +21,7 @@ pub(crate) use cursor::cursor_label;
 pub use dice::{DiceEdit, DiceView, dice_panel};
 pub use fight::{FightAction, FightEdit, FightView, attack_card, fight_section};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
+pub use siege::{NearbyWeapon, SiegeAction, SiegeView, WeaponCard, siege_section};
 pub use status::{StatusEdit, StatusView, dm_banner, status_bar};
 pub use template::{InsideView, SaveSettings, ShapeKind, TemplateSettings, TemplateView, template_panel};
 pub use turn::{
@@ -111,6 +113,12 @@ pub enum PanelRequest {
     Fight {
         id: String,
         action: FightAction,
+    },
+    /// Work a siege weapon: the creature `operator` spends its action on `weapon`.
+    Siege {
+        operator: String,
+        weapon: String,
+        action: SiegeAction,
     },
     /// Give or spend a player character's inspiration.
     Inspiration {

@@ -5,6 +5,7 @@ use bevy_egui::egui::{self, RichText};
 
 use super::PanelRequest;
 use super::fight::{FightEdit, FightView, fight_section};
+use super::siege::{SiegeView, siege_section};
 use super::style::{egui_color, token_color};
 use super::turn::{InitiativeAction, TurnEdit, TurnView, turn_section};
 use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
@@ -48,6 +49,8 @@ pub struct TokenDetails {
     pub exhaustion: u8,
     /// Its fight: hit points, conditions, attacks (creatures and objects alike).
     pub fight: Option<FightView>,
+    /// Siege equipment: the selected weapon's state, or the weapons beside the selected creature.
+    pub siege: SiegeView,
 }
 
 /// A creature's movement this turn.
@@ -217,6 +220,7 @@ fn selected_card(
     if let Some(turn) = &details.turn {
         requests.extend(turn_section(ui, &details.id, turn, turn_edit));
     }
+    requests.extend(siege_section(ui, &details.id, &details.siege));
     if let Some(fight) = &details.fight {
         requests.extend(fight_section(ui, &details.id, fight, edit));
     }

@@ -9,9 +9,10 @@ use battlemap::scenario::{RuleOptions, TokenKind};
 use battlemap::ui::{
     DiceEdit, DiceView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, InsideView,
     MovementView, PanelRequest, PromptView, RosterView, SaveSettings, ShapeKind, StatusEdit, StatusView,
-    TemplateSettings, TemplateView, TokenDetails, TokenRow, TurnAction, TurnEdit, TurnView, dice_panel, fight_section,
-    initiative_panel, reaction_prompt, roster_panel, status_bar, template_panel, turn_section,
+    NearbyWeapon, SiegeAction, SiegeView, TemplateSettings, TemplateView, TokenDetails, WeaponCard, TokenRow, TurnAction, TurnEdit, TurnView, dice_panel, fight_section,
+    initiative_panel, reaction_prompt, roster_panel, siege_section, status_bar, template_panel, turn_section,
 };
+use battlemap::rules::siege::Step;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 
@@ -45,6 +46,7 @@ fn roster(selected: Option<&str>) -> RosterView {
             inspiration: Some(false),
             exhaustion: 0,
             fight: Some(fight_view()),
+            siege: SiegeView::default(),
         }),
     }
 }
@@ -725,4 +727,76 @@ fn the_template_rolls_saves() {
     let unhalved = SaveSettings { half_on_success: false, ..SaveSettings::default() };
     assert_eq!(run(true), [PanelRequest::SetSaves(unhalved.clone()), PanelRequest::RollSaves]);
     assert_eq!(run(false), [PanelRequest::SetSaves(unhalved)], "no roll before the origin is fixed");
+}
+
+/// The siege part of the card: a weapon's own card shows its state, crew and pushers; a creature's
+/// card has a button for each weapon beside it, the next step's word on it, disabled with the
+/// reason when it can't work it.
+#[test]
+fn the_card_works_siege_weapons() {
+    let view = SiegeView {
+        weapon: None,
+        nearby: vec![
+            NearbyWeapon {
+                id: "ballista".into(),
+                name: "Ballista".into(),
+                state: "loaded".into(),
+                next: Some((Step::Aim, "aim".into())),
+                picked: false,
+                why_not: None,
+            },
+            NearbyWeapon {
+                id: "mangonel".into(),
+                name: "Mangonel".into(),
+                state: "aimed".into(),
+                next: Some((Step::Fire, "fire".into())),
+                picked: false,
+                why_not: None,
+            },
+            NearbyWeapon {
+                id: "cauldron".into(),
+                name: "Cauldron".into(),
+                state: "full".into(),
+                next: Some((Step::Fire, "tip".into())),
+                picked: false,
+                why_not: Some("it is 20 ft away".into()),
+            },
+        ],
+    };
+    let mut harness = Harness::new_ui_state(
+        move |ui, requests: &mut Vec<PanelRequest>| requests.extend(siege_section(ui, "brom", &view)),
+        Vec::new(),
+    );
+    harness.run();
+    harness.get_by_label("Aim").click();
+    harness.run();
+    harness.get_by_label("Fire at...").click();
+    harness.run();
+    harness.get_by_label("Tip").click();
+    harness.run();
+    let asked = |weapon: &str, action| PanelRequest::Siege { operator: "brom".into(), weapon: weapon.into(), action };
+    assert_eq!(
+        harness.state(),
+        &vec![asked("ballista", SiegeAction::Work(Step::Aim)), asked("mangonel", SiegeAction::PickTarget)],
+        "the cauldron's button is disabled"
+    );
+    let card = SiegeView {
+        weapon: Some(WeaponCard {
+            kind: "Ram".into(),
+            state: "ready".into(),
+            sequence: "ram 1".into(),
+            payload: Some("Ram: +8 to hit, reach 5 ft, 3d10 bludgeoning, objects only".into()),
+            crew_this_round: vec!["Soldier rammed".into()],
+            ram_crew: Some("3 Medium creatures of the 4 Medium needed (a, b, c)".into()),
+            push: "too few to move it".into(),
+        }),
+        nearby: Vec::new(),
+    };
+    let mut harness = Harness::new_ui(move |ui| {
+        siege_section(ui, "ram", &card);
+    });
+    harness.run();
+    for text in ["Ram: ready", "Crew: 3 Medium creatures of the 4 Medium needed (a, b, c)", "This round: Soldier rammed"] {
+        assert!(harness.query_by_label(text).is_some(), "{text} is on the card");
+    }
 }

@@ -196,3 +196,85 @@ fn broken_syntax_gives_a_position() {
     let error = only_error("Scenario(\n  name: \"x\",\n  grid: Square\n  map: [],\n)");
     assert!(error.starts_with("test.ron:4:"), "{error}");
 }
+
+/// A scene with room for siege equipment: `OBJECTS` is replaced by the objects under test.
+const SIEGE_FIELD: &str = r######"Scenario(
+    name: "Field",
+    grid: Square,
+    map: [
+        "..........",
+        "..........",
+        "..........",
+        "..........",
+        "..........",
+        "..........",
+    ],
+    creatures: [
+        (id: "a", name: "Ann", side: Party, size: Medium, at: (0, 0), speed: 30, ac: 12, hp: 10),
+    ],
+    objects: [
+        OBJECTS
+    ],
+)"######;
+
+fn siege_field(objects: &str) -> String {
+    SIEGE_FIELD.replace("OBJECTS", objects)
+}
+
+/// Objects take their AC from their substance and their hit points from the DMG's tables, siege
+/// equipment its stat block, and every object is immune to poison and psychic damage (DMG
+/// "Statistics for Objects", "Siege Equipment").
+#[test]
+fn objects_and_siege_equipment_take_the_dmg_tables() {
+    let text = siege_field(
+        r#"(id: "door", name: "Door", size: Medium, at: (2, 0), substance: Wood, durability: Resilient, threshold: 5,
+            vulnerabilities: ["fire"]),
+           (id: "b", name: "Ballista", siege: Ballista, at: (4, 2), state: Aimed),
+           (id: "pot", name: "Pot", siege: Cauldron, at: (7, 0), elevation: 20, pours_on: (7, 2)),"#,
+    );
+    let scenario = Scenario::from_ron("test.ron", &text).expect("valid");
+    let door = scenario.token("door").expect("door");
+    assert_eq!((door.ac, door.hp), (15, 18), "wood 15; a resilient Medium object 18 (4d8)");
+    assert_eq!(door.defenses.threshold, Some(5));
+    assert!(door.defenses.immunities.contains(&battlemap::rules::health::DamageType::Poison));
+    assert!(door.defenses.immunities.contains(&battlemap::rules::health::DamageType::Psychic));
+    let ballista = scenario.token("b").expect("ballista");
+    assert_eq!((ballista.size, ballista.ac, ballista.hp), (battlemap::rules::Size::Large, 15, 50));
+    assert_eq!(ballista.attacks[0].name, "Bolt");
+    assert!(ballista.siege.expect("siege").crewing.can_fire(battlemap::rules::siege::SiegeKind::Ballista));
+    let pot = scenario.token("pot").expect("cauldron");
+    assert_eq!((pot.elevation, pot.siege.and_then(|s| s.pours_on)), (20, Some(Cell::new(7, 2))));
+}
+
+/// What a scene can get wrong about objects and siege equipment is refused, each with a sentence.
+#[test]
+fn bad_objects_and_siege_equipment_are_refused() {
+    let cases = [
+        (r#"(id: "x", name: "X", at: (2, 2), ac: 10, hp: 5),"#, "an object needs a `size`"),
+        (r#"(id: "x", name: "X", size: Small, at: (2, 2), hp: 5),"#, "give the object an `ac`, or a `substance`"),
+        (r#"(id: "x", name: "X", size: Small, at: (2, 2), ac: 10),"#, "give the object its `hp`"),
+        (r#"(id: "x", name: "X", size: Huge, at: (2, 2), substance: Stone, durability: Fragile),"#, "stops at Large"),
+        (r#"(id: "x", name: "X", siege: Ram, size: Huge, at: (2, 2)),"#, "a ram is Large, not Huge"),
+        (r#"(id: "x", name: "X", siege: Cauldron, at: (2, 2)),"#, "a cauldron needs `pours_on`"),
+        (r#"(id: "x", name: "X", siege: Cauldron, at: (2, 2), pours_on: (7, 3)),"#, "must be beside it"),
+        (r#"(id: "x", name: "X", siege: Ballista, at: (2, 2), pours_on: (2, 4)),"#, "only a cauldron"),
+        (r#"(id: "x", name: "X", size: Small, at: (2, 2), ac: 10, hp: 5, state: Loaded),"#, "only a siege weapon"),
+        (r#"(id: "x", name: "X", siege: SiegeTower, at: (2, 2), state: Aimed),"#, "only a siege weapon"),
+        (r#"(id: "x", name: "X", size: Small, at: (2, 2), ac: 10, hp: 5, threshold: 5000),"#, "a damage threshold"),
+        (r#"(id: "x", name: "X", size: Small, at: (2, 2), ac: 10, hp: 5, immunities: ["wood"]),"#, "not a damage type"),
+    ];
+    for (object, expected) in cases {
+        let error = only_error(&siege_field(object));
+        assert!(error.starts_with("test.ron:"), "{error}");
+        assert!(error.contains(expected), "{object}: {error}");
+    }
+}
+
+/// Creatures stand inside a siege tower's space, but not inside other objects.
+#[test]
+fn creatures_may_stand_inside_a_siege_tower() {
+    let inside = siege_field(r#"(id: "t", name: "Tower", siege: SiegeTower, at: (0, 0)),"#);
+    Scenario::from_ron("test.ron", &inside).expect("Ann stands inside the tower");
+    let in_ballista = siege_field(r#"(id: "b", name: "Ballista", siege: Ballista, at: (0, 0)),"#);
+    assert!(only_error(&in_ballista).contains("overlaps"));
+}

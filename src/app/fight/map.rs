@@ -117,8 +117,10 @@ fn preview_attack(
         let attack = mode.picked_by(Some(attacker))?;
         let target = hovered(&pointer, board.as_deref()?, &discs, Some(attacker))?;
         let name = |e: Entity| names.get(e).map_or_else(|_| "?".to_owned(), |n| n.0.clone());
-        let (lines, allowed) = match fighters(&loaded, &tokens).ruling(&loaded, attacker, target, attack) {
-            Ok(ruling) => attack_card(&ruling, &name(attacker), &name(target)),
+        // A crewed siege weapon fires in the attacker's stead.
+        let shooter = mode.weapon.unwrap_or(attacker);
+        let (lines, allowed) = match fighters(&loaded, &tokens).ruling(&loaded, shooter, target, attack) {
+            Ok(ruling) => attack_card(&ruling, &name(shooter), &name(target)),
             Err(why) => (vec![why], false),
         };
         Some(AttackCard { target, lines, allowed })

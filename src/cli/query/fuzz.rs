@@ -151,6 +151,9 @@ fn ask_everything(scenario: &Scenario, rng: &mut StdRng) -> Result<(), String> {
     let walk: Vec<(i32, i32)> = (0..rng.random_range(1..6)).map(|i| (to.0 + i, to.1)).collect();
     let provokes = fight::ProvokesArgs { mover: a.clone(), path: walk, disengage: rng.random_bool(0.2) };
     let _ = fight::provokes(scenario, &provokes);
+    for token in scenario.tokens.iter().filter(|t| t.siege.is_some()) {
+        siege::siege(scenario, &token.id)?;
+    }
     let saves = fight::SavesArgs {
         area: AreaArgs {
             shape: ShapeKind::Sphere,

@@ -81,6 +81,8 @@ enum Question {
     Saves(fight::SavesArgs),
     /// The cells where MOVER walking --path provokes opportunity attacks, and from whom
     Provokes(fight::ProvokesArgs),
+    /// A siege weapon's state, who can work it, its crew, and what it can hit once aimed
+    Siege { id: String },
 }
 
 #[derive(Args, Debug)]
@@ -170,6 +172,7 @@ pub(super) fn run(args: &QueryArgs) -> u8 {
         Question::Attack(attack_args) => fight::attack(&scenario, attack_args).map(|a| Answer::Attack(Box::new(a))),
         Question::Saves(saves_args) => fight::saves(&scenario, saves_args).map(Answer::Saves),
         Question::Provokes(provokes_args) => fight::provokes(&scenario, provokes_args).map(Answer::Provokes),
+        Question::Siege { id } => siege::siege(&scenario, id).map(|a| Answer::Siege(Box::new(a))),
     };
     match answer {
         Ok(answer) => {
@@ -196,6 +199,7 @@ enum Answer {
     Attack(Box<fight::AttackAnswer>),
     Saves(fight::SavesAnswer),
     Provokes(fight::ProvokesAnswer),
+    Siege(Box<siege::SiegeAnswer>),
 }
 
 /// A point in grid units (x east, y south), rounded to thousandths.
@@ -596,5 +600,6 @@ fn area(scenario: &Scenario, args: &AreaArgs) -> Result<ShownArea, String> {
 }
 
 mod fight;
+mod siege;
 #[cfg(test)]
 mod fuzz;

@@ -155,9 +155,12 @@ impl<'a> Field<'a> {
         SightBoard { map: self.map, tokens: &self.occupants }
     }
 
-    /// The range in feet between two fighters' spaces (nearest cell to nearest cell).
+    /// The range in feet between two fighters' spaces (nearest cell to nearest cell), or their
+    /// difference in elevation if that is more (call: height counts like a straight step of the
+    /// grid, so a creature on a wall 20 ft up is 20 ft from one at its foot).
     pub fn feet_between(&self, a: &Fighter, b: &Fighter) -> u32 {
-        range_feet(self.grid(), self.rules.diagonals, &a.cells, &b.cells).unwrap_or(u32::MAX)
+        let across = range_feet(self.grid(), self.rules.diagonals, &a.cells, &b.cells).unwrap_or(u32::MAX);
+        across.max(a.elevation.abs_diff(b.elevation))
     }
 
     /// Where `other` stands in `of`'s arcs, under the facing rule.

@@ -404,3 +404,23 @@ fn only_a_creature_beside_it_can_crew_a_weapon() {
     assert!(matches!(may_crew(&field, field.fighter("door").unwrap(), b), Err(SiegeError::CannotAct { .. })));
     assert!(matches!(may_crew(&field, b, field.fighter("door").unwrap()), Err(SiegeError::NotSiege { .. })));
 }
+
+/// Call: a difference in elevation counts like a straight run of the grid, so the ram at the foot
+/// of the wall can't reach a cauldron 20 ft up, nor can a soldier below crew it.
+#[test]
+fn height_counts_in_reach_and_crewing() {
+    let map = open(12, 8);
+    let mut cauldron = weapon("pot", SiegeKind::Cauldron, Side::Enemy, (6, 1), Readiness::Aimed);
+    cauldron.elevation = 20;
+    let mut all = vec![weapon("ram", SiegeKind::Ram, Side::Party, (4, 3), Readiness::Unloaded), cauldron];
+    all.extend(["a", "b", "c", "d"].iter().zip([(3, 3), (3, 4), (4, 5), (5, 5)]).map(|(id, at)| fighter(id, Side::Party, at)));
+    let strike = ruling(&map, &all, "ram", "pot");
+    assert_eq!(strike.refusal, Some(Refusal::OutOfReach { distance: 20, reach: 5 }));
+    let field = Field::new(&map, &all, RULES);
+    let below = fighter("e", Side::Enemy, (8, 2));
+    let with_guard = [all[1].clone(), below];
+    let field_below = Field::new(&map, &with_guard, RULES);
+    let refused = may_crew(&field_below, &with_guard[1], &with_guard[0]).unwrap_err();
+    assert!(matches!(refused, SiegeError::TooFar { distance: 20, .. }), "{refused}");
+    assert_eq!(field.feet_between(&all[0], &all[2]), 5, "on the same level, the map's range");
+}
