@@ -23,11 +23,11 @@ use super::template::TemplateTool;
 use super::turns::{Turn, TurnRequest};
 use crate::rules::economy::Response;
 use crate::ui::chase::ChaseRequest;
-use crate::ui::{SiegeAction, SiegeView, 
+use crate::ui::{
     DiceEdit, DiceView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, MovementView,
-    PanelRequest, PromptView, RosterView, StatusEdit, StatusView, TokenDetails, TokenRow, TurnAction, TurnEdit,
-    TurnView, cursor_label, dice_panel, dm_banner, initiative_panel, reaction_prompt, roster_panel, status_bar,
-    template_panel,
+    PanelRequest, PromptView, RosterView, SiegeAction, SiegeView, StatusEdit, StatusView, TokenDetails, TokenRow,
+    TurnAction, TurnEdit, TurnView, cursor_label, dice_panel, dm_banner, initiative_panel, reaction_prompt,
+    roster_panel, status_bar, template_panel,
 };
 
 pub(super) fn plugin(app: &mut App) {

@@ -44,13 +44,19 @@ pub enum SiegeRequest {
 pub(crate) struct SiegeCard(pub SiegeView);
 
 /// The creature and the weapon of a request, as the rules read them.
-fn pair<'a>(all: &'a Fighters, operator: Entity, weapon: Entity) -> Result<(&'a Fighter, &'a Fighter), String> {
+fn pair(all: &Fighters, operator: Entity, weapon: Entity) -> Result<(&Fighter, &Fighter), String> {
     all.of(operator).zip(all.of(weapon)).ok_or_else(|| "no such creature or weapon".to_owned())
 }
 
 /// Whether `operator` may take `step` on `weapon` now: beside it, able to act, and the step the
 /// weapon needs next.
-fn may_take(all: &Fighters, loaded: &LoadedScenario, operator: Entity, weapon: Entity, step: Step) -> Result<Siege, String> {
+fn may_take(
+    all: &Fighters,
+    loaded: &LoadedScenario,
+    operator: Entity,
+    weapon: Entity,
+    step: Step,
+) -> Result<Siege, String> {
     let (op, w) = pair(all, operator, weapon)?;
     let siege = may_crew(&all.field(loaded), op, w).map_err(|e| e.to_string())?;
     siege.crewing.check(siege.kind, step).map_err(|e| e.to_string())?;
@@ -111,7 +117,7 @@ fn apply_siege_requests(
         };
         let all = fighters(&loaded, &tokens);
         let result: Result<String, String> = match *request {
-            SiegeRequest::Work { step, .. } if step == Step::Fire => {
+            SiegeRequest::Work { step: Step::Fire, .. } => {
                 Err("firing needs a target: use the weapon's fire button, then click the target".to_owned())
             }
             SiegeRequest::Work { step, .. } => may_take(&all, &loaded, operator, weapon, step).and_then(|siege| {
@@ -125,28 +131,33 @@ fn apply_siege_requests(
             }
             SiegeRequest::PickTarget { .. } => may_take(&all, &loaded, operator, weapon, Step::Fire).and_then(|_| {
                 let attack = all.of(weapon).and_then(|w| w.sheet.attacks.first()).ok_or("it has no attack")?;
-                *mode = AttackMode { attacker: Some(operator), attack: Some(attack.name.clone()), weapon: Some(weapon) };
+                *mode =
+                    AttackMode { attacker: Some(operator), attack: Some(attack.name.clone()), weapon: Some(weapon) };
                 Ok(format!("{who} mans {weapon_name}: hover a target to see the ruling, click to fire"))
             }),
-            SiegeRequest::Fire { target, .. } => may_take(&all, &loaded, operator, weapon, Step::Fire).and_then(|siege| {
-                let attack = all.of(weapon).and_then(|w| w.sheet.attacks.first()).ok_or("it has no attack")?.name.clone();
-                let crewed_name = |e: Entity| if e == weapon { format!("{who}'s {}", siege.kind.name()) } else { name(e) };
-                let text = make_attack(
-                    &loaded,
-                    &mut tokens,
-                    &mut session,
-                    &mut inspiration,
-                    &crewed_name,
-                    weapon,
-                    target,
-                    &attack,
-                    "attack",
-                    pay,
-                )?;
-                record(&mut tokens, weapon, turn.round, &who, Step::Fire);
-                *mode = AttackMode::default();
-                Ok(text)
-            }),
+            SiegeRequest::Fire { target, .. } => {
+                may_take(&all, &loaded, operator, weapon, Step::Fire).and_then(|siege| {
+                    let attack =
+                        all.of(weapon).and_then(|w| w.sheet.attacks.first()).ok_or("it has no attack")?.name.clone();
+                    let crewed_name =
+                        |e: Entity| if e == weapon { format!("{who}'s {}", siege.kind.name()) } else { name(e) };
+                    let text = make_attack(
+                        &loaded,
+                        &mut tokens,
+                        &mut session,
+                        &mut inspiration,
+                        &crewed_name,
+                        weapon,
+                        target,
+                        &attack,
+                        "attack",
+                        pay,
+                    )?;
+                    record(&mut tokens, weapon, turn.round, &who, Step::Fire);
+                    *mode = AttackMode::default();
+                    Ok(text)
+                })
+            }
             SiegeRequest::Tip { .. } => may_take(&all, &loaded, operator, weapon, Step::Fire).and_then(|siege| {
                 let field = all.field(&loaded);
                 let cauldron = all.of(weapon).ok_or("no such weapon")?;
@@ -209,9 +220,8 @@ fn build_card(
         let mut view = SiegeView::default();
         if let Some(siege) = me.siege {
             let kind = siege.kind;
-            let feet_left = |f: &Fighter| {
-                all.entity_of(&f.id).and_then(|e| moves.get(e).ok()).map_or(0, |m| m.turn.left())
-            };
+            let feet_left =
+                |f: &Fighter| all.entity_of(&f.id).and_then(|e| moves.get(e).ok()).map_or(0, |m| m.turn.left());
             let pushers = push(&field, me, kind, feet_left);
             let crew_words = pushers.crew.describe(name_of);
             let component = tokens.get(selected).ok().and_then(|t| t.6.cloned());

@@ -104,7 +104,9 @@ pub fn siege_section(ui: &mut egui::Ui, id: &str, view: &SiegeView) -> Vec<Panel
             };
             let tip = match (&weapon.why_not, action) {
                 (Some(why), _) => why.clone(),
-                (None, SiegeAction::PickTarget) => "Then click the target: the shot goes through the attack rules".into(),
+                (None, SiegeAction::PickTarget) => {
+                    "Then click the target: the shot goes through the attack rules".into()
+                }
                 (None, SiegeAction::Tip) => "Every creature in the square below makes a DC 15 Dexterity save".into(),
                 (None, SiegeAction::Work(_)) => "Spends this creature's action".into(),
             };

@@ -4,15 +4,16 @@ use battlemap::rules::conditions::{Condition, Conditions};
 use battlemap::rules::creature::{Abilities, Side};
 use battlemap::rules::economy::{Action, Economy, Readied, Response, Trigger, TurnOptions};
 use battlemap::rules::health::{DeathSaves, Health};
+use battlemap::rules::siege::Step;
 use battlemap::rules::{Cell, Grid, Size};
 use battlemap::scenario::{RuleOptions, TokenKind};
 use battlemap::ui::{
     DiceEdit, DiceView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, InsideView,
-    MovementView, PanelRequest, PromptView, RosterView, SaveSettings, ShapeKind, StatusEdit, StatusView,
-    NearbyWeapon, SiegeAction, SiegeView, TemplateSettings, TemplateView, TokenDetails, WeaponCard, TokenRow, TurnAction, TurnEdit, TurnView, dice_panel, fight_section,
-    initiative_panel, reaction_prompt, roster_panel, siege_section, status_bar, template_panel, turn_section,
+    MovementView, NearbyWeapon, PanelRequest, PromptView, RosterView, SaveSettings, ShapeKind, SiegeAction, SiegeView,
+    StatusEdit, StatusView, TemplateSettings, TemplateView, TokenDetails, TokenRow, TurnAction, TurnEdit, TurnView,
+    WeaponCard, dice_panel, fight_section, initiative_panel, reaction_prompt, roster_panel, siege_section, status_bar,
+    template_panel, turn_section,
 };
-use battlemap::rules::siege::Step;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 
@@ -796,7 +797,9 @@ fn the_card_works_siege_weapons() {
         siege_section(ui, "ram", &card);
     });
     harness.run();
-    for text in ["Ram: ready", "Crew: 3 Medium creatures of the 4 Medium needed (a, b, c)", "This round: Soldier rammed"] {
+    for text in
+        ["Ram: ready", "Crew: 3 Medium creatures of the 4 Medium needed (a, b, c)", "This round: Soldier rammed"]
+    {
         assert!(harness.query_by_label(text).is_some(), "{text} is on the card");
     }
 }

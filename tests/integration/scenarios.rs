@@ -239,7 +239,7 @@ fn objects_and_siege_equipment_take_the_dmg_tables() {
     assert!(door.defenses.immunities.contains(&battlemap::rules::health::DamageType::Poison));
     assert!(door.defenses.immunities.contains(&battlemap::rules::health::DamageType::Psychic));
     let ballista = scenario.token("b").expect("ballista");
-    assert_eq!((ballista.size, ballista.ac, ballista.hp), (battlemap::rules::Size::Large, 15, 50));
+    assert_eq!((ballista.size, ballista.ac, ballista.hp), (Size::Large, 15, 50));
     assert_eq!(ballista.attacks[0].name, "Bolt");
     assert!(ballista.siege.expect("siege").crewing.can_fire(battlemap::rules::siege::SiegeKind::Ballista));
     let pot = scenario.token("pot").expect("cauldron");

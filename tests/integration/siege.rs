@@ -82,7 +82,8 @@ fn a_scripted_siege_round() {
         let log = s.app.world().resource::<Session>().log.entries.clone();
         let mut dealt = 0;
         for damage in log.iter().filter(|e| e.reason.starts_with("Ram damage to Gate")) {
-            let amount: i32 = damage.reason.rsplit(": ").next().and_then(|t| t.split(' ').next()?.parse().ok()).unwrap();
+            let amount: i32 =
+                damage.reason.rsplit(": ").next().and_then(|t| t.split(' ').next()?.parse().ok()).unwrap();
             let rolled = damage.roll.total;
             assert_eq!(amount, if rolled < 15 { 0 } else { rolled }, "the gate's threshold: {}", damage.reason);
             dealt += amount;
@@ -99,8 +100,7 @@ fn a_scripted_siege_round() {
         s.turn("bolt-guard");
         let (text, refused) = s.send(SiegeRequest::Work { operator: bolt_guard, weapon: ballista, step: Step::Aim });
         assert!(!refused && text.ends_with("it is aimed"), "{text}");
-        let (text, refused) =
-            s.send(SiegeRequest::Fire { operator: bolt_guard, weapon: ballista, target: wren });
+        let (text, refused) = s.send(SiegeRequest::Fire { operator: bolt_guard, weapon: ballista, target: wren });
         assert!(refused && text.contains("action"), "one action a turn: {text}");
 
         s.turn("engineer-1");
@@ -112,14 +112,12 @@ fn a_scripted_siege_round() {
         assert_eq!(crew, ["Engineer aimed", "Engineer aimed"]);
 
         s.turn("bolt-guard");
-        let (text, refused) =
-            s.send(SiegeRequest::Fire { operator: bolt_guard, weapon: ballista, target: wren });
+        let (text, refused) = s.send(SiegeRequest::Fire { operator: bolt_guard, weapon: ballista, target: wren });
         assert!(!refused && text.starts_with("Ballista guard's ballista attacks Wren with Bolt"), "{text}");
         assert_eq!(s.weapon("ballista").siege.crewing, Default::default(), "firing empties it");
 
         s.turn("engineer-1");
-        let (text, refused) =
-            s.send(SiegeRequest::Fire { operator: engineer_1, weapon: mangonel, target: sergeant });
+        let (text, refused) = s.send(SiegeRequest::Fire { operator: engineer_1, weapon: mangonel, target: sergeant });
         assert!(!refused, "the stone flies over the wall: {text}");
         let log: Vec<String> =
             s.app.world().resource::<Session>().log.entries.iter().map(LogEntry::full_text).collect();

@@ -600,6 +600,6 @@ fn area(scenario: &Scenario, args: &AreaArgs) -> Result<ShownArea, String> {
 }
 
 mod fight;
-mod siege;
 #[cfg(test)]
 mod fuzz;
+mod siege;

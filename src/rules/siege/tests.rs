@@ -413,7 +413,9 @@ fn height_counts_in_reach_and_crewing() {
     let mut cauldron = weapon("pot", SiegeKind::Cauldron, Side::Enemy, (6, 1), Readiness::Aimed);
     cauldron.elevation = 20;
     let mut all = vec![weapon("ram", SiegeKind::Ram, Side::Party, (4, 3), Readiness::Unloaded), cauldron];
-    all.extend(["a", "b", "c", "d"].iter().zip([(3, 3), (3, 4), (4, 5), (5, 5)]).map(|(id, at)| fighter(id, Side::Party, at)));
+    all.extend(
+        ["a", "b", "c", "d"].iter().zip([(3, 3), (3, 4), (4, 5), (5, 5)]).map(|(id, at)| fighter(id, Side::Party, at)),
+    );
     let strike = ruling(&map, &all, "ram", "pot");
     assert_eq!(strike.refusal, Some(Refusal::OutOfReach { distance: 20, reach: 5 }));
     let field = Field::new(&map, &all, RULES);
