@@ -1,7 +1,8 @@
-//! The map: the scenario's terrain, square or hex, with its grid lines, drawn as one quad by
-//! `terrain.wgsl` from a texture of one texel per cell. Its cost per frame doesn't grow with the
-//! map: a tilemap's quad per cell cost software rendering 50 ms a frame on a 200×200 map
-//! (docs/performance.md).
+//! The map: the scenario's terrain, square or hex, with its grid lines and the cells tinted over
+//! it (a drag's reach, the sight overlay, the area template, arcs and flanking cells), drawn as one
+//! quad by `terrain.wgsl` from textures of one texel per cell. Its cost per frame doesn't grow
+//! with the map: a tilemap's quad per cell cost software rendering 50 ms a frame on a 200×200
+//! map, and the reach as a blended mesh over its cells several more (docs/performance.md).
 
 use bevy::asset::{RenderAssetUsages, load_internal_asset, uuid_handle};
 use bevy::image::Image;
@@ -15,23 +16,67 @@ use super::input::toggle_key;
 use super::layout::BoardLayout;
 use super::state::{GridVisible, LoadedScenario, ScenarioChanged, Toggle};
 use crate::rules::terrain::{Terrain, TerrainKind};
-use crate::rules::{Grid, HexOrientation};
+use crate::rules::{Cell, Grid, HexOrientation};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        (
-            build_board.run_if(on_message::<ScenarioChanged>).in_set(AppSystems::Build),
-            toggle_key(KeyCode::KeyG, Toggle::GridLines).in_set(AppSystems::Input),
-            toggle_grid_lines.in_set(AppSystems::Apply),
-            show_grid_lines.in_set(AppSystems::Show),
-        ),
-    );
+    app.init_resource::<CellShades>()
+        .add_systems(
+            Update,
+            (
+                build_board.run_if(on_message::<ScenarioChanged>).in_set(AppSystems::Build),
+                toggle_key(KeyCode::KeyG, Toggle::GridLines).in_set(AppSystems::Input),
+                toggle_grid_lines.in_set(AppSystems::Apply),
+                show_grid_lines.in_set(AppSystems::Show),
+            ),
+        )
+        // After every system of the frame that sets shades.
+        .add_systems(PostUpdate, show_cell_shades);
 }
 
 fn toggle_grid_lines(mut toggles: MessageReader<Toggle>, mut visible: ResMut<GridVisible>) {
     for _ in toggles.read().filter(|t| **t == Toggle::GridLines) {
         visible.0 = !visible.0;
+    }
+}
+
+/// Cells tinted over the terrain, each with its colour (translucent), in layers one over the
+/// other ([`ShadeLayer`]). The terrain's shader draws them under the tokens, leaving a sliver at
+/// each cell's edge untinted.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub(crate) struct CellShades([Vec<(Cell, Color)>; ShadeLayer::COUNT]);
+
+/// The layers of [`CellShades`], from the bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ShadeLayer {
+    /// The selected creature's arcs (front, sides, rear) under the facing rule.
+    Arcs,
+    /// The cells the selected creature can't see (the sight overlay).
+    Unseen,
+    /// The cells the token being dragged can reach.
+    Reach,
+    /// The cells from which the selected creature or an ally would flank the hovered enemy.
+    Flanking,
+    /// The cells the area template covers.
+    Area,
+}
+
+impl ShadeLayer {
+    const COUNT: usize = 5;
+}
+
+impl CellShades {
+    /// The cells of `layer`.
+    pub(crate) fn layer(&self, layer: ShadeLayer) -> &[(Cell, Color)] {
+        &self.0[layer as usize]
+    }
+
+    /// Replaces the cells of `layer`.
+    pub(crate) fn set(&mut self, layer: ShadeLayer, cells: Vec<(Cell, Color)>) {
+        self.0[layer as usize] = cells;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(Vec::is_empty)
     }
 }
 
@@ -60,6 +105,10 @@ pub(crate) struct TerrainMaterial {
     /// One texel per cell, at (column, row) of the map's storage.
     #[texture(1)]
     cells: Handle<Image>,
+    /// The cell shades ([`CellShades`]), one texel per cell like `cells`: the layers' colours
+    /// composited in order, premultiplied by their alpha (linear RGB), and the alpha.
+    #[texture(2, filterable = false)]
+    shades: Handle<Image>,
 }
 
 #[derive(ShaderType, Clone, Copy, Debug)]
@@ -70,6 +119,8 @@ struct TerrainParams {
     rows: u32,
     /// 1.0 draws the grid lines.
     lines: f32,
+    /// 1.0 when some cell is shaded ([`CellShades`]).
+    shaded: f32,
 }
 
 impl Material2d for TerrainMaterial {
@@ -126,12 +177,44 @@ pub(crate) fn terrain_color(terrain: &Terrain) -> [u8; 3] {
     }
 }
 
+/// The premultiplied colour and alpha the shades give each cell, in storage order (row by row):
+/// what alpha blending the layers one over the other gives.
+fn shade_texels(layout: &BoardLayout, shades: &CellShades) -> Vec<[f32; 4]> {
+    let (width, height) = (layout.width.max(1) as usize, layout.height.max(1) as usize);
+    let mut texels = vec![[0.0; 4]; width * height];
+    for &(cell, color) in shades.0.iter().flatten() {
+        let (col, row) = layout.grid.to_storage(cell);
+        let (Ok(col), Ok(row)) = (usize::try_from(col), usize::try_from(row)) else { continue };
+        if col >= width || row >= height {
+            continue;
+        }
+        let [r, g, b, a] = color.to_linear().to_f32_array();
+        for (below, over) in texels[row * width + col].iter_mut().zip([r * a, g * a, b * a, a]) {
+            *below = over + *below * (1.0 - a);
+        }
+    }
+    texels
+}
+
+/// The texture of [`shade_texels`].
+fn shade_image(layout: &BoardLayout, shades: &CellShades) -> Image {
+    let data = shade_texels(layout, shades).iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+    Image::new(
+        Extent3d { width: layout.width.max(1), height: layout.height.max(1), depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba32Float,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+}
+
 fn build_board(
     mut commands: Commands,
     loaded: Res<LoadedScenario>,
     old: Query<Entity, With<BoardTerrain>>,
     assets: Option<(ResMut<Assets<Image>>, ResMut<Assets<Mesh>>, ResMut<Assets<TerrainMaterial>>)>,
     grid_visible: Res<GridVisible>,
+    shades: Res<CellShades>,
 ) {
     for entity in &old {
         commands.entity(entity).despawn();
@@ -150,12 +233,17 @@ fn build_board(
         columns: layout.width,
         rows: layout.height,
         lines: if grid_visible.0 { 1.0 } else { 0.0 },
+        shaded: if shades.is_empty() { 0.0 } else { 1.0 },
     };
     let bounds = layout.bounds();
     commands.spawn((
         BoardTerrain,
         Mesh2d(meshes.add(Rectangle::from_size(bounds.size()))),
-        MeshMaterial2d(materials.add(TerrainMaterial { params, cells: images.add(cell_colors(map)) })),
+        MeshMaterial2d(materials.add(TerrainMaterial {
+            params,
+            cells: images.add(cell_colors(map)),
+            shades: images.add(shade_image(&layout, &shades)),
+        })),
         Transform::from_translation(bounds.center().extend(0.0)),
     ));
 }
@@ -169,6 +257,24 @@ fn show_grid_lines(
     for handle in &terrain {
         if let Some(mut material) = materials.get_mut(&handle.0) {
             material.params.lines = if grid_visible.0 { 1.0 } else { 0.0 };
+        }
+    }
+}
+
+/// Redraws the cell shades into the terrain's material when they change.
+fn show_cell_shades(
+    shades: Res<CellShades>,
+    board: Option<Res<Board>>,
+    terrain: Query<&MeshMaterial2d<TerrainMaterial>, With<BoardTerrain>>,
+    assets: Option<(ResMut<Assets<Image>>, ResMut<Assets<TerrainMaterial>>)>,
+) {
+    let (Some(board), Some((mut images, mut materials))) = (board, assets.filter(|_| shades.is_changed())) else {
+        return;
+    };
+    for handle in &terrain {
+        if let Some(mut material) = materials.get_mut(&handle.0) {
+            material.shades = images.add(shade_image(&board.0, &shades));
+            material.params.shaded = if shades.is_empty() { 0.0 } else { 1.0 };
         }
     }
 }
@@ -192,6 +298,48 @@ mod tests {
             let at = |col: usize, row: usize| &data[4 * (row * 5 + col)..4 * (row * 5 + col) + 3];
             assert_eq!(at(3, 2), terrain_color(&Terrain::standard(TerrainKind::Wall)), "{grid:?}");
             assert_eq!(at(2, 3), terrain_color(&Terrain::standard(TerrainKind::Floor)), "{grid:?}");
+        }
+    }
+
+    /// A known reach (two colours) over unseen cells, under an area: each shaded cell's texel at
+    /// its storage place holds the layers blended in order, premultiplied; every other texel is
+    /// clear.
+    #[test]
+    fn the_shade_texture_holds_the_reach_over_the_unseen_cells() {
+        let grids = [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)];
+        let (blue, amber, dark) =
+            (Color::srgba(0.25, 0.75, 1.0, 0.3), Color::srgba(1.0, 0.75, 0.2, 0.22), Color::srgba(0.0, 0.0, 0.0, 0.5));
+        let white = Color::srgba(1.0, 1.0, 1.0, 0.5);
+        for grid in grids {
+            let layout = BoardLayout { grid, width: 5, height: 4 };
+            let (near, far, hidden, inside) =
+                (grid.from_storage(1, 1), grid.from_storage(4, 3), grid.from_storage(0, 2), grid.from_storage(2, 0));
+            let mut shades = CellShades::default();
+            shades.set(ShadeLayer::Area, vec![(inside, white), (grid.from_storage(7, 1), white)]);
+            shades.set(ShadeLayer::Reach, vec![(near, blue), (far, amber), (inside, blue)]);
+            shades.set(ShadeLayer::Unseen, vec![(far, dark), (hidden, dark)]);
+            let texels = shade_texels(&layout, &shades);
+            let at = |col: usize, row: usize| texels[row * 5 + col];
+            let premultiplied = |c: Color| {
+                let [r, g, b, a] = c.to_linear().to_f32_array();
+                [r * a, g * a, b * a, a]
+            };
+            assert_eq!(at(1, 1), premultiplied(blue), "{grid:?}");
+            assert_eq!(at(0, 2), premultiplied(dark), "{grid:?}");
+            // Amber over half black: the amber, and half of the rest is black.
+            let [r, g, b, a] = premultiplied(amber);
+            let expected = [r, g, b, a + 0.5 * (1.0 - a)];
+            let close =
+                |texel: [f32; 4], expected: [f32; 4]| texel.iter().zip(expected).all(|(t, e)| (t - e).abs() < 1e-6);
+            assert!(close(at(4, 3), expected), "{grid:?}: {:?}", at(4, 3));
+            // Half white over the blue: half of each.
+            let [r, g, b, a] = premultiplied(blue);
+            assert!(close(at(2, 0), [0.5 + 0.5 * r, 0.5 + 0.5 * g, 0.5 + 0.5 * b, 0.5 + 0.5 * a]), "{grid:?}");
+            // A cell off the map (column 7 of 5) is left out.
+            let shaded = [(1, 1), (0, 2), (4, 3), (2, 0)];
+            for (col, row) in (0..5).flat_map(|c| (0..4).map(move |r| (c, r))).filter(|p| !shaded.contains(p)) {
+                assert_eq!(at(col, row), [0.0; 4], "{grid:?} {col},{row}");
+            }
         }
     }
 }

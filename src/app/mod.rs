@@ -81,6 +81,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_plugins((
         headless_plugin,
         board::render_plugin,
+        panels::render_plugin,
         camera::plugin,
         input::plugin,
         ruler::plugin,

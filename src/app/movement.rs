@@ -2,12 +2,10 @@
 //! cells (move, and Dash in a second shade), dropping to move or snapping back with the reason,
 //! movement left per turn, Dash, undo, and the turn that resets it.
 
-use bevy::asset::RenderAssetUsages;
-use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
 use super::AppSystems;
-use super::board::Board;
+use super::board::{Board, CellShades, ShadeLayer};
 use super::components::*;
 use super::fight::{FightTokens, fighters};
 use super::input::{MapKeys, PointerOnMap};
@@ -258,60 +256,7 @@ fn place_tokens(
     }
 }
 
-/// An overlay shading `cells` over the map at height `z` (each cell in one of two colours, by its
-/// flag): the reach, the sight shade and the area template all use it.
-pub(crate) fn cell_shade(
-    meshes: &mut Assets<Mesh>,
-    materials: &mut Assets<ColorMaterial>,
-    layout: &BoardLayout,
-    cells: &[(Cell, bool)],
-    colors: (Color, Color),
-    z: f32,
-) -> impl Bundle {
-    (
-        Mesh2d(meshes.add(cells_mesh(layout, cells, colors.0, colors.1))),
-        MeshMaterial2d(
-            materials.add(ColorMaterial { alpha_mode: bevy::sprite_render::AlphaMode2d::Blend, ..default() }),
-        ),
-        Transform::from_xyz(0.0, 0.0, z),
-    )
-}
-
-/// A mesh filling `cells`, each in one of two colours.
-fn cells_mesh(layout: &BoardLayout, cells: &[(Cell, bool)], first: Color, second: Color) -> Mesh {
-    let mut positions: Vec<[f32; 3]> = Vec::new();
-    let mut colors: Vec<[f32; 4]> = Vec::new();
-    let mut indices: Vec<u32> = Vec::new();
-    for &(cell, alternate) in cells {
-        let color = if alternate { second } else { first }.to_linear().to_f32_array();
-        let center = layout.world(cell);
-        let base = positions.len() as u32;
-        positions.push([center.x, center.y, 0.0]);
-        colors.push(color);
-        let corners = layout.corners(cell);
-        let n = corners.len() as u32;
-        for corner in corners {
-            let p = center.lerp(corner, 0.97);
-            positions.push([p.x, p.y, 0.0]);
-            colors.push(color);
-        }
-        for i in 0..n {
-            indices.extend_from_slice(&[base, base + 1 + (i + 1) % n, base + 1 + i]);
-        }
-    }
-    let count = positions.len();
-    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 0.0, 1.0]; count])
-        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0]; count])
-        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
-        .with_inserted_indices(Indices::U32(indices))
-}
-
-/// Marks the mesh that shades the reachable cells during a drag.
-#[derive(Component)]
-pub(crate) struct ReachOverlay;
-
+/// The shade of a reachable cell, and of one only a Dash reaches.
 const MOVE_SHADE: Color = Color::srgba(0.25, 0.75, 1.0, 0.30);
 const DASH_SHADE: Color = Color::srgba(1.0, 0.75, 0.2, 0.22);
 
@@ -320,7 +265,6 @@ const DASH_SHADE: Color = Color::srgba(1.0, 0.75, 0.2, 0.22);
 /// the creature whose turn it is can be dragged, unless Shift is held (the DM).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn drag_tokens(
-    mut commands: Commands,
     buttons: Res<ButtonInput<MouseButton>>,
     keys: MapKeys,
     pointer: Res<PointerOnMap>,
@@ -329,9 +273,7 @@ pub(super) fn drag_tokens(
     tokens: TokenSpaces,
     fight: (FightTokens, Query<(&TurnMoves, &Actions)>, Res<Turn>, Res<super::reactions::Reactions>),
     mut dragging: ResMut<Dragging>,
-    overlays: Query<Entity, With<ReachOverlay>>,
-    mut meshes: Option<ResMut<Assets<Mesh>>>,
-    mut materials: Option<ResMut<Assets<ColorMaterial>>>,
+    mut shades: ResMut<CellShades>,
     mut moves: MessageWriter<MoveToken>,
     mut notice: ResMut<Notice>,
     mut redraw: ResMut<RedrawFrames>,
@@ -362,9 +304,7 @@ pub(super) fn drag_tokens(
             });
             let options = fight_tokens.get(entity).map(|t| t.9.sheet.turn.clone()).unwrap_or_default();
             let can_dash = actions.0.can_take(Action::Dash, &options).is_ok();
-            if let (Some(meshes), Some(materials), Some((mover, start, others))) =
-                (meshes.as_deref_mut(), materials.as_deref_mut(), movement_view(&layout, &tokens, entity))
-            {
+            if let Some((mover, start, others)) = movement_view(&layout, &tokens, entity) {
                 let board_view = movement::Board {
                     map: &loaded.scenario.map,
                     rule: loaded.scenario.rules.diagonals,
@@ -374,12 +314,10 @@ pub(super) fn drag_tokens(
                 let mover = Mover { crawling: moves.crawling, ..mover };
                 let budget = if can_dash { turn.left_with_dash() } else { turn.left() };
                 let reach = movement::reach(&board_view, &mover, start, budget, turn.parity);
-                let cells: Vec<(Cell, bool)> =
-                    reach.cells().iter().filter(|r| r.cell != start).map(|r| (r.cell, r.cost > turn.left())).collect();
-                commands.spawn((
-                    ReachOverlay,
-                    cell_shade(meshes, materials, &layout, &cells, (MOVE_SHADE, DASH_SHADE), 5.0),
-                ));
+                let shade = |r: &movement::Reachable| if r.cost > turn.left() { DASH_SHADE } else { MOVE_SHADE };
+                let cells =
+                    reach.cells().into_iter().filter(|r| r.cell != start).map(|r| (r.cell, shade(&r))).collect();
+                shades.set(ShadeLayer::Reach, cells);
             }
         }
     }
@@ -409,8 +347,8 @@ pub(super) fn drag_tokens(
     }
     if !buttons.pressed(MouseButton::Left) {
         let finished = dragging.0.take().expect("a drag is in progress");
-        for overlay in &overlays {
-            commands.entity(overlay).despawn();
+        if !shades.layer(ShadeLayer::Reach).is_empty() {
+            shades.set(ShadeLayer::Reach, Vec::new());
         }
         let at_start = tokens.get(finished.entity).is_ok_and(|(_, _, p, ..)| p.0 == finished.target);
         if !at_start {

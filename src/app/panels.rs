@@ -55,6 +55,13 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
+/// Drawing the panels: bevy_egui's shader replaced by `egui.wgsl`, the same with cheaper colour
+/// conversions (only where there is a renderer; added after bevy_egui's plugin, which installs
+/// its own shader at the same handle).
+pub(super) fn render_plugin(app: &mut App) {
+    bevy::asset::load_internal_asset!(app, bevy_egui::render::EGUI_SHADER_HANDLE, "egui.wgsl", Shader::from_wgsl);
+}
+
 /// The map's panels in the egui pass: screens drawn over them come after.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct MapPanels;
@@ -751,5 +758,66 @@ fn fight_request(entity: Entity, action: FightAction) -> FightRequest {
         FightAction::Turn { clockwise } => FightRequest::Turn { target: entity, clockwise },
         FightAction::Dodge(on) => FightRequest::Dodge { target: entity, on },
         FightAction::StandUp => FightRequest::StandUp { target: entity },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The exact sRGB curves, in f64.
+    fn linear_from_gamma(x: f64) -> f64 {
+        if x < 0.04045 { x / 12.92 } else { ((x + 0.055) / 1.055).powf(2.4) }
+    }
+
+    fn gamma_from_linear(x: f64) -> f64 {
+        if x < 0.0031308 { x * 12.92 } else { 1.055 * x.powf(1.0 / 2.4) - 0.055 }
+    }
+
+    /// The coefficients of the `n`th cubic (`let p = ...`) in `egui.wgsl`.
+    fn cubic(n: usize) -> [f32; 4] {
+        let line = include_str!("egui.wgsl").lines().filter(|l| l.trim_start().starts_with("let p =")).nth(n);
+        let numbers: Vec<f32> = line
+            .expect("a cubic")
+            .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        numbers.try_into().expect("four coefficients")
+    }
+
+    fn horner(p: [f32; 4], x: f32) -> f32 {
+        p[0] + x * (p[1] + x * (p[2] + x * p[3]))
+    }
+
+    /// The shader's cheaper conversions, in f32 as the shader computes them, give every text
+    /// and widget colour egui can draw (an 8-bit texel times an 8-bit vertex colour, in gamma
+    /// space) the same 8-bit sRGB output as the exact curves, give or take one level.
+    #[test]
+    fn the_egui_shader_converts_colours_within_one_level() {
+        let (decode, encode) = (cubic(0), cubic(1));
+        let linear_from_gamma_fast = |x: f32| {
+            if x < 0.04045 {
+                return x / 12.92;
+            }
+            let y = (x + 0.055) / 1.055;
+            let s = y.sqrt();
+            y * y * s * horner(decode, s.sqrt())
+        };
+        let gamma_from_linear_fast = |x: f32| {
+            if x < 0.0031308 {
+                return x * 12.92;
+            }
+            let q = x.sqrt().sqrt();
+            let e = q.sqrt();
+            1.055 * q * e * horner(encode, e) - 0.055
+        };
+        let level = |linear: f64| (gamma_from_linear(linear).clamp(0.0, 1.0) * 255.0).round() as i32;
+        for texel in 0..=255 {
+            let texel_linear = linear_from_gamma(f64::from(texel) / 255.0);
+            for vertex in 0..=255 {
+                let vertex = f64::from(vertex) / 255.0;
+                let exact = level(linear_from_gamma(gamma_from_linear(texel_linear) * vertex));
+                let fast = linear_from_gamma_fast(gamma_from_linear_fast(texel_linear as f32) * vertex as f32);
+                assert!((level(f64::from(fast)) - exact).abs() <= 1, "texel {texel}, vertex {vertex}");
+            }
+        }
     }
 }

@@ -5,9 +5,9 @@
 use bevy::prelude::*;
 
 use super::AppSystems;
-use super::board::Board;
+use super::board::{Board, CellShades, ShadeLayer};
 use super::input::{PointerOnMap, toggle_key, token_under};
-use super::movement::{TokenSpaces, cell_shade, occupants};
+use super::movement::{TokenSpaces, occupants};
 use super::state::{LoadedScenario, Selection, Toggle};
 use super::tokens::TokenDisc;
 use crate::rules::Cell;
@@ -65,10 +65,6 @@ impl SightOverlay {
         self.shown_for = None;
     }
 }
-
-/// Marks the overlay's mesh.
-#[derive(Component)]
-struct UnseenShade;
 
 fn preview_cover(
     selection: Res<Selection>,
@@ -135,16 +131,13 @@ fn draw_cover_lines(mut gizmos: Gizmos, preview: Res<CoverPreview>, board: Optio
 
 #[allow(clippy::too_many_arguments)]
 fn shade_unseen(
-    mut commands: Commands,
     mut overlay: ResMut<SightOverlay>,
     selection: Res<Selection>,
     board: Option<Res<Board>>,
     loaded: Res<LoadedScenario>,
     tokens: TokenSpaces,
     facings: Query<(&super::components::Facing, &super::components::Combatant)>,
-    shades: Query<Entity, With<UnseenShade>>,
-    meshes: Option<ResMut<Assets<Mesh>>>,
-    materials: Option<ResMut<Assets<ColorMaterial>>>,
+    mut shades: ResMut<CellShades>,
 ) {
     let Some(board) = board else { return };
     let layout = board.0;
@@ -154,31 +147,29 @@ fn shade_unseen(
         .filter(|_| overlay.on)
         .and_then(|e| tokens.get(e).ok().map(|t| (e, t.2.0, facing_of(e).map(|(f, _)| f.0))));
     // Shown for the right creature, or nothing shown when nothing should be.
-    let up_to_date = wanted == overlay.shown_for && (wanted.is_some() || shades.is_empty());
+    let up_to_date = wanted == overlay.shown_for && (wanted.is_some() || shades.layer(ShadeLayer::Unseen).is_empty());
     if up_to_date {
         return;
     }
     overlay.shown_for = wanted;
-    for shade in &shades {
-        commands.entity(shade).despawn();
-    }
-    let (Some((viewer, ..)), Some(mut meshes), Some(mut materials)) = (wanted, meshes, materials) else { return };
+    shades.set(ShadeLayer::Unseen, Vec::new());
+    let Some((viewer, ..)) = wanted else { return };
     let everyone = occupants(&layout, &tokens);
     let Some(id) = tokens.get(viewer).ok().map(|t| t.1.0.clone()) else { return };
     let from = everyone.iter().find(|o| o.id == id).map(|o| o.cells.clone()).unwrap_or_default();
     let sight_board = SightBoard { map: &loaded.scenario.map, tokens: &everyone };
-    let mut unseen: Vec<(Cell, bool)> = unseen_cells(&sight_board, &from).into_iter().map(|c| (c, false)).collect();
+    let mut unseen = unseen_cells(&sight_board, &from);
     // Under the facing rule it can't see into its rear arc (DMG "Optional Rule: Facing").
     if let Some((facing, combatant)) = facing_of(viewer) {
         let facer = crate::rules::facing::Facer { cells: &from, facing: facing.0, layout: combatant.arcs };
         let map = &loaded.scenario.map;
-        let hidden: std::collections::HashSet<Cell> = unseen.iter().map(|(c, _)| *c).collect();
+        let hidden: std::collections::HashSet<Cell> = unseen.iter().copied().collect();
         let behind = map.cells().filter(|c| {
             !hidden.contains(c)
                 && crate::rules::facing::arc_of_cell(layout.grid, &facer, *c) == Some(crate::rules::facing::Arc::Rear)
         });
-        unseen.extend(behind.map(|c| (c, false)).collect::<Vec<_>>());
+        unseen.extend(behind.collect::<Vec<_>>());
     }
     let shade = Color::srgba(0.02, 0.02, 0.06, 0.62);
-    commands.spawn((UnseenShade, cell_shade(&mut meshes, &mut materials, &layout, &unseen, (shade, shade), 4.0)));
+    shades.set(ShadeLayer::Unseen, unseen.into_iter().map(|c| (c, shade)).collect());
 }

@@ -5,10 +5,10 @@
 use bevy::prelude::*;
 
 use super::AppSystems;
-use super::board::Board;
+use super::board::{Board, CellShades, ShadeLayer};
 use super::input::{MapKeys, PointerOnMap, toggle_key};
 use super::layout::BoardLayout;
-use super::movement::{TokenSpaces, cell_shade, occupants};
+use super::movement::{TokenSpaces, occupants};
 use super::state::{LoadedScenario, Toggle};
 use crate::rules::Grid;
 use crate::rules::area::{covered_cells, degrees_toward, estimated_targets, holders};
@@ -68,10 +68,6 @@ impl TemplateTool {
         self.aimed = false;
     }
 }
-
-/// Marks the shading of the covered cells.
-#[derive(Component)]
-struct TemplateShade;
 
 /// The grid intersection nearest a world point: a square's corner, or a hex's corner.
 pub(crate) fn nearest_intersection(layout: &BoardLayout, world: Vec2) -> Option<Point> {
@@ -145,7 +141,6 @@ fn shown_origin(tool: &TemplateTool, layout: &BoardLayout, pointer: &PointerOnMa
 
 #[allow(clippy::too_many_arguments)]
 fn cover_template(
-    mut commands: Commands,
     mut tool: ResMut<TemplateTool>,
     pointer: Res<PointerOnMap>,
     board: Option<Res<Board>>,
@@ -153,9 +148,7 @@ fn cover_template(
     tokens: TokenSpaces,
     names: Query<&super::components::DisplayName>,
     fight_tokens: super::fight::FightTokens,
-    shades: Query<Entity, With<TemplateShade>>,
-    meshes: Option<ResMut<Assets<Mesh>>>,
-    materials: Option<ResMut<Assets<ColorMaterial>>>,
+    mut shades: ResMut<CellShades>,
 ) {
     let Some(board) = board else { return };
     let layout = board.0;
@@ -169,9 +162,7 @@ fn cover_template(
         return;
     }
     tool.shaded_for = key;
-    for shade in &shades {
-        commands.entity(shade).despawn();
-    }
+    shades.set(ShadeLayer::Area, Vec::new());
     let Some(origin) = origin else {
         tool.view = TemplateView { settings: tool.settings, saves: tool.saves.clone(), ..TemplateView::default() };
         tool.covered.clear();
@@ -207,10 +198,8 @@ fn cover_template(
         placed: true,
     };
     tool.covered.clone_from(&cells);
-    let (Some(mut meshes), Some(mut materials)) = (meshes, materials) else { return };
-    let shaded: Vec<(crate::rules::Cell, bool)> = cells.iter().map(|c| (c.cell, false)).collect();
     let color = Color::srgba(1.0, 0.45, 0.1, 0.38);
-    commands.spawn((TemplateShade, cell_shade(&mut meshes, &mut materials, &layout, &shaded, (color, color), 6.0)));
+    shades.set(ShadeLayer::Area, cells.iter().map(|c| (c.cell, color)).collect());
 }
 
 fn draw_template(mut gizmos: Gizmos, tool: Res<TemplateTool>, pointer: Res<PointerOnMap>, board: Option<Res<Board>>) {

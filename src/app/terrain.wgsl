@@ -2,7 +2,10 @@
 // same arithmetic as `rules::grid` and `app::layout`), reads the cell's colour from a texture of
 // one texel per cell (columns and rows of the map's storage), and darkens it near the cell's
 // edge. The lines are anti-aliased by the pixel's size in the world, so they fade instead of
-// shimmering when the map is zoomed far out. Cost per pixel is the same whatever the map's size.
+// shimmering when the map is zoomed far out. Over that come the cell shades (`board::CellShades`:
+// arcs, the sight overlay, a drag's reach, flanking cells, the area template): a second texture of one texel per cell holds their colour, premultiplied, and
+// alpha, blended here as a translucent mesh over the cells would have been. Cost per pixel is the
+// same whatever the map's size.
 
 #import bevy_sprite::mesh2d_vertex_output::VertexOutput
 
@@ -13,10 +16,13 @@ struct TerrainParams {
     rows: u32,
     // 1 to draw grid lines, 0 not to.
     lines: f32,
+    // 1 when some cell is shaded, 0 when no cell is (the shade texture is then not read).
+    shaded: f32,
 }
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(0) var<uniform> params: TerrainParams;
 @group(#{MATERIAL_BIND_GROUP}) @binding(1) var cells: texture_2d<f32>;
+@group(#{MATERIAL_BIND_GROUP}) @binding(2) var shades: texture_2d<f32>;
 
 // World pixels per grid unit (`layout::PIXELS_PER_UNIT`).
 const PIXELS_PER_UNIT: f32 = 64.0;
@@ -24,6 +30,9 @@ const PIXELS_PER_UNIT: f32 = 64.0;
 const HALF_LINE: f32 = 1.6;
 const LINE_DARKNESS: f32 = 0.45;
 const SQRT3_2: f32 = 0.8660254;
+// How far inside its cell a shade begins, in grid units: a shade covers its cell shrunk to 0.97
+// about the centre, so a sliver of terrain stays between shaded neighbours.
+const SHADE_INSET: f32 = 0.015;
 
 // Axial coordinates rounded to the nearest hex (cube rounding).
 fn round_hex(q: f32, r: f32) -> vec2<i32> {
@@ -91,6 +100,10 @@ fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
     let pixel = max(fwidth(in.world_position.x), 1e-4);
     let distance = inside * PIXELS_PER_UNIT;
     let coverage = clamp((HALF_LINE - distance) / pixel + 0.5, 0.0, 1.0) * min(1.0, 2.0 * HALF_LINE / pixel);
-    let shade = 1.0 - LINE_DARKNESS * coverage * params.lines;
-    return vec4<f32>(colour.rgb * shade, 1.0);
+    var lit = colour.rgb * (1.0 - LINE_DARKNESS * coverage * params.lines);
+    if params.shaded > 0.5 && inside >= SHADE_INSET {
+        let tint = textureLoad(shades, storage, 0);
+        lit = lit * (1.0 - tint.a) + tint.rgb;
+    }
+    return vec4<f32>(lit, 1.0);
 }

@@ -6,10 +6,9 @@ use bevy::prelude::*;
 
 use super::{AttackMode, FightRequest, FightTokens, fighters};
 use crate::app::AppSystems;
-use crate::app::board::Board;
+use crate::app::board::{Board, CellShades, ShadeLayer};
 use crate::app::components::{DisplayName, Facing, Position};
 use crate::app::input::{MapKeys, PointerOnMap, token_under};
-use crate::app::movement::cell_shade;
 use crate::app::state::{LoadedScenario, Selection};
 use crate::app::tokens::TokenDisc;
 use crate::rules::Cell;
@@ -130,10 +129,6 @@ fn preview_attack(
     }
 }
 
-/// The shading meshes of this module.
-#[derive(Component)]
-struct FightShade;
-
 /// What the shading was drawn for.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct ShadeKey {
@@ -153,7 +148,6 @@ const ARC_RADIUS: u32 = 8;
 /// hovered enemy (with the flanking rule), and its arcs (with `H` and the facing rule).
 #[allow(clippy::too_many_arguments)]
 fn shade_fight_cells(
-    mut commands: Commands,
     selection: Res<Selection>,
     pointer: Res<PointerOnMap>,
     board: Option<Res<Board>>,
@@ -161,10 +155,8 @@ fn shade_fight_cells(
     arcs: Res<ArcsShown>,
     tokens: FightTokens,
     discs: Query<(Entity, &TokenDisc, &Position, &crate::app::components::CreatureSize)>,
-    shades: Query<Entity, With<FightShade>>,
+    mut shades: ResMut<CellShades>,
     mut drawn: Local<Option<ShadeKey>>,
-    mut meshes: Option<ResMut<Assets<Mesh>>>,
-    mut materials: Option<ResMut<Assets<ColorMaterial>>>,
 ) {
     let Some(board) = board else { return };
     let layout = board.0;
@@ -174,39 +166,34 @@ fn shade_fight_cells(
     if drawn.as_ref() == Some(&key) {
         return;
     }
-    for shade in &shades {
-        commands.entity(shade).despawn();
+    for layer in [ShadeLayer::Flanking, ShadeLayer::Arcs] {
+        if !shades.layer(layer).is_empty() {
+            shades.set(layer, Vec::new());
+        }
     }
     *drawn = Some(key.clone());
-    let (Some((me, ..)), Some(meshes), Some(materials)) =
-        (key.selected, meshes.as_deref_mut(), materials.as_deref_mut())
-    else {
-        return;
-    };
+    let Some((me, ..)) = key.selected else { return };
     let all = fighters(&loaded, &tokens);
     let field = all.field(&loaded);
     let Some(me) = all.of(me) else { return };
     let grid = layout.grid;
     if let Some(enemy) = target.and_then(|e| all.of(e)) {
-        let cells: Vec<(Cell, bool)> = where_to_flank(&field, me, enemy).into_iter().map(|c| (c, false)).collect();
+        let cells: Vec<(Cell, Color)> =
+            where_to_flank(&field, me, enemy).into_iter().map(|c| (c, FLANK_SHADE)).collect();
         if !cells.is_empty() {
-            commands
-                .spawn((FightShade, cell_shade(meshes, materials, &layout, &cells, (FLANK_SHADE, FLANK_SHADE), 5.5)));
+            shades.set(ShadeLayer::Flanking, cells);
         }
     }
     if let Some(facer) = me.facer(field.rules).filter(|_| key.arcs) {
-        let mut near: Vec<(Cell, bool)> = Vec::new();
-        let mut rear: Vec<(Cell, bool)> = Vec::new();
         let within = |cell: Cell| me.cells.iter().any(|&c| grid.steps_between(c, cell) <= ARC_RADIUS);
-        for cell in loaded.scenario.map.cells().filter(|&c| within(c)) {
-            match arc_of_cell(grid, &facer, cell) {
-                Some(Arc::Front) => near.push((cell, false)),
-                Some(Arc::Left | Arc::Right) => near.push((cell, true)),
-                Some(Arc::Rear) => rear.push((cell, false)),
-                None => {}
-            }
-        }
-        commands.spawn((FightShade, cell_shade(meshes, materials, &layout, &near, (FRONT_SHADE, SIDE_SHADE), 3.5)));
-        commands.spawn((FightShade, cell_shade(meshes, materials, &layout, &rear, (REAR_SHADE, REAR_SHADE), 3.5)));
+        let arcs = loaded.scenario.map.cells().filter(|&c| within(c)).filter_map(|cell| {
+            let shade = match arc_of_cell(grid, &facer, cell)? {
+                Arc::Front => FRONT_SHADE,
+                Arc::Left | Arc::Right => SIDE_SHADE,
+                Arc::Rear => REAR_SHADE,
+            };
+            Some((cell, shade))
+        });
+        shades.set(ShadeLayer::Arcs, arcs.collect());
     }
 }
