@@ -45,6 +45,10 @@ pub struct Stats {
 /// Within this distance in feet a creature can crew or push a weapon (it must be beside it).
 pub const CREW_REACH: u32 = 5;
 
+/// How far from a cauldron's space the square "directly below it" may be, in feet: beside it, or
+/// past the 5-ft parapet it hangs over (call; the map is seen from above).
+pub const POUR_REACH: u32 = 10;
+
 /// The ram's crew: "a minimum of four Medium creatures", in [`crew_weight`] units.
 pub const RAM_CREW: u32 = 4 * crew_weight(Size::Medium);
 

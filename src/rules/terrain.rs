@@ -145,6 +145,27 @@ impl TerrainMap {
         }
     }
 
+    /// This map with the terrain of `cells` that gives cover without blocking sight (a low wall,
+    /// a parapet) giving none: what an attacker shooting down from higher up sees over (call in
+    /// `docs/rules.md`, "Siege equipment and objects", elevation).
+    pub fn leaning_over(&self, cells: impl IntoIterator<Item = Cell>) -> TerrainMap {
+        let mut map = self.clone();
+        for cell in cells {
+            let Some(terrain) = self.terrain(cell).filter(|t| t.blocks_cover && !t.blocks_sight) else { continue };
+            let open = Terrain { blocks_cover: false, ..terrain.clone() };
+            let index = match map.palette.iter().position(|t| *t == open) {
+                Some(index) => index,
+                None if map.palette.len() < usize::from(u16::MAX) => {
+                    map.palette.push(open);
+                    map.palette.len() - 1
+                }
+                None => continue,
+            };
+            map.set(cell, index);
+        }
+        map
+    }
+
     /// Every cell's terrain, in storage order (as [`TerrainMap::cells`]).
     pub fn terrains(&self) -> impl Iterator<Item = &Terrain> + '_ {
         self.cells.iter().map(|&i| &self.palette[usize::from(i)])

@@ -14,7 +14,7 @@ use crate::rules::distance::{DiagonalRule, range_feet};
 use crate::rules::economy::TurnOptions;
 use crate::rules::health::{DEATH_SAVES_TO_END, DamageType, DeathSaves, Defenses};
 use crate::rules::objects::{OBJECT_IMMUNITIES, Substance, table_hit_points};
-use crate::rules::siege::{CREW_REACH, Crewing, Siege, SiegeKind, pour_cells};
+use crate::rules::siege::{Crewing, POUR_REACH, Siege, SiegeKind, pour_cells};
 use crate::rules::size::{MAX_SQUARE_SIDE, TINY_PER_CELL, may_share_a_cell};
 use crate::rules::terrain::{DEFAULT_LEGEND, Terrain, TerrainKind};
 use crate::rules::{Cell, Grid, Size, TerrainMap};
@@ -665,12 +665,13 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
     if let Some(pours_on) = token.siege.and_then(|s| s.pours_on).filter(|_| within_reach(token)) {
         let square = pour_cells(grid, pours_on);
         let near =
-            range_feet(grid, DiagonalRule::Standard, &token.cells(grid), &square).is_some_and(|f| f <= CREW_REACH);
+            range_feet(grid, DiagonalRule::Standard, &token.cells(grid), &square).is_some_and(|f| f <= POUR_REACH);
         if !near {
             problems.add(
                 &format!("{path}.pours_on"),
                 format!(
-                    "{who}: the square it pours on must be beside it (within {CREW_REACH} ft), directly below its spout"
+                    "{who}: the square it pours on must be below its spout, within {POUR_REACH} ft of its space (beside it, \
+                     or past the parapet it hangs over)"
                 ),
             );
         }

@@ -256,7 +256,7 @@ fn bad_objects_and_siege_equipment_are_refused() {
         (r#"(id: "x", name: "X", size: Huge, at: (2, 2), substance: Stone, durability: Fragile),"#, "stops at Large"),
         (r#"(id: "x", name: "X", siege: Ram, size: Huge, at: (2, 2)),"#, "a ram is Large, not Huge"),
         (r#"(id: "x", name: "X", siege: Cauldron, at: (2, 2)),"#, "a cauldron needs `pours_on`"),
-        (r#"(id: "x", name: "X", siege: Cauldron, at: (2, 2), pours_on: (7, 3)),"#, "must be beside it"),
+        (r#"(id: "x", name: "X", siege: Cauldron, at: (2, 2), pours_on: (7, 3)),"#, "must be below its spout"),
         (r#"(id: "x", name: "X", siege: Ballista, at: (2, 2), pours_on: (2, 4)),"#, "only a cauldron"),
         (r#"(id: "x", name: "X", size: Small, at: (2, 2), ac: 10, hp: 5, state: Loaded),"#, "only a siege weapon"),
         (r#"(id: "x", name: "X", siege: SiegeTower, at: (2, 2), state: Aimed),"#, "only a siege weapon"),

@@ -310,7 +310,18 @@ pub fn adjudicate(field: &Field, attacker: &Fighter, target: &Fighter, attack: &
     let grid = field.grid();
     let kind = attack.kind();
     let distance = field.feet_between(attacker, target);
-    let board = field.sight_board();
+    // Shooting down from higher up, an attacker sees over the low walls and parapets nearer to it
+    // than to the target: they give the target no cover (call: docs/rules.md, "Siege equipment
+    // and objects").
+    let leaned_over = (attacker.elevation > target.elevation).then(|| {
+        let steps = |cell: Cell, space: &[Cell]| space.iter().map(|&c| grid.steps_between(c, cell)).min();
+        let nearer = field.map.cells().filter(|&cell| {
+            field.map.terrain(cell).is_some_and(|t| t.blocks_cover && !t.blocks_sight)
+                && steps(cell, &attacker.cells) < steps(cell, &target.cells)
+        });
+        field.map.leaning_over(nearer.collect::<Vec<_>>())
+    });
+    let board = leaned_over.as_ref().map_or_else(|| field.sight_board(), |map| field.sight_board_on(map));
     let cover = CoverContext::new(&board, From::Space { cells: &attacker.cells, id: Some(&attacker.id) })
         .cover(Some(&target.id), &target.cells);
     let unseen = field.unseen_because(attacker, target);

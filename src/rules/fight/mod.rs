@@ -149,6 +149,11 @@ impl<'a> Field<'a> {
         self.fighters.iter().find(|f| f.id == id)
     }
 
+    /// Every fighter on another map of the same place (the terrain an attacker leans over).
+    pub fn sight_board_on<'m>(&'m self, map: &'m TerrainMap) -> SightBoard<'m> {
+        SightBoard { map, tokens: &self.occupants }
+    }
+
     /// Every fighter as sight and cover see them (a siege tower left out: what is inside it is
     /// sheltered by `rules::siege::shelter`, and creatures stand in its space).
     pub fn sight_board(&self) -> SightBoard<'_> {

@@ -426,3 +426,26 @@ fn height_counts_in_reach_and_crewing() {
     assert!(matches!(refused, SiegeError::TooFar { distance: 20, .. }), "{refused}");
     assert_eq!(field.feet_between(&all[0], &all[2]), 5, "on the same level, the map's range");
 }
+
+/// Call: an attacker higher than its target sees over the parapet nearer to it than to the target,
+/// which gives the target below no cover, even on a slant; the same parapet still covers the
+/// defender from the ground.
+#[test]
+fn a_defender_shoots_down_over_its_own_parapet() {
+    let map = map(Grid::Square, &["........", "........", "========", "........", "........", "........"]);
+    let mut archer = fighter("archer", Side::Enemy, (3, 1));
+    archer.elevation = 20;
+    let below = fighter("wren", Side::Party, (3, 5));
+    let all = [archer, below];
+    let down = ruling(&map, &all, "archer", "wren");
+    assert_eq!((down.cover.degree, down.ac.cover), (CoverDegree::None, 0), "{}", down.summary());
+    let mut slant = all.clone();
+    slant[1].cells = vec![Cell::new(0, 5)];
+    let across = ruling(&map, &slant, "archer", "wren");
+    assert_eq!(across.ac.cover, 0, "a slanting shot crosses several parapet cells: {}", across.summary());
+    let up = ruling(&map, &all, "wren", "archer");
+    assert!(up.ac.cover > 0, "the parapet covers the archer: {}", up.summary());
+    let mut level = all.clone();
+    level[0].elevation = 0;
+    assert!(ruling(&map, &level, "archer", "wren").ac.cover > 0, "on the level, the wall covers both");
+}
