@@ -217,10 +217,10 @@ fn selected_card(
             }
         });
     }
+    requests.extend(siege_section(ui, &details.id, &details.siege));
     if let Some(turn) = &details.turn {
         requests.extend(turn_section(ui, &details.id, turn, turn_edit));
     }
-    requests.extend(siege_section(ui, &details.id, &details.siege));
     if let Some(fight) = &details.fight {
         requests.extend(fight_section(ui, &details.id, fight, edit));
     }

@@ -65,7 +65,7 @@ pub fn siege_section(ui: &mut egui::Ui, id: &str, view: &SiegeView) -> Vec<Panel
     if let Some(card) = &view.weapon {
         ui.separator();
         ui.label(RichText::new(format!("{}: {}", card.kind, card.state)).strong());
-        ui.label(RichText::new(format!("Takes {}, each an action of a creature within 5 ft", card.sequence)).weak());
+        ui.label(RichText::new(format!("Steps: {} (actions of creatures within 5 ft)", card.sequence)).weak());
         if let Some(payload) = &card.payload {
             ui.label(payload);
         }
