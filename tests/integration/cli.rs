@@ -402,3 +402,61 @@ fn query_provokes_and_the_turn_in_tokens() {
     let keg = tokens["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "keg").expect("keg");
     assert!(keg.get("turn").is_none(), "objects take no turns");
 }
+
+/// `query siege` and `query attack` with siege weapons and objects, on the castle-siege sample.
+#[test]
+fn query_siege_weapons_and_objects() {
+    let ask = |args: &[&str]| {
+        let mut all = vec!["query", "scenes/castle_siege.ron"];
+        all.extend_from_slice(args);
+        let (code, out, err) = battlemap(&all);
+        (code, out, err)
+    };
+    let json = |args: &[&str]| {
+        let (code, out, err) = ask(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        serde_json::from_str::<Value>(&out).expect("JSON")
+    };
+    let ram = json(&["siege", "ram"]);
+    assert_eq!(
+        (ram["kind"].as_str(), ram["state"].as_str(), ram["can_fire_now"].as_bool()),
+        (Some("Ram"), Some("ready"), Some(true))
+    );
+    assert_eq!(ram["ram_crew"]["strength"], 8, "four Medium soldiers");
+    let gate = ram["targets"].as_array().expect("targets").iter().find(|t| t["id"] == "gate").expect("the gate");
+    assert_eq!(gate["allowed"], true, "{gate}");
+    let cauldron = json(&["siege", "cauldron"]);
+    assert_eq!(cauldron["next_step"], "tip");
+    let under: Vec<&str> = cauldron["pour"]["creatures"]
+        .as_array()
+        .expect("creatures")
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(under, ["aldric", "soldier-3", "soldier-4"]);
+    let ballista = json(&["siege", "ballista"]);
+    assert_eq!((ballista["state"].as_str(), ballista["next_step"].as_str()), (Some("loaded"), Some("aim")));
+    // The ballista as written (loaded, not aimed) can't fire yet.
+    let refused = json(&["attack", "ballista", "wren"]);
+    assert_eq!(refused["allowed"], false);
+    assert_eq!(refused["refusal"]["reason"], "not_ready", "{refused}");
+    // A mangonel's stone: too close under 65 ft; over the parapet with its high arc.
+    let mangonel = json(&["siege", "mangonel"]);
+    let target = |id: &str| mangonel["targets"].as_array().unwrap().iter().find(|t| t["id"] == id).cloned().unwrap();
+    assert_eq!(target("engineer-1")["allowed"], false, "within 60 ft: {}", target("engineer-1"));
+    assert!(target("archer-1")["summary"].as_str().unwrap().contains("high arc"), "{}", target("archer-1"));
+    // Objects as targets: a spear's 1d6+1 never passes the gate's threshold of 15.
+    let hits: Vec<Value> = (0..12)
+        .map(|seed| json(&["attack", "soldier-1", "gate", "--roll", "--seed", &seed.to_string()]))
+        .filter(|swing| !swing["rolled"]["damage"].is_null())
+        .collect();
+    assert!(!hits.is_empty(), "some of twelve seeded spear thrusts hit the gate");
+    for swing in hits {
+        let dealt = &swing["rolled"]["damage"]["dealt"];
+        assert_eq!((dealt["amount"].as_i64(), dealt["by"].as_str()), (Some(0), Some("damage threshold")), "{swing}");
+        assert_eq!(swing["rolled"]["health"]["hp"], 60, "the gate keeps its 60 hit points");
+    }
+    let (code, _, err) = ask(&["siege", "wren"]);
+    assert_eq!(code, 2, "not siege equipment");
+    assert!(err.contains("not siege equipment"), "{err}");
+}

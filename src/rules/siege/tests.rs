@@ -449,3 +449,38 @@ fn a_defender_shoots_down_over_its_own_parapet() {
     level[0].elevation = 0;
     assert!(ruling(&map, &level, "archer", "wren").ac.cover > 0, "on the level, the wall covers both");
 }
+
+/// On hexes the same rules hold: the cauldron's square is a Large space (3 hexes round a vertex)
+/// and a ram's crew stands in the hexes beside its 3.
+#[test]
+fn siege_rules_hold_on_hexes() {
+    let grid = Grid::Hex(crate::rules::HexOrientation::PointyTop);
+    let rows: Vec<String> = (0..10).map(|_| ".".repeat(12)).collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let map = map(grid, &rows);
+    let hexed = |mut f: Fighter, at: (i32, i32)| {
+        f.cells = crate::rules::Footprint::of(grid, f.size, None).at(Cell::new(at.0, at.1)).collect();
+        f
+    };
+    let mut cauldron = hexed(weapon("pot", SiegeKind::Cauldron, Side::Enemy, (0, 0), Readiness::Aimed), (4, 1));
+    cauldron.siege.as_mut().unwrap().pours_on = Some(Cell::new(3, 4));
+    let ram = hexed(weapon("ram", SiegeKind::Ram, Side::Party, (0, 0), Readiness::Unloaded), (4, 3));
+    let door = hexed(gate("door", (0, 0), None), (6, 3));
+    let crew: Vec<Fighter> = [(3, 3), (3, 4), (4, 5), (5, 4)]
+        .iter()
+        .enumerate()
+        .map(|(i, &at)| hexed(fighter(&format!("c{i}"), Side::Party, (0, 0)), at))
+        .collect();
+    let mut all = vec![cauldron, ram, door];
+    all.extend(crew);
+    let field = Field::new(&map, &all, RULES);
+    let (cells, inside) = in_pour(&field, field.fighter("pot").unwrap()).unwrap();
+    assert_eq!(cells.len(), 3);
+    assert_eq!(cells, [Cell::new(3, 4), Cell::new(4, 4), Cell::new(3, 5)]);
+    assert_eq!(inside.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(), ["c1"], "the crew under the oil");
+    assert!(inside.iter().all(|a| a.sheltered.is_some()), "and sheltered by the ram's roof");
+    let crew = ram_crew(&field, field.fighter("ram").unwrap());
+    assert_eq!((crew.members.len(), crew.enough()), (4, true), "{crew:?}");
+    let strike = ruling(&map, &all, "ram", "door");
+    assert!(strike.allowed(), "{:?} {}", strike.refusal, strike.distance);
+}
