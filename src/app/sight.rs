@@ -6,13 +6,15 @@ use bevy::prelude::*;
 
 use super::AppSystems;
 use super::board::{Board, CellShades, ShadeLayer};
+use super::fight::{AttackMode, FightTokens, fighters};
 use super::input::{PointerOnMap, toggle_key, token_under};
 use super::movement::{TokenSpaces, occupants};
 use super::state::{LoadedScenario, Selection, Toggle};
 use super::tokens::TokenDisc;
 use crate::rules::Cell;
+use crate::rules::fight::adjudicate::attack_cover;
 use crate::rules::lattice::Point;
-use crate::rules::sight::{Cover, From, SightBoard, cover, line_of_sight, unseen_cells};
+use crate::rules::sight::{Cover, SightBoard, line_of_sight, unseen_cells};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CoverPreview>().init_resource::<SightOverlay>().add_systems(
@@ -66,28 +68,33 @@ impl SightOverlay {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn preview_cover(
     selection: Res<Selection>,
     pointer: Res<PointerOnMap>,
     board: Option<Res<Board>>,
     loaded: Res<LoadedScenario>,
     tokens: TokenSpaces,
+    fight: (Res<AttackMode>, FightTokens),
     discs: Query<(Entity, &TokenDisc)>,
     names: Query<&super::components::DisplayName>,
     mut preview: ResMut<CoverPreview>,
 ) {
-    let (Some(board), Some(attacker), Some(world)) = (board, selection.0, pointer.world) else {
+    let (mode, fight_tokens) = fight;
+    let (Some(board), Some(selected), Some(world)) = (board, selection.0, pointer.world) else {
         if preview.0.is_some() {
             preview.0 = None;
         }
         return;
     };
+    // A siege weapon the selected creature fires shoots from its own space.
+    let attacker = mode.weapon.filter(|_| mode.attacker == Some(selected)).unwrap_or(selected);
     let layout = board.0;
     let candidates = discs.iter().filter_map(|(e, disc)| {
         let (_, _, position, size, ..) = tokens.get(e).ok()?;
         Some((e, disc, crate::rules::Footprint::of(layout.grid, size.size, size.square_side).at(position.0).collect()))
     });
-    let target = token_under(world, pointer.cell, candidates).filter(|t| *t != attacker);
+    let target = token_under(world, pointer.cell, candidates).filter(|t| *t != attacker && *t != selected);
     let Some(target) = target else {
         if preview.0.is_some() {
             preview.0 = None;
@@ -97,15 +104,12 @@ fn preview_cover(
     if preview.0.as_ref().is_some_and(|p| p.attacker == attacker && p.target == target) {
         return;
     }
-    let everyone = occupants(&layout, &tokens);
-    let id = |e: Entity| tokens.get(e).ok().map(|t| t.1.0.clone());
-    let (Some(attacker_id), Some(target_id)) = (id(attacker), id(target)) else { return };
-    let cells = |id: &str| everyone.iter().find(|o| o.id == id).map(|o| o.cells.clone()).unwrap_or_default();
-    let (from, to) = (cells(&attacker_id), cells(&target_id));
-    let sight_board = SightBoard { map: &loaded.scenario.map, tokens: &everyone };
-    let ruling = cover(&sight_board, From::Space { cells: &from, id: Some(&attacker_id) }, Some(&target_id), &to);
-    let sight = line_of_sight(&sight_board, &from, &to).is_some();
-    let target_name = names.get(target).map(|n| n.0.clone()).unwrap_or(target_id);
+    let all = fighters(&loaded, &fight_tokens);
+    let field = all.field(&loaded);
+    let (Some(from), Some(to)) = (all.of(attacker), all.of(target)) else { return };
+    let ruling = attack_cover(&field, from, to);
+    let sight = line_of_sight(&field.sight_board(), &from.cells, &to.cells).is_some();
+    let target_name = names.get(target).map_or_else(|_| to.name().to_owned(), |n| n.0.clone());
     preview.0 = Some(Preview { attacker, target, target_name, ruling, sight });
 }
 

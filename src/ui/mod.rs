@@ -30,7 +30,8 @@ pub use turn::{
 };
 
 /// The buttons whose place on screen the state file reports, for tests that click them.
-pub const BUTTON_TARGETS: [&str; 5] = ["card.start_turn", "prompt.yes", "prompt.no", "status.dm_view", "dm.confirm"];
+pub const BUTTON_TARGETS: [&str; 6] =
+    ["card.start_turn", "prompt.yes", "prompt.no", "status.dm_view", "dm.confirm", "card.siege"];
 
 /// Remembers where the button `name` (one of [`BUTTON_TARGETS`]) is drawn this frame.
 pub(crate) fn remember(response: &egui::Response, name: &'static str) {

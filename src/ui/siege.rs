@@ -110,6 +110,9 @@ pub fn siege_section(ui: &mut egui::Ui, id: &str, view: &SiegeView) -> Vec<Panel
                 (None, SiegeAction::Tip) => "Every creature in the square below makes a DC 15 Dexterity save".into(),
                 (None, SiegeAction::Work(_)) => "Spends this creature's action".into(),
             };
+            if weapon.id == view.nearby[0].id {
+                super::remember(&button, "card.siege");
+            }
             if button.on_hover_text(tip).on_disabled_hover_text(weapon.why_not.clone().unwrap_or_default()).clicked() {
                 requests.push(PanelRequest::Siege { operator: id.to_owned(), weapon: weapon.id.clone(), action });
             }

@@ -647,3 +647,28 @@ fn the_frame_time_benchmark_times_frames_while_dragging() {
     assert_eq!(plain["dragging"], Value::Null, "{plain}");
     assert_eq!(plain["hidden"], serde_json::json!(["labels", "panels"]), "{plain}");
 }
+
+/// A siege weapon worked with the mouse (DMG "Siege Equipment"): a soldier of the ram's crew is
+/// selected, "Ram at..." on his card picks the ram, hovering the gate shows the ram's ruling, and
+/// the click strikes it: the strike is in the log, and the soldier's action is spent.
+#[test]
+fn the_ram_is_swung_at_the_gate_with_the_mouse() {
+    let display = start_display(380);
+    let (_running, state_file, state) = open_scene(&display, "scenes/castle_siege.ron", "siege-state", Some("5"));
+    click_at(&display, &state_file, cell_on_screen(&state, 12, 6));
+    wait_for_state(&state_file, 30, "the soldier selected", |s| s["selected"] == "soldier-1");
+    click_button(&display, &state_file, "card.siege");
+    move_to(&display, &state_file, cell_on_screen(&state, 13, 4));
+    let card = wait_for_state(&state_file, 30, "the ram's ruling on the gate", |s| s["attack_card"]["allowed"] == true);
+    let lines: Vec<&str> =
+        card["attack_card"]["lines"].as_array().expect("lines").iter().filter_map(Value::as_str).collect();
+    assert!(lines[0].starts_with("Ram vs Gate"), "{lines:?}");
+    click_at(&display, &state_file, cell_on_screen(&state, 13, 4));
+    let done = wait_for_state(&state_file, 30, "the strike in the log", |s| {
+        s["log"]
+            .as_array()
+            .is_some_and(|log| log.iter().any(|l| l.as_str().is_some_and(|l| l.contains("Ram attack on Gate"))))
+    });
+    let log: Vec<&str> = done["log"].as_array().expect("log").iter().filter_map(Value::as_str).collect();
+    assert!(log[0].starts_with("Soldier's ram rolled 1d20+8"), "{log:#?}");
+}

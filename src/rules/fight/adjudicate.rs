@@ -305,14 +305,12 @@ pub fn pick_attack<'a>(attacker: &'a Fighter, name: Option<&str>) -> Result<&'a 
     }
 }
 
-/// The whole ruling on `attacker` making `attack` against `target`.
-pub fn adjudicate(field: &Field, attacker: &Fighter, target: &Fighter, attack: &Attack) -> Adjudication {
+/// The cover `target` has against `attacker`'s attacks (DMG "Cover", from the attacker's best
+/// corner). Shooting down from higher up, an attacker sees over the low walls and parapets nearer
+/// to it than to the target: they give the target no cover (call: docs/rules.md, "Siege equipment
+/// and objects"). The map's cover preview draws this ruling.
+pub fn attack_cover(field: &Field, attacker: &Fighter, target: &Fighter) -> Cover {
     let grid = field.grid();
-    let kind = attack.kind();
-    let distance = field.feet_between(attacker, target);
-    // Shooting down from higher up, an attacker sees over the low walls and parapets nearer to it
-    // than to the target: they give the target no cover (call: docs/rules.md, "Siege equipment
-    // and objects").
     let leaned_over = (attacker.elevation > target.elevation).then(|| {
         let steps = |cell: Cell, space: &[Cell]| space.iter().map(|&c| grid.steps_between(c, cell)).min();
         let nearer = field.map.cells().filter(|&cell| {
@@ -322,8 +320,16 @@ pub fn adjudicate(field: &Field, attacker: &Fighter, target: &Fighter, attack: &
         field.map.leaning_over(nearer.collect::<Vec<_>>())
     });
     let board = leaned_over.as_ref().map_or_else(|| field.sight_board(), |map| field.sight_board_on(map));
-    let cover = CoverContext::new(&board, From::Space { cells: &attacker.cells, id: Some(&attacker.id) })
-        .cover(Some(&target.id), &target.cells);
+    CoverContext::new(&board, From::Space { cells: &attacker.cells, id: Some(&attacker.id) })
+        .cover(Some(&target.id), &target.cells)
+}
+
+/// The whole ruling on `attacker` making `attack` against `target`.
+pub fn adjudicate(field: &Field, attacker: &Fighter, target: &Fighter, attack: &Attack) -> Adjudication {
+    let grid = field.grid();
+    let kind = attack.kind();
+    let distance = field.feet_between(attacker, target);
+    let cover = attack_cover(field, attacker, target);
     let unseen = field.unseen_because(attacker, target);
     let target_in_arc = field.arc_of(attacker, target);
     let attacker_in_arc = field.arc_of(target, attacker);
