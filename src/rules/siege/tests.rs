@@ -459,7 +459,7 @@ fn siege_rules_hold_on_hexes() {
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     let map = map(grid, &rows);
     let hexed = |mut f: Fighter, at: (i32, i32)| {
-        f.cells = crate::rules::Footprint::of(grid, f.size, None).at(Cell::new(at.0, at.1)).collect();
+        f.cells = Footprint::of(grid, f.size, None).at(Cell::new(at.0, at.1)).collect();
         f
     };
     let mut cauldron = hexed(weapon("pot", SiegeKind::Cauldron, Side::Enemy, (0, 0), Readiness::Aimed), (4, 1));
