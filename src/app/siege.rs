@@ -17,7 +17,7 @@ use crate::rules::economy::Action;
 use crate::rules::fight::Fighter;
 use crate::rules::fight::saves::roll_saves;
 use crate::rules::siege::{CREW_REACH, Siege, SiegeKind, Step, in_pour, may_crew, push, ram_crew};
-use crate::ui::{NearbyWeapon, SiegeView, WeaponCard};
+use crate::ui::{NearbyWeapon, SiegeView, WeaponCard, capitalized};
 
 /// Siege requests and the siege card, without a window (headless tests add this).
 pub(super) fn plugin(app: &mut App) {
@@ -268,9 +268,4 @@ fn build_card(
     if card.0 != view {
         card.0 = view;
     }
-}
-
-fn capitalized(word: &str) -> String {
-    let mut chars = word.chars();
-    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }

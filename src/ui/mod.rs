@@ -21,6 +21,7 @@ pub(crate) use cursor::cursor_label;
 pub use dice::{DiceEdit, DiceView, dice_panel};
 pub use fight::{FightAction, FightEdit, FightView, attack_card, fight_section};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
+pub(crate) use siege::capitalized;
 pub use siege::{NearbyWeapon, SiegeAction, SiegeView, WeaponCard, siege_section};
 pub use status::{StatusEdit, StatusView, dm_banner, status_bar};
 pub use template::{InsideView, SaveSettings, ShapeKind, TemplateSettings, TemplateView, template_panel};

@@ -121,7 +121,8 @@ pub fn siege_section(ui: &mut egui::Ui, id: &str, view: &SiegeView) -> Vec<Panel
     requests
 }
 
-fn capitalized(word: &str) -> String {
+/// `word` with its first letter in upper case: `Ballista`.
+pub(crate) fn capitalized(word: &str) -> String {
     let mut chars = word.chars();
     chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }
