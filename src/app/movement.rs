@@ -281,7 +281,22 @@ pub(super) fn drag_tokens(
     let (fight_tokens, turn_moves, turn, pending) = fight;
     let Some(board) = board else { return };
     let layout = board.0;
+    let pushed = pointer.pressed_token.filter(|&e| fight_tokens.get(e).is_ok_and(|t| t.6.is_some()));
     if buttons.just_pressed(MouseButton::Left) && dragging.0.is_none() {
+        // A siege weapon is pushed by its crew (`siege::plan_push`), with no reach of its own.
+        if let Some((weapon, cell)) = pushed.zip(pointer.cell)
+            && let Ok((_, _, position, ..)) = tokens.get(weapon)
+        {
+            let anchor = position.0;
+            dragging.0 = Some(Drag {
+                entity: weapon,
+                grab: (cell.x - anchor.x, cell.y - anchor.y),
+                target: anchor,
+                preview: Err(String::new()),
+                provokes: Vec::new(),
+                by_dm: keys.shift(),
+            });
+        }
         let grabbed =
             pointer.pressed_token.zip(pointer.cell).and_then(|(e, cell)| Some((e, cell, turn_moves.get(e).ok()?)));
         if let Some((entity, cell, (moves, actions))) = grabbed {
@@ -331,6 +346,12 @@ pub(super) fn drag_tokens(
                     let can_dash = !drag.by_dm && actions.0.can_take(Action::Dash, &t.9.sheet.turn).is_ok();
                     let budget = if drag.by_dm { dm_budget(moves) } else { moves.clone() };
                     plan_move(&loaded, &layout, &tokens, &budget, can_dash, drag.entity, target)
+                }
+                (Err(_), Ok(t)) if t.6.is_some() => {
+                    let all = fighters(&loaded, &fight_tokens);
+                    let feet_left = |e: Entity| turn_moves.get(e).map_or(0, |(m, _)| m.turn.left());
+                    super::siege::plan_push(&loaded, &layout, &tokens, &all, feet_left, drag.entity, target, drag.by_dm)
+                        .map(|push| (push.path, false))
                 }
                 _ => Err("this token does not move".to_owned()),
             };

@@ -7,23 +7,30 @@
 use bevy::prelude::*;
 
 use super::AppSystems;
+use super::board::Board;
+use super::components::Position;
 use super::components::{Actions, DisplayName};
 use super::dice::{Inspiration, Session};
 use super::fight::{AttackMode, FightTokens, Fighters, apply_saves, fighters, make_attack};
-use super::movement::TurnMoves;
+use super::layout::BoardLayout;
+use super::movement::{MoveToken, TokenSpaces, TurnMoves, occupants};
 use super::state::{LoadedScenario, Notice, Selection};
 use super::turns::{Turn, take_action};
+use crate::rules::distance::DiagonalParity;
 use crate::rules::economy::Action;
 use crate::rules::fight::Fighter;
 use crate::rules::fight::saves::roll_saves;
+use crate::rules::movement::{self, Mover, Path, Step as PathStep, fit_at};
 use crate::rules::siege::{CREW_REACH, Siege, SiegeKind, Step, in_pour, may_crew, push, ram_crew};
+use crate::rules::{Cell, Footprint};
 use crate::ui::{NearbyWeapon, SiegeView, WeaponCard, capitalized};
 
 /// Siege requests and the siege card, without a window (headless tests add this).
 pub(super) fn plugin(app: &mut App) {
-    app.add_message::<SiegeRequest>()
-        .init_resource::<SiegeCard>()
-        .add_systems(Update, (apply_siege_requests.in_set(AppSystems::Apply), build_card.in_set(AppSystems::Show)));
+    app.add_message::<SiegeRequest>().init_resource::<SiegeCard>().add_systems(
+        Update,
+        ((apply_siege_requests, apply_pushes).in_set(AppSystems::Apply), build_card.in_set(AppSystems::Show)),
+    );
 }
 
 /// What the card and the map ask of a siege weapon: `operator` spends its action on `weapon`.
@@ -176,6 +183,138 @@ fn apply_siege_requests(
             Ok(text) => (text, false),
             Err(why) => (format!("{who} can't work {weapon_name}: {why}"), true),
         });
+    }
+}
+
+/// A push of a siege weapon: its path, and where each pusher's anchor goes (they walk with it).
+pub(crate) struct PushPlan {
+    pub path: Path,
+    /// Each pusher, its anchor now and after the push.
+    pub pushers: Vec<(Entity, Cell, Cell)>,
+}
+
+/// How far the DM may move a weapon without crew: across any map.
+const DM_PUSH_FEET: u32 = 5000;
+
+/// Plans pushing `weapon` to `to` (`rules::siege::push`): enough crew beside it, a path for its
+/// space within half the least movement any of them has left (`feet_left`), and room for each
+/// pusher to walk alongside, shifted as the weapon is. The DM (`by_dm`) moves it without crew.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn plan_push(
+    loaded: &LoadedScenario,
+    layout: &BoardLayout,
+    tokens: &TokenSpaces,
+    all: &Fighters,
+    feet_left: impl Fn(Entity) -> u32,
+    weapon: Entity,
+    to: Cell,
+    by_dm: bool,
+) -> Result<PushPlan, String> {
+    let field = all.field(loaded);
+    let w = all.of(weapon).ok_or("no such weapon")?;
+    let siege = w.siege.ok_or("not siege equipment")?;
+    let crew = push(&field, w, siege.kind, |f| all.entity_of(&f.id).map_or(0, &feet_left));
+    let name_of = |id: &str| field.fighter(id).map_or_else(|| id.to_owned(), |f| f.name().to_owned());
+    if !by_dm && !crew.crew.enough() {
+        return Err(format!("too few to push it: {}", crew.crew.describe(name_of)));
+    }
+    let walking: Vec<&str> = if by_dm { Vec::new() } else { crew.crew.members.iter().map(String::as_str).collect() };
+    let others: Vec<_> =
+        occupants(layout, tokens).into_iter().filter(|o| o.id != w.id && !walking.contains(&o.id.as_str())).collect();
+    let board = movement::Board { map: &loaded.scenario.map, rule: loaded.scenario.rules.diagonals, others: &others };
+    let (_, _, position, size, side, ..) = tokens.get(weapon).map_err(|_| "no such weapon")?;
+    let mover = Mover { size: size.size, square_side: size.square_side, side: side.0, crawling: false };
+    let budget = if by_dm { DM_PUSH_FEET } else { crew.feet };
+    let start = position.0;
+    let path = movement::reach(&board, &mover, start, budget, DiagonalParity::default()).path(to).ok_or_else(|| {
+        let why = movement::why_not(&board, &mover, start, to, budget, DiagonalParity::default())
+            .map_or_else(|| "out of reach".to_owned(), |e| e.to_string());
+        format!("{why} (its pushers can move it {budget} ft)")
+    })?;
+    let shift = (to.x - start.x, to.y - start.y);
+    let mut taken: Vec<Cell> = others.iter().flat_map(|o| o.cells.iter().copied()).collect();
+    taken.extend(Footprint::of(layout.grid, size.size, size.square_side).at(to));
+    let mut pushers = Vec::new();
+    for id in walking {
+        let entity = all.entity_of(id).ok_or("no such pusher")?;
+        let (_, _, at, size, side, ..) = tokens.get(entity).map_err(|_| "no such pusher")?;
+        let there = at.0.offset(shift.0, shift.1);
+        let cells: Vec<Cell> = Footprint::of(layout.grid, size.size, size.square_side).at(there).collect();
+        let pusher = Mover { size: size.size, square_side: size.square_side, side: side.0, crawling: false };
+        if fit_at(&loaded.scenario.map, &pusher, there).is_none() || cells.iter().any(|c| taken.contains(c)) {
+            return Err(format!("{} can't walk alongside it to {there}", name_of(id)));
+        }
+        taken.extend(cells);
+        pushers.push((entity, at.0, there));
+    }
+    Ok(PushPlan { path, pushers })
+}
+
+/// Pushes the siege weapons dropped by a drag (a [`MoveToken`] for a weapon): the weapon moves,
+/// its pushers walk alongside, each paying twice the weapon's cost from its movement. While a
+/// fight runs, one of the pushers must be the creature whose turn it is (or the DM moves it).
+#[allow(clippy::too_many_arguments)]
+fn apply_pushes(
+    mut requests: MessageReader<MoveToken>,
+    loaded: Res<LoadedScenario>,
+    board: Option<Res<Board>>,
+    mut spaces: ParamSet<(TokenSpaces, FightTokens, Query<&mut Position>)>,
+    mut moves: Query<&mut TurnMoves>,
+    names: Query<&DisplayName>,
+    turn: Res<Turn>,
+    mut notice: ResMut<Notice>,
+) {
+    let Some(board) = board else { return };
+    let name = |e: Entity| names.get(e).map_or_else(|_| "?".to_owned(), |n| n.0.clone());
+    for request in requests.read() {
+        let all = fighters(&loaded, &spaces.p1());
+        if all.of(request.entity).is_none_or(|w| w.siege.is_none()) {
+            continue;
+        }
+        let feet_left = |e: Entity| moves.get(e).map_or(0, |m| m.turn.left());
+        let planned =
+            plan_push(&loaded, &board.0, &spaces.p0(), &all, feet_left, request.entity, request.to, request.by_dm);
+        let plan = match planned {
+            Ok(plan) if request.by_dm || !turn.fight_runs() => plan,
+            Ok(plan) if plan.pushers.iter().any(|(e, ..)| turn.active == Some(*e)) => plan,
+            Ok(_) => {
+                let why = "push it on the turn of one of its pushers (or hold Shift to move it as the DM)";
+                notice.0 = Some((format!("{} can't be pushed now: {why}", name(request.entity)), true));
+                continue;
+            }
+            Err(why) => {
+                notice.0 = Some((format!("{} can't be pushed to {}: {why}", name(request.entity), request.to), true));
+                continue;
+            }
+        };
+        let mut positions = spaces.p2();
+        if let Ok(mut position) = positions.get_mut(request.entity) {
+            position.0 = request.to;
+        }
+        let cost = plan.path.cost.saturating_mul(2);
+        for &(pusher, from, there) in &plan.pushers {
+            if let Ok(mut position) = positions.get_mut(pusher) {
+                position.0 = there;
+            }
+            if let Ok(mut walked) = moves.get_mut(pusher) {
+                let shift = (there.x - from.x, there.y - from.y);
+                let steps = plan
+                    .path
+                    .steps
+                    .iter()
+                    .map(|step| PathStep { to: step.to.offset(shift.0, shift.1), cost: step.cost * 2, ..step.clone() })
+                    .collect();
+                let path = Path { start: from, steps, cost, ..plan.path.clone() };
+                walked.turn.take_move(from, &path, false);
+            }
+        }
+        let who: Vec<String> = plan.pushers.iter().map(|(e, ..)| name(*e)).collect();
+        let text = if who.is_empty() {
+            format!("The DM moves {} to {}", name(request.entity), request.to)
+        } else {
+            format!("{} push {} {} ft (each pays {cost} ft)", who.join(", "), name(request.entity), plan.path.cost)
+        };
+        notice.0 = Some((text, false));
     }
 }
 

@@ -129,3 +129,63 @@ fn a_scripted_siege_round() {
     insta::assert_snapshot!("castle_siege_round_seed2026", first);
     assert_eq!(first, play(), "the same seed replays the same siege");
 }
+
+/// Pushing a siege weapon (a call on DMG "Siege Equipment": weapons "require creatures to move
+/// them"): dropping the ram two squares on moves it with its four soldiers walking alongside, each
+/// paying twice the ram's 10 ft; farther than half their movement is refused and moves nothing; a
+/// weapon short of crew doesn't move; while a fight runs, it moves on a pusher's turn.
+#[test]
+fn the_crew_pushes_the_ram() {
+    use battlemap::app::components::Position;
+    use battlemap::app::movement::{MoveToken, TurnMoves};
+    use battlemap::rules::Cell;
+    let mut s = Siege { app: app_with("scenes/castle_siege.ron"), notices: Vec::new() };
+    let ram = s.e("ram");
+    let at = |s: &mut Siege, id: &str| {
+        let entity = s.e(id);
+        s.app.world().get::<Position>(entity).expect("position").0
+    };
+    let left = |s: &mut Siege, id: &str| {
+        let entity = s.e(id);
+        s.app.world().get::<TurnMoves>(entity).expect("movement").turn.left()
+    };
+    let mut push = |s: &mut Siege, to: Cell| {
+        s.app.world_mut().write_message(MoveToken { entity: ram, to, by_dm: false });
+        s.app.update();
+        s.app.world().resource::<Notice>().0.clone().expect("a notice")
+    };
+    let (text, refused) = push(&mut s, Cell::new(13, 10));
+    assert!(refused && text.contains("15 ft"), "20 ft is beyond half of 30 ft: {text}");
+    assert_eq!(at(&mut s, "ram"), Cell::new(13, 6), "nothing moved");
+    let (text, refused) = push(&mut s, Cell::new(13, 8));
+    assert!(!refused, "{text}");
+    assert_eq!(at(&mut s, "ram"), Cell::new(13, 8));
+    for (id, to) in [("soldier-1", (12, 8)), ("soldier-2", (12, 9)), ("soldier-3", (15, 8)), ("soldier-4", (15, 9))] {
+        assert_eq!(at(&mut s, id), Cell::new(to.0, to.1), "{id} walks alongside");
+        assert_eq!(left(&mut s, id), 10, "{id} paid 20 ft for 10 ft of pushing");
+    }
+    let (text, refused) = push(&mut s, Cell::new(13, 9));
+    assert!(
+        refused && text.contains("its pushers can move it 5 ft"),
+        "10 ft left each: 5 ft, and the low wall makes it 10: {text}"
+    );
+    // In a fight, on Wren's turn the ram stays; on a soldier's it moves.
+    s.turn("wren");
+    let (text, refused) = push(&mut s, Cell::new(12, 8));
+    assert!(refused && text.contains("on the turn of one of its pushers"), "{text}");
+    s.turn("soldier-3");
+    let (text, refused) = push(&mut s, Cell::new(12, 8));
+    assert!(!refused, "a fresh turn's 30 ft: {text}");
+    assert_eq!(at(&mut s, "soldier-3"), Cell::new(14, 8));
+    // A ballista with one guard beside it: too few to push.
+    let ballista = s.e("ballista");
+    s.app.world_mut().write_message(MoveToken { entity: ballista, to: Cell::new(18, 3), by_dm: false });
+    s.app.update();
+    let (text, refused) = s.app.world().resource::<Notice>().0.clone().expect("a notice");
+    assert!(refused && text.contains("too few to push it"), "{text}");
+    // The DM moves it anyway, alone.
+    s.app.world_mut().write_message(MoveToken { entity: ballista, to: Cell::new(18, 3), by_dm: true });
+    s.app.update();
+    let ballista_at = s.app.world().get::<Position>(ballista).expect("position").0;
+    assert_eq!(ballista_at, Cell::new(18, 3));
+}
