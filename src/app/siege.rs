@@ -302,7 +302,7 @@ fn apply_pushes(
                     .path
                     .steps
                     .iter()
-                    .map(|step| PathStep { to: step.to.offset(shift.0, shift.1), cost: step.cost * 2, ..step.clone() })
+                    .map(|step| PathStep { to: step.to.offset(shift.0, shift.1), cost: step.cost * 2, ..*step })
                     .collect();
                 let path = Path { start: from, steps, cost, ..plan.path.clone() };
                 walked.turn.take_move(from, &path, false);

@@ -149,7 +149,7 @@ fn the_crew_pushes_the_ram() {
         let entity = s.e(id);
         s.app.world().get::<TurnMoves>(entity).expect("movement").turn.left()
     };
-    let mut push = |s: &mut Siege, to: Cell| {
+    let push = |s: &mut Siege, to: Cell| {
         s.app.world_mut().write_message(MoveToken { entity: ram, to, by_dm: false });
         s.app.update();
         s.app.world().resource::<Notice>().0.clone().expect("a notice")
