@@ -205,6 +205,8 @@ pub enum SiegeError {
     CannotAct { who: String, weapon: String, why: String },
     #[error("{weapon} is not siege equipment")]
     NotSiege { weapon: String },
+    #[error("{weapon} is destroyed")]
+    Destroyed { weapon: String },
     #[error("{weapon} pours on no square: the scenario gives it no `pours_on`")]
     NowhereToPour { weapon: String },
 }
@@ -402,10 +404,13 @@ pub fn push(field: &Field, weapon: &Fighter, kind: SiegeKind, feet_left: impl Fn
 }
 
 /// Whether `who` may spend its action on `weapon`'s next step: a creature that can act, within
-/// 5 ft of it.
+/// 5 ft of a weapon that isn't destroyed (at 0 hit points).
 pub fn may_crew(field: &Field, who: &Fighter, weapon: &Fighter) -> Result<Siege, SiegeError> {
     let Some(siege) = weapon.siege else { return Err(SiegeError::NotSiege { weapon: weapon.name().to_owned() }) };
     let name = format!("the {}", siege.kind.name());
+    if weapon.health.life == Life::Dead {
+        return Err(SiegeError::Destroyed { weapon: name });
+    }
     if !who.can_act() {
         let why = if who.is_object {
             "an object takes no actions".to_owned()

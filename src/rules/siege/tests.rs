@@ -403,6 +403,11 @@ fn only_a_creature_beside_it_can_crew_a_weapon() {
     assert_eq!(far.to_string(), "far is 20 ft from the ballista: its crew must be within 5 ft of it");
     assert!(matches!(may_crew(&field, field.fighter("door").unwrap(), b), Err(SiegeError::CannotAct { .. })));
     assert!(matches!(may_crew(&field, b, field.fighter("door").unwrap()), Err(SiegeError::NotSiege { .. })));
+    let mut wrecked = all.clone();
+    wrecked[0].health = Health::new(0, 50, false, Default::default());
+    let field = Field::new(&map, &wrecked, RULES);
+    let refused = may_crew(&field, field.fighter("near").unwrap(), field.fighter("b").unwrap()).unwrap_err();
+    assert_eq!(refused.to_string(), "the ballista is destroyed");
 }
 
 /// Call: a difference in elevation counts like a straight run of the grid, so the ram at the foot
