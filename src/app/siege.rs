@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use super::AppSystems;
 use super::board::Board;
 use super::components::Position;
-use super::components::{Actions, DisplayName};
+use super::components::{Actions, Combatant, DisplayName, HitPoints, SiegeWeapon, Vitals};
 use super::dice::{Inspiration, Session};
 use super::fight::{AttackMode, FightTokens, Fighters, apply_saves, fighters, make_attack};
 use super::layout::BoardLayout;
@@ -46,9 +46,9 @@ pub enum SiegeRequest {
     Tip { operator: Entity, weapon: Entity },
 }
 
-/// The siege part of the selected token's card, built each frame something is selected.
+/// The siege part of the selected token's card, rebuilt when what it shows may have changed.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub(crate) struct SiegeCard(pub SiegeView);
+pub struct SiegeCard(pub SiegeView);
 
 /// The creature and the weapon of a request, as the rules read them.
 fn pair(all: &Fighters, operator: Entity, weapon: Entity) -> Result<(&Fighter, &Fighter), String> {
@@ -341,16 +341,38 @@ fn payload_words(w: &Fighter, siege: Siege) -> Option<String> {
     ))
 }
 
+/// The tokens whose change the siege card shows: place, numbers, hit points, conditions, siege
+/// state, movement.
+type ChangedTokens<'w, 's> = Query<
+    'w,
+    's,
+    (),
+    Or<(
+        Changed<Position>,
+        Changed<Vitals>,
+        Changed<HitPoints>,
+        Changed<Combatant>,
+        Changed<SiegeWeapon>,
+        Changed<TurnMoves>,
+    )>,
+>;
+
 #[allow(clippy::too_many_arguments)]
 fn build_card(
     selection: Res<Selection>,
     loaded: Res<LoadedScenario>,
-    tokens: FightTokens,
+    mut tokens: ParamSet<(FightTokens, ChangedTokens)>,
     moves: Query<&TurnMoves>,
     mode: Res<AttackMode>,
     turn: Res<Turn>,
     mut card: ResMut<SiegeCard>,
 ) {
+    // Rebuilt only when the selection, the board or a token the card reads has changed.
+    let stale = selection.is_changed() || loaded.is_changed() || mode.is_changed() || turn.is_changed();
+    if !stale && tokens.p1().is_empty() {
+        return;
+    }
+    let tokens = tokens.p0();
     let view = selection.0.and_then(|selected| {
         let all = fighters(&loaded, &tokens);
         let field = all.field(&loaded);

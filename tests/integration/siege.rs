@@ -189,3 +189,33 @@ fn the_crew_pushes_the_ram() {
     let ballista_at = s.app.world().get::<Position>(ballista).expect("position").0;
     assert_eq!(ballista_at, Cell::new(18, 3));
 }
+
+/// The card's view model follows the board: a selected ram shows its state and its crew of four,
+/// and after a soldier's strike the crew of the round; a selected soldier lists the ram beside it
+/// with its next step.
+#[test]
+fn the_siege_card_follows_the_weapon() {
+    use battlemap::app::siege::SiegeCard;
+    use battlemap::app::state::SelectToken;
+    let mut s = Siege { app: app_with("scenes/castle_siege.ron"), notices: Vec::new() };
+    let card = |s: &mut Siege, id: &str| {
+        s.app.world_mut().write_message(SelectToken(Some(id.into())));
+        s.app.update();
+        s.app.world().resource::<SiegeCard>().0.clone()
+    };
+    let ram = card(&mut s, "ram").weapon.expect("the ram's card");
+    assert_eq!((ram.kind.as_str(), ram.state.as_str()), ("Ram", "ready"));
+    assert!(ram.ram_crew.as_deref().is_some_and(|c| c.starts_with("4 Medium creatures of the 4")), "{ram:?}");
+    assert!(ram.push.ends_with("it can go 15 ft"), "{}", ram.push);
+    assert!(ram.crew_this_round.is_empty());
+    let soldier = card(&mut s, "soldier-1");
+    assert_eq!(soldier.nearby.len(), 1, "{soldier:?}");
+    let (ram_row, next) = (&soldier.nearby[0], soldier.nearby[0].next.clone());
+    assert_eq!((ram_row.id.as_str(), next.map(|(_, verb)| verb)), ("ram", Some("ram".to_owned())));
+    assert!(ram_row.why_not.is_none());
+    s.turn("soldier-1");
+    let (operator, weapon, target) = (s.e("soldier-1"), s.e("ram"), s.e("gate"));
+    s.send(SiegeRequest::Fire { operator, weapon, target });
+    let ram = card(&mut s, "ram").weapon.expect("the ram's card");
+    assert_eq!(ram.crew_this_round, ["Soldier rammed"]);
+}
