@@ -23,7 +23,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                build_board.run_if(on_message::<ScenarioChanged>).in_set(AppSystems::Build),
+                build_board.run_if(on_message::<ScenarioChanged>.or(on_message::<super::editor::TerrainEdited>)).in_set(AppSystems::Build),
                 toggle_key(KeyCode::KeyG, Toggle::GridLines).in_set(AppSystems::Input),
                 toggle_grid_lines.in_set(AppSystems::Apply),
                 show_grid_lines.in_set(AppSystems::Show),
@@ -208,7 +208,7 @@ fn shade_image(layout: &BoardLayout, shades: &CellShades) -> Image {
     )
 }
 
-fn build_board(
+pub(super) fn build_board(
     mut commands: Commands,
     loaded: Res<LoadedScenario>,
     old: Query<Entity, With<BoardTerrain>>,

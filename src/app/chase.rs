@@ -63,6 +63,13 @@ pub struct ChaseMode {
 }
 
 impl ChaseMode {
+    /// Puts back the chases of an undone or restored step; their events are in the log already.
+    pub(super) fn restore_chases(&mut self, chases: Option<Chases>, awaiting_handover: bool) {
+        self.logged = chases.iter().flat_map(|c| &c.chases).map(|c| c.events.len()).collect();
+        self.chases = chases;
+        self.awaiting_handover = awaiting_handover;
+    }
+
     /// The draft a scene's own chase gives, or an empty one.
     fn draft_from(scenario: &Scenario) -> ChaseDraft {
         let Some(setup) = &scenario.chase else { return ChaseDraft::default() };

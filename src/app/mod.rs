@@ -13,6 +13,7 @@ mod capture;
 pub mod chase;
 pub mod components;
 pub mod dice;
+pub mod editor;
 pub mod fight;
 mod highlight;
 mod input;
@@ -21,6 +22,7 @@ pub mod movement;
 pub mod panels;
 pub mod reactions;
 mod ruler;
+pub mod session;
 pub mod siege;
 pub mod sight;
 pub mod state;
@@ -129,6 +131,8 @@ pub fn headless_plugin(app: &mut App) {
         fight::plugin,
         siege::plugin,
         chase::logic_plugin,
+        session::plugin,
+        editor::plugin,
     ));
 }
 
@@ -149,4 +153,6 @@ pub struct LaunchOptions {
     pub frame_times: Option<FrameBenchmark>,
     /// When the program started, for the time to the first picture.
     pub started: Option<std::time::Instant>,
+    /// Where the game in progress is autosaved and restored from.
+    pub session: session::file::SessionPlace,
 }

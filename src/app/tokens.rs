@@ -142,7 +142,7 @@ pub(super) fn disc_center(layout: &BoardLayout, cells: &[Cell], tiny_index: Opti
 }
 
 #[allow(clippy::too_many_arguments)]
-fn spawn_tokens(
+pub(super) fn spawn_tokens(
     mut commands: Commands,
     loaded: Res<LoadedScenario>,
     old: Query<Entity, With<TokenMarker>>,

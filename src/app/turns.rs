@@ -11,7 +11,7 @@ use super::components::*;
 use super::dice::Session;
 use super::input::MapKeys;
 use super::movement::TurnMoves;
-use super::state::{Notice, SelectToken, Selection};
+use super::state::{Notice, SelectToken};
 use crate::rules::economy::{Action, Readied, TurnOptions};
 use crate::rules::movement::TurnMovement;
 
@@ -86,11 +86,8 @@ pub enum TurnRequest {
     Ready(Entity, Readied),
 }
 
-/// `N` gives the next creature its turn; `Ctrl+Z` takes back the selected creature's last move.
-fn turn_keys(keys: MapKeys, selection: Res<Selection>, mut turn: MessageWriter<TurnRequest>) {
-    if let Some(entity) = selection.0.filter(|_| keys.control() && keys.pressed(KeyCode::KeyZ)) {
-        turn.write(TurnRequest::Undo(entity));
-    }
+/// `N` gives the next creature its turn.
+fn turn_keys(keys: MapKeys, mut turn: MessageWriter<TurnRequest>) {
     if keys.pressed(KeyCode::KeyN) {
         turn.write(TurnRequest::NextTurn);
     }

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::app::LaunchOptions;
+use crate::app::session::file::SessionPlace;
 use crate::scenario::{MAX_MAP_SIDE, Scenario};
 
 /// The exit code for a problem with the input (invalid scenario, unknown query, bad arguments).
@@ -59,6 +60,13 @@ struct MapArgs {
     /// With --frame-times: leave these parts out of the picture, to see what each costs
     #[arg(long, value_name = "PART", value_delimiter = ',', requires = "frame_times")]
     hide: Vec<crate::app::benchmark::Part>,
+    /// Autosave the game in progress to this file (default: NAME.session.json beside the
+    /// scenario) and restore it from there on the next start
+    #[arg(long, value_name = "PATH", conflicts_with = "no_autosave")]
+    session: Option<PathBuf>,
+    /// Neither restore nor autosave the game in progress
+    #[arg(long)]
+    no_autosave: bool,
     #[command(flatten)]
     seed: Seed,
 }
@@ -122,6 +130,8 @@ fn open_map(args: MapArgs, started: std::time::Instant) -> ExitCode {
         },
         None => None,
     };
+    // A screenshot or a benchmark shows the scene as written and leaves no autosave behind.
+    let one_shot = args.screenshot.is_some() || args.frame_times.is_some();
     let options = LaunchOptions {
         screenshot: args.screenshot,
         frames: args.frames,
@@ -134,6 +144,11 @@ fn open_map(args: MapArgs, started: std::time::Instant) -> ExitCode {
             hide: args.hide,
         }),
         started: Some(started),
+        session: match (args.session, args.no_autosave || one_shot) {
+            (_, true) => SessionPlace::Off,
+            (Some(path), false) => SessionPlace::At(path),
+            (None, false) => SessionPlace::Beside,
+        },
     };
     crate::app::run(scenario, options)
 }

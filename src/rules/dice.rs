@@ -4,9 +4,9 @@
 //! DMG "Dice Rolling" and "Advantage and Disadvantage" (002_ce573f1e51986339.txt): with
 //! advantage or disadvantage the roll is made twice and the higher or the lower result used.
 
-use rand::rngs::StdRng;
+use chacha20::ChaCha12Rng;
 use rand::{RngExt, SeedableRng};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tyche::dice::DieRoll;
 use tyche::dice::roller::Roller;
 use tyche::expr::Describe;
@@ -26,7 +26,7 @@ pub const MAX_EXPECTED_DICE: f64 = 2000.0;
 pub const MAX_ROLLED_DICE: u32 = 100_000;
 
 /// Whether a roll is made once, or twice keeping the higher or the lower.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RollMode {
     #[default]
@@ -46,7 +46,7 @@ impl std::fmt::Display for DiceError {
 }
 
 /// One evaluation of the notation: every die shown, and the total.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Evaluation {
     /// tyche's description, such as `2d6[4, 2] + 3`.
     pub detail: String,
@@ -54,7 +54,7 @@ pub struct Evaluation {
 }
 
 /// A finished roll.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceRoll {
     pub notation: String,
     pub mode: RollMode,
@@ -273,17 +273,32 @@ fn check_dice(expr: &tyche::Expr, text: &str, expected: &mut f64) -> Result<(), 
 }
 
 /// The one generator of a session of play, with the seed it started from.
+///
+/// It is ChaCha12 (rand's `StdRng` today, named here so that a saved position stays valid), so
+/// a session saves its seed and its position in the stream and resumes exactly there.
 #[derive(Debug)]
 pub struct SeededDice {
     pub seed: u64,
-    rng: StdRng,
+    rng: ChaCha12Rng,
     /// Dice thrown by the roll under way.
     thrown: u32,
 }
 
 impl SeededDice {
     pub fn new(seed: u64) -> Self {
-        Self { seed, rng: StdRng::seed_from_u64(seed), thrown: 0 }
+        Self { seed, rng: ChaCha12Rng::seed_from_u64(seed), thrown: 0 }
+    }
+
+    /// The generator of `seed`, `position` words into its stream (as [`Self::position`] gave).
+    pub fn resume(seed: u64, position: u128) -> Self {
+        let mut dice = Self::new(seed);
+        dice.rng.set_word_pos(position);
+        dice
+    }
+
+    /// How far into its stream the generator is, in 32-bit words.
+    pub fn position(&self) -> u128 {
+        self.rng.get_word_pos()
     }
 
     /// Rolls `notation`, twice with advantage or disadvantage.
@@ -328,7 +343,7 @@ impl Roller for SeededDice {
 }
 
 /// One line of the roll log: who rolled what and why, every die, and whether the players see it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogEntry {
     pub who: String,
     pub reason: String,
@@ -364,7 +379,7 @@ impl LogEntry {
 }
 
 /// Every roll of a session, in order, with the seed that replays them.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RollLog {
     pub seed: u64,
     pub entries: Vec<LogEntry>,
@@ -373,6 +388,19 @@ pub struct RollLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_resumed_generator_rolls_on_as_the_original_would() {
+        let mut original = SeededDice::new(99);
+        for _ in 0..7 {
+            original.roll("4d6kh3+d20", RollMode::Advantage).unwrap();
+        }
+        let mut resumed = SeededDice::resume(99, original.position());
+        assert_ne!(original.position(), 0);
+        for _ in 0..20 {
+            assert_eq!(original.roll("3d8", RollMode::Normal), resumed.roll("3d8", RollMode::Normal));
+        }
+    }
 
     #[test]
     fn the_same_seed_replays_the_same_rolls() {

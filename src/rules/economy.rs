@@ -68,7 +68,7 @@ impl Action {
 }
 
 /// What paid for an action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Slot {
     Action,
@@ -198,7 +198,7 @@ impl Reaction {
 /// What is spent of one creature's turn and round: the action, bonus action, free object
 /// interaction and reaction, the Attack action's attacks left, Disengage, and a readied action.
 /// Movement is [`super::movement::TurnMovement`].
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Economy {
     /// What it took this turn and what paid for each, in order.
     pub taken: Vec<(Action, Slot)>,

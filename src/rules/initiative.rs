@@ -5,12 +5,12 @@
 //! the highest; DMG "Tracking Initiative". Ties: the higher Dexterity modifier goes first, then a
 //! roll-off from the session's dice (a project call, recorded in docs/rules.md).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::dice::{DiceError, DiceRoll, RollMode, SeededDice};
 
 /// One participant's place in the order.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     pub id: String,
     /// The initiative result (d20 + Dexterity modifier).
@@ -24,7 +24,7 @@ pub struct Entry {
 }
 
 /// The order of a fight or a chase, and whose turn it is.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InitiativeOrder {
     /// Highest first.
     pub entries: Vec<Entry>,

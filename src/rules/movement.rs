@@ -6,7 +6,7 @@
 //! (002_ce573f1e51986339.txt); conventions, "Movement". The calls this module makes where the
 //! rules are silent are listed in `docs/rules.md`, "Movement".
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::creature::Side;
 use super::distance::{DiagonalParity, DiagonalRule, FEET_PER_CELL};
@@ -632,7 +632,7 @@ pub fn why_not(
 /// Movement through one creature's turn: its speed, Dashes taken, feet spent, the diagonal
 /// count carried between moves (DMG "Optional Rule: Diagonals"), and the moves made, newest last,
 /// so that the last can be taken back (PHB "Breaking Up Your Move": movement can be split).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnMovement {
     pub speed: u32,
     /// Dash actions this turn (PHB "Dash": each adds the creature's current speed).
@@ -643,7 +643,7 @@ pub struct TurnMovement {
 }
 
 /// One move of a turn, enough to take it back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
     pub from: Cell,
     pub to: Cell,

@@ -3,6 +3,7 @@
 //! The format is documented in `docs/scenario-format.md`. Errors carry `file:line:column` and a
 //! plain sentence; nothing here panics on user input and nothing here imports Bevy.
 
+pub mod edit;
 mod error;
 mod locate;
 mod raw;
@@ -300,3 +301,4 @@ impl Token {
         Mover { size: self.size, square_side: self.square_side, side: self.side, crawling: false }
     }
 }
+

@@ -9,6 +9,7 @@ use bevy_egui::egui;
 pub mod chase;
 mod cursor;
 mod dice;
+mod editor;
 mod fight;
 mod roster;
 mod siege;
@@ -19,6 +20,7 @@ mod turn;
 
 pub(crate) use cursor::cursor_label;
 pub use dice::{DiceEdit, DiceView, dice_panel};
+pub use editor::{EditRequest, EditTool, EditorEdit, EditorView, TerrainChoice, editor_panel};
 pub use fight::{FightAction, FightEdit, FightView, attack_card, fight_section};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
 pub(crate) use siege::capitalized;
@@ -56,7 +58,7 @@ pub fn take_button_targets(ctx: &egui::Context) -> Vec<(String, [f32; 2])> {
 }
 
 /// Something the user asked for in a panel.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum PanelRequest {
     /// Select the token with this id.
     Select(String),
@@ -66,6 +68,17 @@ pub enum PanelRequest {
     Open(String),
     /// Read the current scenario file again.
     Reload,
+    /// Write the scene as it stands to its file.
+    Save,
+    /// Write the scene as it stands to this file, and go on with that file.
+    SaveAs(String),
+    /// Take back the last change, or do again the last one taken back.
+    Undo,
+    Redo,
+    /// Open or close the map editor.
+    ToggleEditor,
+    /// A request of the map editor's panel.
+    Edit(EditRequest),
     /// Frame the whole map in the view.
     FitMap,
     /// The next creature in the initiative order starts its turn.

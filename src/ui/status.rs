@@ -1,5 +1,5 @@
 //! The bottom bar: scenario name, grid kind, rule options, the cell under the cursor, the grid
-//! toggle, and opening another scenario file.
+//! toggle, undo and redo, the map editor, and opening and saving scenario files.
 
 use bevy_egui::egui::{self, Color32, RichText};
 
@@ -29,6 +29,11 @@ pub struct StatusView {
     pub turn: Option<(u32, String)>,
     /// The DM's view is up (else the players').
     pub dm: bool,
+    /// The map editor is open.
+    pub editing: bool,
+    /// Steps there are to undo and to redo.
+    pub undo: usize,
+    pub redo: usize,
 }
 
 /// The text the user is typing into the bar, kept between frames.
@@ -91,10 +96,27 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
         if ui.toggle_value(&mut template, "Template (T)").on_hover_text("Place an area of effect").changed() {
             requests.push(PanelRequest::ToggleTemplate);
         }
+        let mut editing = view.editing;
+        if ui
+            .toggle_value(&mut editing, "Edit map (Ctrl+E)")
+            .on_hover_text("Paint terrain, resize the map, add and change tokens")
+            .changed()
+        {
+            requests.push(PanelRequest::ToggleEditor);
+        }
         let mut sight = view.sight_overlay;
         let toggle = ui.toggle_value(&mut sight, "Sight (V)");
         if toggle.on_hover_text("Shade what the selected creature can't see").changed() {
             requests.push(PanelRequest::ToggleSight);
+        }
+        ui.separator();
+        let undo = ui.add_enabled(view.undo > 0, egui::Button::new("Undo"));
+        if undo.on_hover_text(format!("Ctrl+Z: take back the last change ({} to undo)", view.undo)).clicked() {
+            requests.push(PanelRequest::Undo);
+        }
+        let redo = ui.add_enabled(view.redo > 0, egui::Button::new("Redo"));
+        if redo.on_hover_text(format!("Ctrl+Shift+Z: do again what was undone ({} to redo)", view.redo)).clicked() {
+            requests.push(PanelRequest::Redo);
         }
         ui.separator();
         let mut grid_visible = view.grid_visible;
@@ -124,14 +146,22 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
         });
     });
     ui.horizontal(|ui| {
-        ui.label("Open scenario:");
+        ui.label("File:");
         let field =
             ui.add(egui::TextEdit::singleline(&mut edit.open_path).hint_text("scenes/name.ron").desired_width(260.0));
         let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if (ui.button("Open").clicked() || entered) && !edit.open_path.trim().is_empty() {
+        let typed = !edit.open_path.trim().is_empty();
+        if (ui.button("Open").on_hover_text("Open the file typed here").clicked() || entered) && typed {
             requests.push(PanelRequest::Open(edit.open_path.trim().to_owned()));
         }
-        if ui.button("Reload").on_hover_text("Read the current file again").clicked() {
+        let save_as = ui.add_enabled(typed, egui::Button::new("Save as"));
+        if save_as.on_hover_text("Write the scene as it stands to the file typed here").clicked() {
+            requests.push(PanelRequest::SaveAs(edit.open_path.trim().to_owned()));
+        }
+        if ui.button("Save").on_hover_text(format!("Write the scene as it stands to {}", view.source)).clicked() {
+            requests.push(PanelRequest::Save);
+        }
+        if ui.button("Reload").on_hover_text("Read the current file again: the scene starts afresh").clicked() {
             requests.push(PanelRequest::Reload);
         }
         if let Some((message, is_error)) = &view.message {

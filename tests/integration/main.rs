@@ -7,6 +7,7 @@ mod headless;
 mod panels;
 mod robustness;
 mod scenarios;
+mod session;
 mod siege;
 mod turns;
 mod window;

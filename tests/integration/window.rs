@@ -89,9 +89,15 @@ fn start_display(number: u32) -> Display {
     Display { name, server }
 }
 
+/// The app on `display`, with no autosave unless `args` name a `--session` file (a test's game
+/// must not be restored by the next test, nor write beside the sample scenes).
 fn app(display: &Display, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_battlemap"));
-    command.args(args).current_dir(root()).env("DISPLAY", &display.name).env_remove("WAYLAND_DISPLAY");
+    command.args(args);
+    if !args.contains(&"--session") {
+        command.arg("--no-autosave");
+    }
+    command.current_dir(root()).env("DISPLAY", &display.name).env_remove("WAYLAND_DISPLAY");
     command
 }
 

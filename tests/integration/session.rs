@@ -1,0 +1,192 @@
+//! Undo and redo, and the autosave: a scripted game is restored exactly, rolls included.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+
+use battlemap::app::LaunchOptions;
+use battlemap::app::components::{HitPoints, Position};
+use battlemap::app::dice::Session;
+use battlemap::app::fight::FightRequest;
+use battlemap::app::movement::MoveToken;
+use battlemap::app::session::file::{SessionFile, SessionPlace};
+use battlemap::app::session::{HistoryRequest, Snapshot, capture};
+use battlemap::app::state::{LoadedScenario, Notice};
+use battlemap::app::turns::{Turn, TurnRequest};
+use battlemap::rules::Cell;
+use battlemap::rules::conditions::Condition;
+use battlemap::rules::economy::Action;
+use battlemap::scenario::Scenario;
+
+use super::headless::entity_of;
+use super::{root, scratch};
+
+/// The headless app on `file`, autosaving to `session` (if any), its dice seeded with `seed`.
+fn app_on(file: &Path, session: SessionPlace, seed: u64) -> App {
+    let scenario = Scenario::load(file).expect("valid");
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .insert_resource(LoadedScenario::from_file(scenario, file.to_path_buf()))
+        .insert_resource(LaunchOptions { seed: Some(seed), session, ..Default::default() })
+        .add_plugins(battlemap::app::headless_plugin);
+    for _ in 0..3 {
+        app.update();
+    }
+    app
+}
+
+fn send<M: Message>(app: &mut App, message: M) {
+    app.world_mut().write_message(message);
+    app.update();
+}
+
+/// A copy of the tavern in its own directory, so its session file lands there.
+fn tavern_copy(name: &str) -> PathBuf {
+    let file = scratch(name).join("tavern.ron");
+    std::fs::copy(root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
+    file
+}
+
+fn place(app: &mut App, id: &str) -> Cell {
+    let entity = entity_of(app, id);
+    app.world().get::<Position>(entity).expect("position").0
+}
+
+fn hp(app: &mut App, id: &str) -> i32 {
+    let entity = entity_of(app, id);
+    app.world().get::<HitPoints>(entity).expect("hit points").0.hp
+}
+
+fn log(app: &App) -> Vec<String> {
+    app.world().resource::<Session>().log.entries.iter().map(|e| e.full_text()).collect()
+}
+
+/// A few turns of a tavern fight: initiative, moves, an attack, a condition, damage, Dodge.
+fn play_some(app: &mut App) {
+    send(app, TurnRequest::NextTurn);
+    let brom = entity_of(app, "brom");
+    let thug = entity_of(app, "thug-1");
+    send(app, TurnRequest::StartTurn(brom));
+    send(app, MoveToken::new(brom, Cell::new(5, 7)));
+    send(app, FightRequest::Attack { attacker: brom, target: thug, attack: "Longsword".into() });
+    send(app, FightRequest::Condition { target: thug, condition: Condition::Prone, on: true });
+    let lia = entity_of(app, "lia");
+    send(app, TurnRequest::StartTurn(lia));
+    send(app, TurnRequest::Act(lia, Action::Dodge));
+    send(app, MoveToken::new(lia, Cell::new(8, 5)));
+    send(app, FightRequest::Damage { target: lia, amount: 4 });
+}
+
+/// Everything the snapshot compares, and the log and the dice's position.
+fn state(app: &mut App) -> (Snapshot, Vec<String>, u128) {
+    let snapshot = capture(app.world_mut());
+    let position = app.world().resource::<Session>().dice.position();
+    (snapshot, log(app), position)
+}
+
+#[test]
+fn undo_and_redo_step_through_moves_attacks_and_turns_and_keep_the_rolls() {
+    let file = tavern_copy("session-undo");
+    let mut app = app_on(&file, SessionPlace::Off, 2026);
+    let start = capture(app.world_mut());
+    play_some(&mut app);
+    let end = capture(app.world_mut());
+    let rolled = log(&app);
+    assert_ne!(start, end);
+    assert_eq!(place(&mut app, "lia"), Cell::new(8, 5));
+
+    // Lia's damage, her move, her Dodge, her turn's start: four steps back.
+    send(&mut app, HistoryRequest::Undo);
+    assert_eq!(hp(&mut app, "lia"), 18, "the damage is taken back");
+    send(&mut app, HistoryRequest::Undo);
+    assert_eq!(place(&mut app, "lia"), Cell::new(7, 4), "the move is taken back");
+    assert_eq!(log(&app), rolled, "undo never takes a roll back");
+    for _ in 0..30 {
+        send(&mut app, HistoryRequest::Undo);
+    }
+    assert_eq!(capture(app.world_mut()), start, "undone to the start of the scene");
+    assert!(app.world().resource::<Turn>().active.is_none());
+    let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
+    assert_eq!(notice.0, "Nothing to undo");
+    for _ in 0..30 {
+        send(&mut app, HistoryRequest::Redo);
+    }
+    assert_eq!(capture(app.world_mut()), end, "redone to the end");
+    assert_eq!(place(&mut app, "brom"), Cell::new(5, 7));
+
+    // A new change after an undo drops what could be redone.
+    send(&mut app, HistoryRequest::Undo);
+    let lia = entity_of(&mut app, "lia");
+    send(&mut app, FightRequest::Heal { target: lia, amount: 1 });
+    send(&mut app, HistoryRequest::Redo);
+    assert_eq!(app.world().resource::<Notice>().0.as_ref().map(|n| n.0.as_str()), Some("Nothing to redo"));
+}
+
+/// A game played with autosave, dropped without warning (as a kill would), and started again
+/// from the same scenario: the map, the turns, the log and the dice are as they were, and the
+/// next rolls are the ones the first game would have made.
+#[test]
+fn the_autosave_restores_a_scripted_game_exactly_rolls_included() {
+    let file = tavern_copy("session-restore");
+    let mut first = app_on(&file, SessionPlace::Beside, 7);
+    play_some(&mut first);
+    let session_file = file.with_extension("session.json");
+    assert!(session_file.exists(), "the autosave is written beside the scenario");
+    let before = state(&mut first);
+    let active = before.0.turn.active.clone();
+    assert_eq!(active.as_deref(), Some("lia"));
+
+    let mut second = app_on(&file, SessionPlace::Beside, 99);
+    let after = state(&mut second);
+    assert_eq!(after.0, before.0, "the map, the turns and the initiative are restored");
+    assert_eq!((after.1.len(), after.2), (before.1.len(), before.2), "the log and the dice's position");
+    assert_eq!(after.1, before.1);
+    let notice = second.world().resource::<Notice>().0.clone().expect("a notice");
+    assert!(notice.0.contains("Restored the game in progress"), "{notice:?}");
+
+    // Both go on with the same attack: the same dice fall.
+    for app in [&mut first, &mut second] {
+        let thug = entity_of(app, "thug-1");
+        let lia = entity_of(app, "lia");
+        send(app, FightRequest::Attack { attacker: lia, target: thug, attack: "Shortbow".into() });
+    }
+    assert_eq!(log(&first), log(&second));
+    assert!(log(&first).len() > before.1.len(), "the attack rolled");
+
+    // The session file is the canonical board and the rest, and loads on its own.
+    let (saved, snapshot) = SessionFile::load(&session_file).expect("the session file loads");
+    assert_eq!(saved.seed, 7);
+    assert_eq!(snapshot.board, capture(second.world_mut()).board);
+
+    // Reload starts the scene afresh, and the autosave then holds the fresh scene.
+    send(&mut second, battlemap::app::state::OpenScenario { path: None });
+    second.update();
+    assert_eq!(place(&mut second, "lia"), Cell::new(7, 4));
+    let mut third = app_on(&file, SessionPlace::Beside, 5);
+    assert_eq!(place(&mut third, "lia"), Cell::new(7, 4), "the reloaded scene was autosaved");
+}
+
+#[test]
+fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
+    let file = tavern_copy("session-bad");
+    let session_file = file.with_extension("session.json");
+    for (text, expected) in [
+        ("{ not json", "session.json:1:"),
+        (r#"{"format": 1}"#, "missing field"),
+        (r#"{"format": 9, "scenario_file": null, "board": "", "tokens": {}, "turn": {}, "initiative": {"entries": [], "current": null, "round": 0}, "seed": 1, "dice_position": 0, "log": {"seed": 1, "entries": []}}"#, "another version"),
+    ] {
+        std::fs::write(&session_file, text).expect("write");
+        let mut app = app_on(&file, SessionPlace::Beside, 1);
+        let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
+        assert!(notice.1 && notice.0.contains(expected), "{text}: {notice:?}");
+        assert_eq!(place(&mut app, "lia"), Cell::new(7, 4));
+    }
+    // A board whose token ids don't match the rest is refused too.
+    let mut app = app_on(&file, SessionPlace::Beside, 1);
+    play_some(&mut app);
+    drop(app);
+    let text = std::fs::read_to_string(&session_file).expect("autosaved");
+    std::fs::write(&session_file, text.replace("\"active\":\"lia\"", "\"active\":\"nobody\"")).expect("write");
+    let error = SessionFile::load(&session_file).expect_err("an unknown id");
+    assert!(error.contains("\"nobody\" is not a token of the board"), "{error}");
+}
