@@ -1,5 +1,5 @@
-//! The command line, parsed by clap: `battlemap [FILE]` opens the map; `check`, `roll`, `table`,
-//! `mob`, `chase` and `query` answer without a window. Documented in `docs/cli.md`; every answer
+//! The command line, parsed by clap: `battlemap [FILE]` opens the map; `check`, `fmt`, `roll`,
+//! `table`, `mob`, `chase` and `query` answer without a window. Documented in `docs/cli.md`; every answer
 //! is also available on the map.
 
 mod chase;
@@ -18,6 +18,9 @@ use crate::scenario::{MAX_MAP_SIDE, Scenario};
 
 /// The exit code for a problem with the input (invalid scenario, unknown query, bad arguments).
 pub const EXIT_INVALID: u8 = 2;
+
+/// The exit code of `battlemap fmt --check` when a file is not in canonical form.
+pub const EXIT_NOT_CANONICAL: u8 = 1;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -94,6 +97,14 @@ enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+    /// Rewrite scenarios in canonical form (as the app saves them), keeping their meaning
+    Fmt {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Write nothing: name the files that aren't canonical and exit 1 if there are any
+        #[arg(long)]
+        check: bool,
+    },
     /// Roll dice in standard notation (2d6+3, 4d6kh3, d20, d100) with a seeded generator
     Roll(dice::RollArgs),
     /// List the DMG's tables, print one, or roll on it
@@ -113,6 +124,7 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         None => return open_map(cli.map, started),
         Some(Command::Check { files }) => check(&files),
+        Some(Command::Fmt { files, check }) => format_files(&files, check),
         Some(Command::Roll(args)) => dice::roll(&args),
         Some(Command::Table(args)) => dice::table(&args),
         Some(Command::Mob(args)) => dice::mob(&args),
@@ -234,6 +246,58 @@ fn check(files: &[PathBuf]) -> u8 {
         }
     }
     if all_valid { 0 } else { EXIT_INVALID }
+}
+
+/// `battlemap fmt [--check] FILE...`: each valid file rewritten in canonical form
+/// ([`Scenario::to_ron`], with [`crate::files::write_atomically`]) when its text differs, a line
+/// per file on stdout. An invalid file is reported as `check` reports it and left untouched.
+/// With `check`, nothing is written and the files that aren't canonical are named. Exit status:
+/// [`EXIT_INVALID`] if a file is invalid or can't be written, else [`EXIT_NOT_CANONICAL`] if
+/// `check` found one that isn't canonical, else 0.
+fn format_files(files: &[PathBuf], check: bool) -> u8 {
+    let (mut invalid, mut not_canonical) = (false, false);
+    for file in files {
+        let (scenario, text) = match Scenario::load_with_text(file) {
+            Ok(loaded) => loaded,
+            Err(errors) => {
+                invalid = true;
+                fail(errors);
+                continue;
+            }
+        };
+        let canonical = scenario.to_ron();
+        if canonical == text {
+            say(format_args!("{} is already canonical", file.display()));
+            continue;
+        }
+        // A guard against a fault in the writer: the new text must mean exactly what the old did.
+        let name = file.display().to_string();
+        if Scenario::from_ron(&name, &canonical).as_ref() != Ok(&scenario) {
+            invalid = true;
+            fail(format_args!(
+                "{name}: the canonical text would not read back as the same scenario (a fault in battlemap); \
+                 the file is left as it is"
+            ));
+            continue;
+        }
+        if check {
+            not_canonical = true;
+            say(format_args!("{} is not canonical", file.display()));
+            continue;
+        }
+        match crate::files::write_atomically(file, &canonical) {
+            Ok(()) => say(format_args!("formatted {}", file.display())),
+            Err(error) => {
+                invalid = true;
+                fail(format_args!("{name}: cannot write the file: {error}"));
+            }
+        }
+    }
+    match (invalid, not_canonical) {
+        (true, _) => EXIT_INVALID,
+        (false, true) => EXIT_NOT_CANONICAL,
+        (false, false) => 0,
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ mod error;
 mod locate;
 mod raw;
 mod validate;
+mod write;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,6 +25,7 @@ use crate::rules::facing::ArcLayout;
 use crate::rules::fight::{FightRules, Fighter};
 use crate::rules::health::{DeathSaves, Defenses, Health};
 use crate::rules::movement::{Fit, Mover, Occupant, fit_at};
+use crate::rules::objects::{Durability, Substance};
 use crate::rules::siege::{Siege, holds_creatures};
 use crate::rules::{Cell, Footprint, Grid, Size, TerrainMap};
 
@@ -40,10 +42,17 @@ pub const DEFAULT_SCENARIO_NAME: &str = "scenes/tavern_brawl.ron (built in)";
 /// A validated scenario: everything on the map when play starts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
+    /// The `//` comment lines above `Scenario(` in the file, each the text after its `//`; the
+    /// canonical writer ([`Scenario::to_ron`]) puts them back. Other comments are not kept.
+    pub header: Vec<String>,
     pub name: String,
     pub grid: Grid,
     pub rules: RuleOptions,
     pub map: TerrainMap,
+    /// The character that stands for each terrain of `map.palette()`, index by index: the default
+    /// legend's (with the file's entries for those characters in their places), then the file's
+    /// new characters in the file's order.
+    pub glyphs: Vec<char>,
     pub tokens: Vec<Token>,
     pub chase: Option<ChaseSetup>,
 }
@@ -117,6 +126,11 @@ pub struct Token {
     pub elevation: u32,
     /// A siege weapon's kind, readiness and the square a cauldron pours on.
     pub siege: Option<Siege>,
+    /// What an object is made of, when its file says (the table its AC may come from).
+    pub substance: Option<Substance>,
+    /// Whether an object is fragile or resilient, when its file says (the table its hit points
+    /// may come from).
+    pub durability: Option<Durability>,
 }
 
 impl Token {
@@ -173,6 +187,12 @@ impl Scenario {
     /// Reads, parses and validates a scenario file, reading at most [`MAX_FILE_BYTES`] (a larger
     /// file, or an endless one such as `/dev/zero` or a pipe, is refused).
     pub fn load(path: &Path) -> Result<Self, ScenarioErrors> {
+        Self::load_with_text(path).map(|(scenario, _)| scenario)
+    }
+
+    /// As [`Scenario::load`], with the text as read (for `battlemap fmt`, which compares it with
+    /// the canonical text).
+    pub fn load_with_text(path: &Path) -> Result<(Self, String), ScenarioErrors> {
         use std::io::Read;
         let file = path.display().to_string();
         let fail = |message: String| ScenarioErrors::one(ScenarioError::whole_file(&file, message));
@@ -191,7 +211,8 @@ impl Scenario {
                 e.utf8_error().valid_up_to()
             ))
         })?;
-        Self::from_ron(&file, &text)
+        let scenario = Self::from_ron(&file, &text)?;
+        Ok((scenario, text))
     }
 
     /// The built-in default scenario.

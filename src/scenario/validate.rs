@@ -168,10 +168,12 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
     let chase = raw.chase.as_ref().and_then(|c| chase(c, &raw.name, &tokens, &mut problems));
     match (map, problems.list.is_empty()) {
         (Some(map), true) => Ok(Scenario {
+            header: leading_comments(text),
             name: raw.name.trim().to_owned(),
             grid: raw.grid,
             rules: raw.rules,
             map,
+            glyphs: legend.iter().map(|(glyph, _)| *glyph).collect(),
             tokens: tokens.into_iter().map(|(_, token)| token).collect(),
             chase,
         }),
@@ -179,7 +181,21 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
     }
 }
 
-/// The default legend with the scenario's own entries over it: character → terrain.
+/// The `//` comment lines before `Scenario(`, each the text after its `//` (blank lines between
+/// them are skipped; the first other line ends them).
+fn leading_comments(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim_start)
+        .filter(|line| !line.trim_end().is_empty())
+        .map_while(|line| line.strip_prefix("//"))
+        .map(|comment| comment.trim_end_matches('\r').to_owned())
+        .collect()
+}
+
+/// The default legend with the scenario's own entries over it: character → terrain. An entry for
+/// a default character takes that character's place; new characters follow in the file's order
+/// (so the palette, and the glyph of each of its entries, is the same after a round trip through
+/// [`Scenario::to_ron`]).
 fn legend(raw: &RawScenario, problems: &mut Problems) -> Vec<(char, Terrain)> {
     let mut legend: Vec<(char, Terrain)> =
         DEFAULT_LEGEND.iter().map(|&(c, kind)| (c, Terrain::standard(kind))).collect();
@@ -233,8 +249,10 @@ fn legend(raw: &RawScenario, problems: &mut Problems) -> Vec<(char, Terrain)> {
                 }
             }
         };
-        legend.retain(|(c, _)| *c != glyph);
-        legend.push((glyph, terrain));
+        match legend.iter_mut().find(|(c, _)| *c == glyph) {
+            Some(default) => default.1 = terrain,
+            None => legend.push((glyph, terrain)),
+        }
     }
     legend
 }
@@ -392,6 +410,8 @@ fn creature(c: &RawCreature) -> Token {
         hidden: c.hidden,
         elevation: c.elevation,
         siege: None,
+        substance: None,
+        durability: None,
     }
 }
 
@@ -548,6 +568,8 @@ fn object(path: &str, o: &RawObject, problems: &mut Problems) -> Token {
         hidden: false,
         elevation: o.elevation,
         siege,
+        substance: o.substance,
+        durability: o.durability,
     }
 }
 
