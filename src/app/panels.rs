@@ -9,12 +9,15 @@ use super::camera::{FitMap, MapViewRect};
 use super::chase::{ChaseMessage, ChaseMode};
 use super::components::*;
 use super::dice::{DiceRequest, Inspiration, Session};
+use super::editor::{EditMessage, Editor};
 use super::fight::map::AttackPreview;
 use super::fight::{AttackMode, FightRequest};
 use super::input::PointerOnMap;
 use super::input::toggle_key;
 use super::movement::{Dragging, TurnMoves};
 use super::reactions::{ReactionAnswer, Reactions};
+use super::session::file::SaveScenario;
+use super::session::{History, HistoryRequest};
 use super::ruler::Ruler;
 use super::siege::{SiegeCard, SiegeRequest};
 use super::sight::{CoverPreview, SightOverlay};
@@ -24,10 +27,10 @@ use super::turns::{Turn, TurnRequest};
 use crate::rules::economy::Response;
 use crate::ui::chase::ChaseRequest;
 use crate::ui::{
-    DiceEdit, DiceView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, MovementView,
+    DiceEdit, DiceView, EditorEdit, EditorView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, MovementView,
     PanelRequest, PromptView, RosterView, SiegeAction, SiegeView, StatusEdit, StatusView, TokenDetails, TokenRow,
     TurnAction, TurnEdit, TurnView, cursor_label, dice_panel, dm_banner, initiative_panel, reaction_prompt,
-    roster_panel, status_bar, template_panel,
+    TerrainChoice, editor_panel, roster_panel, status_bar, template_panel,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -318,6 +321,8 @@ struct Tools<'w> {
     sight_overlay: Res<'w, SightOverlay>,
     ruler: Res<'w, Ruler>,
     grid_visible: Res<'w, GridVisible>,
+    editor: Res<'w, Editor>,
+    history: Res<'w, History>,
 }
 
 /// Where the panels' requests go.
@@ -333,6 +338,9 @@ struct Requests<'w> {
     fight: MessageWriter<'w, FightRequest>,
     answers: MessageWriter<'w, ReactionAnswer>,
     siege: MessageWriter<'w, SiegeRequest>,
+    history: MessageWriter<'w, HistoryRequest>,
+    edits: MessageWriter<'w, EditMessage>,
+    save: MessageWriter<'w, SaveScenario>,
 }
 
 fn draw_panels(
@@ -345,6 +353,7 @@ fn draw_panels(
     mut dice_edit: Local<DiceEdit>,
     mut fight_edit: Local<FightEdit>,
     mut turn_edit: Local<(TurnEdit, Option<String>)>,
+    mut editor_edit: Local<EditorEdit>,
     fight_seen: (Res<AttackMode>, Res<AttackPreview>, Res<SiegeCard>),
     session: Option<Res<Session>>,
     mut view_rect: ResMut<MapViewRect>,
@@ -363,7 +372,7 @@ fn draw_panels(
         mut audience,
     } = seen;
     let (attack_mode, attack_preview, siege_card) = fight_seen;
-    let Tools { dice_open, mut template, sight_overlay, ruler, grid_visible } = tools;
+    let Tools { dice_open, mut template, sight_overlay, ruler, grid_visible, editor, history } = tools;
     let Requests {
         mut dice,
         mut turn_requests,
@@ -375,6 +384,9 @@ fn draw_panels(
         mut fight,
         mut answers,
         mut siege,
+        history: mut undo,
+        mut edits,
+        mut save,
     } = out;
     let ctx = contexts.ctx_mut()?;
     let loaded = &*loaded;
@@ -407,6 +419,9 @@ fn draw_panels(
         chase_open: chase_mode.setup_open,
         turn: active_name.map(|name| (turn.round, name)),
         dm: audience.dm,
+        editing: editor.on,
+        undo: history.undo.len(),
+        redo: history.redo.len(),
     };
     let entity_of = |id: &str| tokens.iter().find(|t| t.1.0 == id).map(|t| t.0);
     let mut root = egui::Ui::new(
@@ -466,6 +481,18 @@ fn draw_panels(
             .default_size(390.0)
             .show(&mut root, |ui| {
                 let mut requests = Vec::new();
+                if editor.on {
+                    let view = editor_view(&editor, &history, scenario, roster.selected.as_ref().map(|s| s.id.as_str()));
+                    egui::ScrollArea::vertical().id_salt("editor").max_height(ui.available_height() * 0.7).show(
+                        ui,
+                        |ui| requests.extend(editor_panel(ui, &view, &mut editor_edit)),
+                    );
+                    ui.separator();
+                    // The list selects the token to edit; the card is play's.
+                    let list = RosterView { rows: roster.rows.clone(), selected: None };
+                    requests.extend(roster_panel(ui, &list, &mut fight_edit, &mut turn_edit.0));
+                    return requests;
+                }
                 if template.active {
                     requests.extend(template_panel(ui, &template.view));
                     ui.separator();
@@ -635,9 +662,72 @@ fn draw_panels(
             PanelRequest::ToggleRuler => {
                 toggles.write(Toggle::Ruler);
             }
+            PanelRequest::Undo => {
+                undo.write(HistoryRequest::Undo);
+            }
+            PanelRequest::Redo => {
+                undo.write(HistoryRequest::Redo);
+            }
+            PanelRequest::Save => {
+                save.write(SaveScenario { path: None });
+            }
+            PanelRequest::SaveAs(path) => {
+                save.write(SaveScenario { path: Some(path.into()) });
+            }
+            PanelRequest::ToggleEditor => {
+                edits.write(EditMessage::Toggle);
+            }
+            PanelRequest::Edit(request) => {
+                edits.write(EditMessage::Panel(request));
+            }
         }
     }
     Ok(())
+}
+
+/// The editor panel's view: the legend as a palette, the map's size and grid, and the selected
+/// token as the scene holds it now.
+fn editor_view(
+    editor: &Editor,
+    history: &History,
+    scenario: &crate::scenario::Scenario,
+    selected: Option<&str>,
+) -> EditorView {
+    let palette = scenario.map.palette();
+    let terrains = palette
+        .iter()
+        .zip(&scenario.glyphs)
+        .map(|(terrain, glyph)| {
+            let blocks: Vec<&str> = [
+                (terrain.blocks_movement, "blocks movement"),
+                (terrain.blocks_sight, "blocks sight"),
+                (terrain.blocks_cover, "gives cover"),
+                (terrain.difficult, "difficult terrain"),
+            ]
+            .into_iter()
+            .filter_map(|(on, words)| on.then_some(words))
+            .collect();
+            TerrainChoice {
+                glyph: *glyph,
+                name: terrain.name.clone(),
+                color: super::board::terrain_color(terrain),
+                blocks: if blocks.is_empty() { "open ground".to_owned() } else { blocks.join(", ") },
+            }
+        })
+        .collect();
+    let board = history.current.as_ref().map_or(scenario, |c| &c.board);
+    EditorView {
+        tool: editor.tool,
+        terrains,
+        terrain: editor.terrain,
+        brush: editor.brush,
+        width: scenario.map.width(),
+        height: scenario.map.height(),
+        grid: scenario.grid,
+        placing: editor.placing,
+        selected: selected.and_then(|id| board.token(id)).cloned(),
+        refusal: editor.refusal.clone(),
+    }
 }
 
 /// Where a card's turn action goes: the turn, the fight (the actions with a ruling on the board:

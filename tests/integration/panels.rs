@@ -191,6 +191,9 @@ fn status() -> StatusView {
         chase_open: false,
         turn: Some((2, "Brom".into())),
         dm: false,
+        editing: false,
+        undo: 3,
+        redo: 0,
     }
 }
 

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use battlemap::app::LaunchOptions;
 use battlemap::app::components::{HitPoints, Position};
-use battlemap::app::dice::Session;
+use battlemap::app::dice::{DiceRequest, Session};
 use battlemap::app::fight::FightRequest;
 use battlemap::app::movement::MoveToken;
 use battlemap::app::session::file::{SessionFile, SessionPlace};
@@ -15,6 +15,7 @@ use battlemap::app::state::{LoadedScenario, Notice};
 use battlemap::app::turns::{Turn, TurnRequest};
 use battlemap::rules::Cell;
 use battlemap::rules::conditions::Condition;
+use battlemap::rules::dice::RollMode;
 use battlemap::rules::economy::Action;
 use battlemap::scenario::Scenario;
 
@@ -117,7 +118,7 @@ fn undo_and_redo_step_through_moves_attacks_and_turns_and_keep_the_rolls() {
     // A new change after an undo drops what could be redone.
     send(&mut app, HistoryRequest::Undo);
     let lia = entity_of(&mut app, "lia");
-    send(&mut app, FightRequest::Heal { target: lia, amount: 1 });
+    send(&mut app, FightRequest::Damage { target: lia, amount: 1 });
     send(&mut app, HistoryRequest::Redo);
     assert_eq!(app.world().resource::<Notice>().0.as_ref().map(|n| n.0.as_str()), Some("Nothing to redo"));
 }
@@ -144,14 +145,21 @@ fn the_autosave_restores_a_scripted_game_exactly_rolls_included() {
     let notice = second.world().resource::<Notice>().0.clone().expect("a notice");
     assert!(notice.0.contains("Restored the game in progress"), "{notice:?}");
 
-    // Both go on with the same attack: the same dice fall.
+    // Both go on with the same rolls: the same dice fall.
     for app in [&mut first, &mut second] {
-        let thug = entity_of(app, "thug-1");
-        let lia = entity_of(app, "lia");
-        send(app, FightRequest::Attack { attacker: lia, target: thug, attack: "Shortbow".into() });
+        for notation in ["1d20", "8d6", "4d6kh3"] {
+            let roll = DiceRequest::Roll {
+                roller: None,
+                notation: notation.into(),
+                mode: RollMode::Normal,
+                hidden: false,
+                reason: "the same dice".into(),
+            };
+            send(app, roll);
+        }
     }
     assert_eq!(log(&first), log(&second));
-    assert!(log(&first).len() > before.1.len(), "the attack rolled");
+    assert_eq!(log(&first).len(), before.1.len() + 3, "the rolls are logged");
 
     // The session file is the canonical board and the rest, and loads on its own.
     let (saved, snapshot) = SessionFile::load(&session_file).expect("the session file loads");
