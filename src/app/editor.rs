@@ -21,11 +21,13 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<TerrainEdited>()
         .add_systems(
             Update,
-            (
-                (editor_key, edit_with_mouse.run_if(editing)).chain().in_set(AppSystems::Input),
-                apply_edit_messages.in_set(AppSystems::Apply),
-            ),
+            (editor_key.in_set(AppSystems::Input), apply_edit_messages.in_set(AppSystems::Apply)),
         );
+}
+
+/// The mouse in the editor, for the window.
+pub(super) fn mouse_plugin(app: &mut App) {
+    app.add_systems(Update, edit_with_mouse.run_if(editing).after(editor_key).in_set(AppSystems::Input));
 }
 
 /// Whether the editor is open.

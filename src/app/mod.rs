@@ -87,7 +87,7 @@ pub(crate) fn plugin(app: &mut App) {
         camera::plugin,
         input::plugin,
         ruler::plugin,
-        movement::drag_plugin,
+        (movement::drag_plugin, editor::mouse_plugin),
         sight::plugin,
         template::plugin,
         highlight::plugin,

@@ -206,7 +206,7 @@ pub fn add(scenario: &Scenario, kind: TokenKind, at: Cell) -> Result<(Scenario, 
         makes_death_saves: false,
         death_saves: Default::default(),
         average_damage: None,
-        turn: Default::default(),
+        turn: crate::rules::economy::TurnOptions { attacks_per_action: 1, bonus_actions: Vec::new() },
         hidden: false,
         elevation: 0,
         siege: None,
@@ -286,4 +286,117 @@ pub fn delete(scenario: &Scenario, id: &str) -> Result<(Scenario, Option<String>
 
 fn unknown(id: &str) -> EditError {
     EditError(format!("no token has the id {id:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::HexOrientation;
+
+    const ROOM: &str = r#"Scenario(
+    name: "Room",
+    grid: Square,
+    map: ["......", "......", "......", "......"],
+    creatures: [
+        (id: "a", name: "Ann", side: Party, size: Medium, at: (0, 0), speed: 30, ac: 12, hp: 9, facing: North),
+        (id: "b", name: "Bo", side: Enemy, size: Large, at: (3, 1), speed: 30, ac: 12, hp: 9),
+    ],
+)"#;
+
+    fn room() -> Scenario {
+        Scenario::from_ron("room", ROOM).expect("valid")
+    }
+
+    #[test]
+    fn a_brush_covers_its_steps_on_both_grids() {
+        assert_eq!(brush(Grid::Square, Cell::new(0, 0), 1), vec![Cell::new(0, 0)]);
+        assert_eq!(brush(Grid::Square, Cell::new(0, 0), 2).len(), 9);
+        let hex = Grid::Hex(HexOrientation::PointyTop);
+        assert_eq!(brush(hex, Cell::new(0, 0), 2).len(), 7, "a hex and its six neighbours");
+        assert_eq!(brush(hex, Cell::new(0, 0), 3).len(), 19);
+        assert!(brush(hex, Cell::new(0, 0), 2).iter().all(|c| hex.steps_between(Cell::new(0, 0), *c) <= 1));
+        assert_eq!(brush(Grid::Square, Cell::new(0, 0), 1000).len(), (2 * MAX_BRUSH as usize - 1).pow(2));
+    }
+
+    #[test]
+    fn a_quick_stroke_leaves_no_gaps() {
+        for grid in [Grid::Square, Grid::Hex(HexOrientation::FlatTop)] {
+            let cells = stroke(grid, Cell::new(0, 0), Cell::new(7, -3));
+            assert_eq!(cells.first(), Some(&Cell::new(0, 0)));
+            assert_eq!(cells.last(), Some(&Cell::new(7, -3)));
+            for pair in cells.windows(2) {
+                assert!(grid.steps_between(pair[0], pair[1]) <= 1, "{grid:?} {pair:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_rectangle_is_rows_and_columns_as_written_on_hexes_too() {
+        let hex = Grid::Hex(HexOrientation::PointyTop);
+        let map = TerrainMap::filled(hex, 6, 5, vec![crate::rules::terrain::Terrain::standard(crate::rules::terrain::TerrainKind::Floor)]);
+        let cells = rectangle(&map, hex.from_storage(1, 1), hex.from_storage(3, 4));
+        let mut storage: Vec<(i32, i32)> = cells.iter().map(|c| hex.to_storage(*c)).collect();
+        storage.sort();
+        let expected: Vec<(i32, i32)> = (1..=3).flat_map(|c| (1..=4).map(move |r| (c, r))).collect();
+        assert_eq!(storage, expected);
+        // Corners off the map are clamped to it.
+        assert_eq!(rectangle(&map, hex.from_storage(-5, -5), hex.from_storage(50, 0)).len(), 6);
+    }
+
+    #[test]
+    fn walls_are_not_painted_under_a_token() {
+        let mut scene = room();
+        let done = paint(&mut scene, &[Cell::new(0, 0), Cell::new(1, 0), Cell::new(9, 9)], 1).expect("painted");
+        assert_eq!(done.changed, 1);
+        assert_eq!(done.refused.as_deref(), Some("Ann stands at (0, 0): no wall under it"));
+        // Difficult terrain may be under a creature.
+        assert_eq!(paint(&mut scene, &[Cell::new(0, 0)], 2).expect("painted").changed, 1);
+        assert!(paint(&mut scene, &[Cell::new(0, 0)], 999).is_err());
+        assert_eq!(checked(&scene).expect("still valid"), scene);
+    }
+
+    #[test]
+    fn resizing_keeps_rows_and_refuses_to_drop_tokens() {
+        let scene = room();
+        let bigger = resize(&scene, 8, 6).expect("grown");
+        assert_eq!((bigger.map.width(), bigger.map.height()), (8, 6));
+        let error = resize(&scene, 4, 2).expect_err("Bo would fall off");
+        assert!(error.0.contains("Bo at (3, 1) is off the map"), "{error}");
+        assert!(resize(&scene, 0, 3).is_err() && resize(&scene, 501, 3).is_err());
+    }
+
+    #[test]
+    fn switching_the_grid_keeps_rows_and_columns_and_says_what_changed() {
+        let scene = room();
+        let hex = Grid::Hex(HexOrientation::PointyTop);
+        let (on_hexes, warnings) = switch_grid(&scene, hex).expect("fits on hexes");
+        assert_eq!(on_hexes.grid, hex);
+        for (before, after) in scene.tokens.iter().zip(&on_hexes.tokens) {
+            assert_eq!(Grid::Square.to_storage(before.anchor), hex.to_storage(after.anchor));
+        }
+        assert!(warnings.iter().any(|w| w.contains("Ann faced North")), "{warnings:?}");
+        assert!(warnings.iter().any(|w| w.contains("larger than Medium")), "{warnings:?}");
+        let (back, _) = switch_grid(&on_hexes, Grid::Square).expect("back to squares");
+        assert_eq!(back.tokens.iter().map(|t| t.anchor).collect::<Vec<_>>(), vec![Cell::new(0, 0), Cell::new(3, 1)]);
+        assert_eq!(back.map, scene.map);
+    }
+
+    #[test]
+    fn tokens_are_added_duplicated_placed_and_deleted() {
+        let scene = room();
+        let (scene, id) = add(&scene, TokenKind::Creature, Cell::new(5, 3)).expect("added");
+        assert_eq!(id, "creature-1");
+        let (scene, second) = add(&scene, TokenKind::Object, Cell::new(5, 0)).expect("added");
+        assert_eq!(second, "object-1");
+        assert!(scene.token("object-1").is_some_and(|t| t.defenses.immunities.len() == 2));
+        let (scene, copy) = duplicate(&scene, "a").expect("copied");
+        assert_eq!(copy, "a-1");
+        let copied = scene.token("a-1").expect("there");
+        assert_eq!(Grid::Square.steps_between(copied.anchor, Cell::new(0, 0)), 1);
+        assert!(place(&scene, "b", Cell::new(0, 0)).expect_err("overlaps Ann").0.contains("overlaps"));
+        let scene = place(&scene, "b", Cell::new(1, 2)).expect("placed");
+        let (scene, warning) = delete(&scene, "a").expect("deleted");
+        assert!(scene.token("a").is_none() && warning.is_none());
+        assert!(delete(&scene, "a").is_err());
+    }
 }

@@ -3,6 +3,7 @@
 mod architecture;
 mod chase;
 mod cli;
+mod editor;
 mod headless;
 mod panels;
 mod robustness;

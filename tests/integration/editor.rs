@@ -1,0 +1,135 @@
+//! The map editor without a window: painting, adding, changing, placing, duplicating, deleting
+//! and resizing through its messages, each refusal with its reason, undo, and Save.
+
+use bevy::prelude::*;
+
+use battlemap::app::components::{Position, TokenId};
+use battlemap::app::editor::{EditMessage, Editor};
+use battlemap::app::session::file::{SaveScenario, SessionPlace};
+use battlemap::app::session::{HistoryRequest, capture};
+use battlemap::app::state::{LoadedScenario, Notice};
+use battlemap::rules::Cell;
+use battlemap::rules::size::Size;
+use battlemap::scenario::{Scenario, TokenKind};
+use battlemap::ui::EditRequest;
+
+use super::headless::entity_of;
+use super::{root, scratch};
+
+fn app_on(file: &std::path::Path) -> App {
+    let scenario = Scenario::load(file).expect("valid");
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins)
+        .insert_resource(LoadedScenario::from_file(scenario, file.to_path_buf()))
+        .insert_resource(battlemap::app::LaunchOptions {
+            seed: Some(3),
+            session: SessionPlace::Off,
+            ..Default::default()
+        })
+        .add_plugins(battlemap::app::headless_plugin);
+    for _ in 0..3 {
+        app.update();
+    }
+    app
+}
+
+fn send<M: Message>(app: &mut App, message: M) {
+    app.world_mut().write_message(message);
+    app.update();
+    app.update();
+}
+
+fn refusal(app: &App) -> Option<String> {
+    app.world().resource::<Editor>().refusal.clone()
+}
+
+fn terrain_name(app: &App, cell: Cell) -> String {
+    let map = &app.world().resource::<LoadedScenario>().scenario.map;
+    map.terrain(cell).map(|t| t.name.clone()).unwrap_or_default()
+}
+
+fn ids(app: &mut App) -> Vec<String> {
+    let mut query = app.world_mut().query::<&TokenId>();
+    let mut ids: Vec<String> = query.iter(app.world()).map(|t| t.0.clone()).collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn the_editor_paints_places_changes_and_saves_the_scene() {
+    let dir = scratch("editor");
+    let file = dir.join("tavern.ron");
+    std::fs::copy(root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
+    let mut app = app_on(&file);
+    send(&mut app, EditMessage::Toggle);
+    assert!(app.world().resource::<Editor>().on);
+
+    // A wall across open floor, then one over Brom: refused there, with the reason.
+    let wall = 1;
+    send(&mut app, EditMessage::Fill(Cell::new(6, 5), Cell::new(8, 5), wall));
+    assert_eq!(terrain_name(&app, Cell::new(7, 5)), "wall");
+    send(&mut app, EditMessage::Fill(Cell::new(3, 5), Cell::new(3, 5), wall));
+    assert_eq!(terrain_name(&app, Cell::new(3, 5)), "floor");
+    let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
+    assert!(notice.0.contains("Brom stands at (3, 5)"), "{notice:?}");
+
+    // A new creature, filled in with the form; a bad form is refused with the validator's words.
+    send(&mut app, EditMessage::AddAt(TokenKind::Creature, Cell::new(10, 10)));
+    assert!(ids(&mut app).contains(&"creature-1".to_owned()));
+    let added = capture(app.world_mut()).board.token("creature-1").cloned().expect("added");
+    let mut boss = added.clone();
+    boss.name = "Goblin boss".into();
+    boss.hp = 21;
+    boss.max_hp = 21;
+    boss.size = Size::Small;
+    send(&mut app, EditMessage::Panel(EditRequest::Update(Box::new(boss))));
+    assert_eq!(refusal(&app), None);
+    let mut bad = capture(app.world_mut()).board.token("creature-1").cloned().expect("there");
+    bad.max_hp = 5;
+    send(&mut app, EditMessage::Panel(EditRequest::Update(Box::new(bad))));
+    let reason = refusal(&app).expect("refused");
+    assert!(reason.contains("max_hp must be at least hp"), "{reason}");
+
+    // Placing anywhere it fits, never inside the hearth.
+    send(&mut app, EditMessage::Place { id: "brom".into(), anchor: Cell::new(1, 1) });
+    assert!(refusal(&app).is_some_and(|r| r.contains("inside hearth")), "{:?}", refusal(&app));
+    send(&mut app, EditMessage::Place { id: "brom".into(), anchor: Cell::new(2, 3) });
+    let brom = entity_of(&mut app, "brom");
+    assert_eq!(app.world().get::<Position>(brom).map(|p| p.0), Some(Cell::new(2, 3)));
+
+    // Duplicate, delete, resize (and a resize that would drop tokens off the map).
+    send(&mut app, EditMessage::Panel(EditRequest::Duplicate("thug-1".into())));
+    assert!(ids(&mut app).contains(&"thug-1-1".to_owned()));
+    send(&mut app, EditMessage::Panel(EditRequest::Delete("rat-2".into())));
+    assert!(!ids(&mut app).contains(&"rat-2".to_owned()));
+    send(&mut app, EditMessage::Panel(EditRequest::Resize { width: 5, height: 5 }));
+    assert!(refusal(&app).is_some_and(|r| r.contains("off the map")), "{:?}", refusal(&app));
+    send(&mut app, EditMessage::Panel(EditRequest::Resize { width: 24, height: 14 }));
+    let map = app.world().resource::<LoadedScenario>().scenario.map.clone();
+    assert_eq!((map.width(), map.height()), (24, 14));
+
+    // Undo takes the resize and the deletion back, redo does them again.
+    send(&mut app, HistoryRequest::Undo);
+    send(&mut app, HistoryRequest::Undo);
+    assert!(ids(&mut app).contains(&"rat-2".to_owned()));
+    assert_eq!(app.world().resource::<LoadedScenario>().scenario.map.width(), 20);
+    send(&mut app, HistoryRequest::Redo);
+    send(&mut app, HistoryRequest::Redo);
+    assert!(!ids(&mut app).contains(&"rat-2".to_owned()));
+
+    // Save as: the file reads back as the scene on the map, and the app goes on with it.
+    let saved = dir.join("tavern-edited.ron");
+    send(&mut app, SaveScenario { path: Some(saved.clone()) });
+    let reread = Scenario::load(&saved).expect("the saved scene loads");
+    assert_eq!(reread, capture(app.world_mut()).board);
+    assert_eq!(reread.token("creature-1").map(|t| t.name.as_str()), Some("Goblin boss"));
+    assert_eq!(reread.map.terrain(Cell::new(7, 5)).map(|t| t.name.as_str()), Some("wall"));
+    assert_eq!(app.world().resource::<LoadedScenario>().source.as_deref(), Some(saved.as_path()));
+    let text = std::fs::read_to_string(&saved).expect("text");
+    assert!(text.contains("\"#hh......%%.......b#....\""), "the map rows stay rows:\n{text}");
+    // Save writes the same file again; the original was never touched.
+    send(&mut app, SaveScenario { path: None });
+    assert_eq!(std::fs::read_to_string(&saved).expect("text"), text);
+    let original = std::fs::read_to_string(root().join("scenes/tavern_brawl.ron")).expect("original");
+    assert_eq!(std::fs::read_to_string(&file).expect("copy"), original);
+}
