@@ -582,7 +582,8 @@ mod tests {
         assert!(written.contains(r#"(name: "Élan ⚔ \\\"", bonus: 1, damage: "1d4")"#), "{written}");
         assert!(written.contains(r"'\'': Custom(name: "), "{written}");
         assert!(written.contains("'é': Wall,"), "{written}");
-        assert!(!written.contains('\u{200b}'), "an invisible character is escaped: {written}");
+        let escaped = r#"name: "n\u{301}ame \u{200b}""#;
+        assert!(written.contains(escaped), "combining and invisible characters escaped: {written}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 mod architecture;
 mod chase;
 mod cli;
+mod files;
 mod headless;
 mod panels;
 mod robustness;
