@@ -91,14 +91,14 @@ fn write_state_file(
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
     tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &CreatureSize, &Allegiance, &Kind, Option<&TurnMoves>)>,
     notice: Res<Notice>,
-    tools: (Res<Dragging>, Res<CoverPreview>, Res<TemplateTool>),
+    tools: (Res<Dragging>, Res<CoverPreview>, Res<TemplateTool>, Res<super::editor::Editor>),
     chase: Res<super::chase::ChaseMode>,
     fight: FightSeen,
     turns: (Res<super::turns::Turn>, Res<super::reactions::Reactions>, Res<super::panels::ButtonTargets>),
     mut last_written: Local<String>,
 ) {
     let Some(path) = &options.state_file else { return };
-    let (dragging, cover_preview, template) = tools;
+    let (dragging, cover_preview, template, editor) = tools;
     let Some(board) = board else { return };
     let (camera, camera_transform) = *camera;
     let on_screen = |world: Vec2| {
@@ -190,6 +190,8 @@ fn write_state_file(
         "attack_card": fight.preview.0.as_ref().map(|c| json!({ "lines": c.lines, "allowed": c.allowed })),
         "log": fight.session.as_ref().map(|s| s.log.entries.iter().map(crate::rules::dice::LogEntry::full_text).collect::<Vec<_>>()),
         "scenario": loaded.scenario.name,
+        "editing": editor.on,
+        "stroke": editor.stroke.map(|s| [s.start.x, s.start.y]),
         "grid": grid.name(),
         "window": [window.width(), window.height()],
         "cursor": window.cursor_position().map(|p| [p.x, p.y]),

@@ -44,19 +44,20 @@ impl MapKeys<'_> {
         self.free().is_some_and(|k| k.just_pressed(key))
     }
 
-    /// Whether `key` is held down.
-    pub(super) fn held(&self, key: KeyCode) -> bool {
-        self.free().is_some_and(|k| k.pressed(key))
+    /// Whether `key` is held down, or was let go in this frame (a quick `Ctrl+E` can press and
+    /// release both keys between two frames, since the app draws only on input).
+    fn held_or_just_released(&self, key: KeyCode) -> bool {
+        self.free().is_some_and(|k| k.pressed(key) || k.just_released(key))
     }
 
     /// Whether Ctrl is held.
     pub(super) fn control(&self) -> bool {
-        self.held(KeyCode::ControlLeft) || self.held(KeyCode::ControlRight)
+        self.held_or_just_released(KeyCode::ControlLeft) || self.held_or_just_released(KeyCode::ControlRight)
     }
 
     /// Whether Shift is held.
     pub(super) fn shift(&self) -> bool {
-        self.held(KeyCode::ShiftLeft) || self.held(KeyCode::ShiftRight)
+        self.held_or_just_released(KeyCode::ShiftLeft) || self.held_or_just_released(KeyCode::ShiftRight)
     }
 }
 

@@ -30,6 +30,12 @@ const INDENT: &str = "    ";
 impl Scenario {
     /// The scenario as canonical RON text: `Scenario::from_ron(file, &s.to_ron())` gives back `s`,
     /// and writing that again gives the same text.
+    ///
+    /// That holds for every scenario the loader makes, and for the app's edits of one that keep
+    /// it so (`glyphs` parallel to the map's palette, a creature dying at 0 hit points
+    /// unconscious, the chase's local creature's sheet that of its token). What a file can't say
+    /// isn't written: an object's conditions, attacks beyond its siege weapon's or `hidden`, and a
+    /// weapon's crewing part of the way through a step (written as the last whole step).
     pub fn to_ron(&self) -> String {
         let mut out = String::new();
         for comment in &self.header {
@@ -582,7 +588,8 @@ mod tests {
         assert!(written.contains(r#"(name: "Élan ⚔ \\\"", bonus: 1, damage: "1d4")"#), "{written}");
         assert!(written.contains(r"'\'': Custom(name: "), "{written}");
         assert!(written.contains("'é': Wall,"), "{written}");
-        assert!(!written.contains('\u{200b}'), "an invisible character is escaped: {written}");
+        let escaped = r#"name: "n\u{301}ame \u{200b}""#;
+        assert!(written.contains(escaped), "combining and invisible characters escaped: {written}");
     }
 
     #[test]

@@ -460,3 +460,64 @@ fn query_siege_weapons_and_objects() {
     assert_eq!(code, 2, "not siege equipment");
     assert!(err.contains("not siege equipment"), "{err}");
 }
+
+/// `battlemap fmt`: the first run rewrites a sample in canonical form, the second finds it
+/// canonical and leaves its bytes alone; `--check` exits 1 before and 0 after, writing nothing;
+/// the formatted file means the same (`query tokens` answers the same).
+#[test]
+fn fmt_rewrites_a_scene_once_and_keeps_its_meaning() {
+    let dir = scratch("cli-fmt");
+    let file = dir.join("castle.ron");
+    let original = std::fs::read(root().join("scenes/castle_siege.ron")).expect("reads");
+    std::fs::write(&file, &original).expect("writes");
+    let path = file.to_str().expect("utf-8");
+
+    let (code, out, err) = battlemap(&["fmt", "--check", path]);
+    assert_eq!((code, out.trim()), (1, format!("{path} is not canonical").as_str()), "{err}");
+    assert_eq!(std::fs::read(&file).expect("reads"), original, "--check writes nothing");
+
+    let (code, out, err) = battlemap(&["fmt", path]);
+    assert_eq!((code, out.trim()), (0, format!("formatted {path}").as_str()), "{err}");
+    let formatted = std::fs::read(&file).expect("reads");
+    assert_ne!(formatted, original);
+
+    let (code, out, err) = battlemap(&["fmt", path]);
+    assert_eq!((code, out.trim()), (0, format!("{path} is already canonical").as_str()), "{err}");
+    assert_eq!(std::fs::read(&file).expect("reads"), formatted, "the second run changes nothing");
+    let (code, out, err) = battlemap(&["fmt", "--check", path]);
+    assert_eq!((code, out.trim()), (0, format!("{path} is already canonical").as_str()), "{err}");
+
+    let tokens = |file: &str| -> Value {
+        let (code, out, err) = battlemap(&["query", file, "tokens"]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).expect("JSON")
+    };
+    assert_eq!(tokens(path), tokens("scenes/castle_siege.ron"));
+    let names: Vec<_> = std::fs::read_dir(&dir).expect("lists").map(|e| e.expect("entry").file_name()).collect();
+    assert_eq!(names, ["castle.ron"], "no temporary file left");
+}
+
+/// An invalid file is reported as `check` reports it (`file:line:column`), exits 2 and is left
+/// byte for byte; the valid files given with it are still formatted.
+#[test]
+fn fmt_leaves_a_bad_file_untouched() {
+    let dir = scratch("cli-fmt-bad");
+    let bad = dir.join("bad.ron");
+    let broken = "// keep me\nScenario(\n  name: \"Bad\",\n  grid: Square,\n  size: 3,\n  map: [\"..\"],\n)";
+    std::fs::write(&bad, broken).expect("writes");
+    let good = dir.join("good.ron");
+    std::fs::copy(root().join("scenes/tavern_brawl.ron"), &good).expect("copies");
+    let (bad_path, good_path) = (bad.to_str().expect("utf-8"), good.to_str().expect("utf-8"));
+
+    for args in [&["fmt", bad_path, good_path][..], &["fmt", "--check", bad_path]] {
+        let (code, _, err) = battlemap(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains(&format!("{bad_path}:5:3: unknown field `size`")), "{err}");
+        assert_eq!(std::fs::read_to_string(&bad).expect("reads"), broken);
+    }
+    let (code, out, _) = battlemap(&["fmt", "--check", good_path]);
+    assert_eq!((code, out.trim()), (0, format!("{good_path} is already canonical").as_str()));
+    let (code, _, err) = battlemap(&["fmt", "no/such/file.ron"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such/file.ron: cannot read the file"), "{err}");
+}

@@ -4,6 +4,7 @@ mod architecture;
 mod chase;
 mod cli;
 mod editor;
+mod files;
 mod headless;
 mod panels;
 mod robustness;

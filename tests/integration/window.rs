@@ -657,6 +657,37 @@ fn the_frame_time_benchmark_times_frames_while_dragging() {
 /// A siege weapon worked with the mouse (DMG "Siege Equipment"): a soldier of the ram's crew is
 /// selected, "Ram at..." on his card picks the ram, hovering the gate shows the ram's ruling, and
 /// the click strikes it: the strike is in the log, and the soldier's action is spent.
+/// The editor with the mouse: `Ctrl+E`, a stroke of the brush paints a wall across the floor,
+/// `Ctrl+S` saves, and the file reads back with the wall.
+#[test]
+fn a_wall_is_painted_with_the_mouse_and_saved() {
+    let display = start_display(400);
+    let file = super::scratch("window-editor").join("tavern.ron");
+    std::fs::copy(super::root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
+    let (_running, state_file, _) = open_scene(&display, file.to_str().expect("utf-8"), "editor-state", None);
+    xdotool(&display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
+    xdotool(&display, &["key", "ctrl+e"]);
+    wait_for_state(&state_file, 30, "the editor to open", |s| s["editing"] == true);
+    // The editor's panel is wider than the roster: the map is framed again.
+    let state = wait_for_settled_map(&state_file);
+    move_to(&display, &state_file, cell_on_screen(&state, 6, 5));
+    xdotool(&display, &["mousedown", "1"]);
+    wait_for_state(&state_file, 30, "the stroke to start", |s| s["stroke"] == serde_json::json!([6, 5]));
+    for x in [7, 8, 9] {
+        move_to(&display, &state_file, cell_on_screen(&state, x, 5));
+    }
+    xdotool(&display, &["mouseup", "1"]);
+    xdotool(&display, &["key", "ctrl+s"]);
+    wait_for_state(&state_file, 30, "the save", |s| s["notice"].as_str().is_some_and(|n| n.starts_with("Saved ")));
+    let saved = battlemap::scenario::Scenario::load(&file).expect("the saved file loads");
+    for x in 6..=9 {
+        let terrain = saved.map.terrain(battlemap::rules::Cell::new(x, 5)).map(|t| t.name.clone());
+        assert_eq!(terrain.as_deref(), Some("wall"), "({x}, 5)");
+    }
+    assert_eq!(saved.map.terrain(battlemap::rules::Cell::new(10, 5)).map(|t| t.name.as_str()), Some("floor"));
+    assert_eq!(saved.tokens.len(), 11, "every token is saved");
+}
+
 #[test]
 fn the_ram_is_swung_at_the_gate_with_the_mouse() {
     let display = start_display(380);

@@ -20,6 +20,7 @@ use crate::scenario::{MAX_FILE_BYTES, Scenario};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Autosave>()
         .add_message::<SaveScenario>()
+        .add_systems(Update, save_key.in_set(crate::app::AppSystems::Input))
         .add_systems(Last, save_scenarios.after(super::record_changes).before(write_autosave))
         .add_systems(
             Update,
@@ -186,6 +187,13 @@ impl SessionFile {
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct SaveScenario {
     pub path: Option<PathBuf>,
+}
+
+/// `Ctrl+S` saves the scene to its file.
+fn save_key(keys: crate::app::input::MapKeys, mut save: MessageWriter<SaveScenario>) {
+    if keys.control() && keys.pressed(KeyCode::KeyS) {
+        save.write(SaveScenario { path: None });
+    }
 }
 
 fn save_scenarios(
