@@ -38,7 +38,7 @@ pub(super) fn plugin(app: &mut App) {
                 (choose_restore, restore_pending).chain().after(AppSystems::Apply).before(AppSystems::Show),
             ),
         )
-        .add_systems(Last, record_changes);
+        .add_systems(Last, (notice_changes, record_changes).chain());
     file::plugin(app);
 }
 
@@ -102,6 +102,8 @@ pub struct History {
     settling: bool,
     /// Something changed since the autosave last wrote.
     pub unsaved: bool,
+    /// A component or resource a snapshot reads changed this frame.
+    touched: bool,
 }
 
 struct Pending {
@@ -283,6 +285,12 @@ pub fn capture(world: &mut World) -> Snapshot {
         world.get_resource::<ChaseMode>().map_or((None, false), |m| (m.chases.clone(), m.awaiting_handover));
     // The board keeps the static parts as loaded; the creatures' places are the live ones.
     board.tokens.retain(|t| tokens.contains_key(&t.id));
+    // The scene's chase keeps its own copy of the local creature's sheet: as it is now.
+    if let Some((id, sheet)) = board.chase.as_mut().and_then(|c| c.rules.local_creature.as_mut())
+        && let Some(token) = board.tokens.iter().find(|t| t.id == *id)
+    {
+        *sheet = token.sheet();
+    }
     Snapshot { board, tokens, turn, initiative, chase, awaiting_handover }
 }
 
@@ -358,14 +366,54 @@ fn run<M>(world: &mut World, system: impl IntoSystem<(), (), M> + 'static) {
     }
 }
 
+/// The components and resources a snapshot reads.
+type Watched = Or<(
+    Changed<Position>,
+    Changed<Vitals>,
+    Changed<HitPoints>,
+    Changed<Combatant>,
+    Changed<Actions>,
+    Changed<TurnMoves>,
+    Changed<SiegeWeapon>,
+    Changed<Facing>,
+    Changed<Inspiration>,
+    Added<Secret>,
+)>;
+
+/// Whether anything a snapshot reads changed this frame: a frame that changed nothing (a hover,
+/// a redraw) takes no snapshot, so a big map pays nothing for undo while nothing happens.
+#[allow(clippy::too_many_arguments)]
+fn notice_changes(
+    changed: Query<(), Watched>,
+    mut unhidden: RemovedComponents<Secret>,
+    loaded: Res<LoadedScenario>,
+    turn: Res<Turn>,
+    session: Option<Res<Session>>,
+    chase: Option<Res<ChaseMode>>,
+    editor: Option<Res<super::editor::Editor>>,
+    mut history: ResMut<History>,
+) {
+    let resources = loaded.is_changed()
+        || turn.is_changed()
+        || session.is_some_and(|s| s.is_changed())
+        || chase.is_some_and(|c| c.is_changed())
+        || editor.is_some_and(|e| e.is_changed());
+    let touched = resources || !changed.is_empty() || unhidden.read().count() > 0;
+    if touched || history.current.is_none() {
+        history.touched = true;
+    }
+}
+
 /// Records the state after the frame's changes: a new state is a step to undo and is autosaved.
 /// Nothing is recorded while a drag or a reaction prompt is under way (the step ends with it).
 fn record_changes(world: &mut World) {
     let stroke = world.get_resource::<super::editor::Editor>().is_some_and(|e| e.stroke.is_some());
     let busy = stroke || world.resource::<Dragging>().0.is_some() || world.resource::<Reactions>().waiting();
-    if busy || world.resource::<History>().pending.is_some() {
+    let history = world.resource::<History>();
+    if busy || history.pending.is_some() || !history.touched {
         return;
     }
+    world.resource_mut::<History>().touched = false;
     let snapshot = capture(world);
     let mut history = world.resource_mut::<History>();
     if std::mem::take(&mut history.settling) {
