@@ -23,7 +23,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                build_board.run_if(on_message::<ScenarioChanged>.or_eager(on_message::<super::editor::TerrainEdited>)).in_set(AppSystems::Build),
+                build_board
+                    .run_if(on_message::<ScenarioChanged>.or_eager(on_message::<super::editor::TerrainEdited>))
+                    .in_set(AppSystems::Build),
                 toggle_key(KeyCode::KeyG, Toggle::GridLines).in_set(AppSystems::Input),
                 toggle_grid_lines.in_set(AppSystems::Apply),
                 show_grid_lines.in_set(AppSystems::Show),

@@ -19,10 +19,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Editor>()
         .add_message::<EditMessage>()
         .add_message::<TerrainEdited>()
-        .add_systems(
-            Update,
-            (editor_key.in_set(AppSystems::Input), apply_edit_messages.in_set(AppSystems::Apply)),
-        );
+        .add_systems(Update, (editor_key.in_set(AppSystems::Input), apply_edit_messages.in_set(AppSystems::Apply)));
 }
 
 /// The mouse in the editor, for the window.
@@ -76,7 +73,10 @@ pub enum EditMessage {
     /// Add a creature or an object here.
     AddAt(crate::scenario::TokenKind, Cell),
     /// Move a token's anchor here.
-    Place { id: String, anchor: Cell },
+    Place {
+        id: String,
+        anchor: Cell,
+    },
     /// Fill the rectangle between two corners with a terrain (a palette index).
     Fill(Cell, Cell, usize),
 }
@@ -272,7 +272,9 @@ fn edited(snapshot: &mut Snapshot, request: &EditMessage) -> Result<(String, Opt
             let (scene, id) = edit::add(board, *kind, *cell)?;
             (scene, format!("Added {id}: fill in its statistics in the editor"), Some(id))
         }
-        EditMessage::Place { id, anchor } => (edit::place(board, id, *anchor)?, format!("Placed {id} at {anchor}"), None),
+        EditMessage::Place { id, anchor } => {
+            (edit::place(board, id, *anchor)?, format!("Placed {id} at {anchor}"), None)
+        }
         EditMessage::Panel(EditRequest::Resize { width, height }) => {
             (edit::resize(board, *width, *height)?, format!("The map is {width} by {height} cells"), None)
         }

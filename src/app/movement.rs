@@ -37,7 +37,13 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The mouse side of movement, for the window: dragging and its preview.
 pub(super) fn drag_plugin(app: &mut App) {
-    app.add_systems(Update, (drag_tokens.run_if(not(super::editor::editing)).in_set(AppSystems::Input), draw_drag_path.in_set(AppSystems::Show)));
+    app.add_systems(
+        Update,
+        (
+            drag_tokens.run_if(not(super::editor::editing)).in_set(AppSystems::Input),
+            draw_drag_path.in_set(AppSystems::Show),
+        ),
+    );
 }
 
 /// A creature's movement this turn, with the moves it made (for undo).

@@ -16,9 +16,9 @@ use super::input::PointerOnMap;
 use super::input::toggle_key;
 use super::movement::{Dragging, TurnMoves};
 use super::reactions::{ReactionAnswer, Reactions};
+use super::ruler::Ruler;
 use super::session::file::SaveScenario;
 use super::session::{History, HistoryRequest};
-use super::ruler::Ruler;
 use super::siege::{SiegeCard, SiegeRequest};
 use super::sight::{CoverPreview, SightOverlay};
 use super::state::{GridVisible, LoadedScenario, Notice, OpenScenario, SelectToken, Selection, Toggle};
@@ -27,10 +27,10 @@ use super::turns::{Turn, TurnRequest};
 use crate::rules::economy::Response;
 use crate::ui::chase::ChaseRequest;
 use crate::ui::{
-    DiceEdit, DiceView, EditorEdit, EditorView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, MovementView,
-    PanelRequest, PromptView, RosterView, SiegeAction, SiegeView, StatusEdit, StatusView, TokenDetails, TokenRow,
-    TurnAction, TurnEdit, TurnView, cursor_label, dice_panel, dm_banner, initiative_panel, reaction_prompt,
-    TerrainChoice, editor_panel, roster_panel, status_bar, template_panel,
+    DiceEdit, DiceView, EditorEdit, EditorView, EntryView, FightAction, FightEdit, FightView, InitiativeAction,
+    InitiativeView, MovementView, PanelRequest, PromptView, RosterView, SiegeAction, SiegeView, StatusEdit, StatusView,
+    TerrainChoice, TokenDetails, TokenRow, TurnAction, TurnEdit, TurnView, cursor_label, dice_panel, dm_banner,
+    editor_panel, initiative_panel, reaction_prompt, roster_panel, status_bar, template_panel,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -482,11 +482,12 @@ fn draw_panels(
             .show(&mut root, |ui| {
                 let mut requests = Vec::new();
                 if editor.on {
-                    let view = editor_view(&editor, &history, scenario, roster.selected.as_ref().map(|s| s.id.as_str()));
-                    egui::ScrollArea::vertical().id_salt("editor").max_height(ui.available_height() * 0.7).show(
-                        ui,
-                        |ui| requests.extend(editor_panel(ui, &view, &mut editor_edit)),
-                    );
+                    let view =
+                        editor_view(&editor, &history, scenario, roster.selected.as_ref().map(|s| s.id.as_str()));
+                    egui::ScrollArea::vertical()
+                        .id_salt("editor")
+                        .max_height(ui.available_height() * 0.7)
+                        .show(ui, |ui| requests.extend(editor_panel(ui, &view, &mut editor_edit)));
                     ui.separator();
                     // The list selects the token to edit; the card is play's.
                     let list = RosterView { rows: roster.rows.clone(), selected: None };

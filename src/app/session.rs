@@ -225,7 +225,14 @@ pub fn capture(world: &mut World) -> Snapshot {
         &Vitals,
         &HitPoints,
         &Combatant,
-        (Option<&Facing>, Option<&Inspiration>, Has<Secret>, Option<&SiegeWeapon>, Option<&Actions>, Option<&TurnMoves>),
+        (
+            Option<&Facing>,
+            Option<&Inspiration>,
+            Has<Secret>,
+            Option<&SiegeWeapon>,
+            Option<&Actions>,
+            Option<&TurnMoves>,
+        ),
     )>();
     let ids: BTreeMap<Entity, String> = query.iter(world).map(|(e, id, ..)| (e, id.0.clone())).collect();
     for (_, id, position, vitals, hit_points, combatant, extras) in query.iter(world) {

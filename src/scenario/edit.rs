@@ -20,8 +20,9 @@ pub const MAX_BRUSH: u32 = 10;
 /// The scenario checked as a file would be: written in the canonical form and read back, so an
 /// edit is refused with the same sentence `battlemap check` would give the saved file.
 pub fn checked(candidate: &Scenario) -> Result<Scenario, EditError> {
-    Scenario::from_ron("the edited scene", &candidate.to_ron())
-        .map_err(|errors| EditError(errors.0.first().map_or_else(|| "the edit is not valid".to_owned(), |e| e.message.clone())))
+    Scenario::from_ron("the edited scene", &candidate.to_ron()).map_err(|errors| {
+        EditError(errors.0.first().map_or_else(|| "the edit is not valid".to_owned(), |e| e.message.clone()))
+    })
 }
 
 /// The cells a brush of `size` (1: one cell) covers around `center`: within `size - 1` steps on
@@ -148,7 +149,11 @@ pub fn switch_grid(scenario: &Scenario, grid: Grid) -> Result<(Scenario, Vec<Str
         token.anchor = carry(token.anchor);
         if let Some(facing) = token.facing.filter(|f| !Direction::facings(grid).contains(f)) {
             let turned = Direction::facings(grid)[0];
-            warnings.push(format!("{} faced {facing:?}, which a {} has no side for: now {turned:?}", token.name, grid.name()));
+            warnings.push(format!(
+                "{} faced {facing:?}, which a {} has no side for: now {turned:?}",
+                token.name,
+                grid.name()
+            ));
             token.facing = Some(turned);
         }
         if token.square_side.take().is_some() && grid.is_hex() {
@@ -333,7 +338,12 @@ mod tests {
     #[test]
     fn a_rectangle_is_rows_and_columns_as_written_on_hexes_too() {
         let hex = Grid::Hex(HexOrientation::PointyTop);
-        let map = TerrainMap::filled(hex, 6, 5, vec![crate::rules::terrain::Terrain::standard(crate::rules::terrain::TerrainKind::Floor)]);
+        let map = TerrainMap::filled(
+            hex,
+            6,
+            5,
+            vec![crate::rules::terrain::Terrain::standard(crate::rules::terrain::TerrainKind::Floor)],
+        );
         let cells = rectangle(&map, hex.from_storage(1, 1), hex.from_storage(3, 4));
         let mut storage: Vec<(i32, i32)> = cells.iter().map(|c| hex.to_storage(*c)).collect();
         storage.sort();

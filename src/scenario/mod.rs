@@ -322,4 +322,3 @@ impl Token {
         Mover { size: self.size, square_side: self.square_side, side: self.side, crawling: false }
     }
 }
-

@@ -56,7 +56,10 @@ pub enum EditRequest {
     Tool(EditTool),
     Terrain(usize),
     Brush(u32),
-    Resize { width: u32, height: u32 },
+    Resize {
+        width: u32,
+        height: u32,
+    },
     SwitchGrid(Grid),
     /// The next click on the map adds a creature or an object there.
     Add(TokenKind),
@@ -137,7 +140,8 @@ fn terrain_palette(ui: &mut egui::Ui, view: &EditorView, ask: &mut impl FnMut(Ed
     ui.label("Terrain:");
     ui.horizontal_wrapped(|ui| {
         for (i, terrain) in view.terrains.iter().enumerate() {
-            let swatch = RichText::new(format!("■ {} {}", terrain.glyph, terrain.name)).color(egui_color(terrain.color));
+            let swatch =
+                RichText::new(format!("■ {} {}", terrain.glyph, terrain.name)).color(egui_color(terrain.color));
             let chosen = ui.selectable_label(view.terrain == i, swatch).on_hover_text(&terrain.blocks);
             if chosen.clicked() {
                 ask(EditRequest::Terrain(i));
@@ -221,7 +225,9 @@ fn token_form(ui: &mut egui::Ui, token: &Token, grid: Grid, edit: &mut EditorEdi
         ui.text_edit_singleline(&mut form.name);
         ui.end_row();
         ui.label("Side");
-        choose(ui, "side", &mut form.side, &[Side::Party, Side::Ally, Side::Neutral, Side::Enemy], |s| s.name().to_owned());
+        choose(ui, "side", &mut form.side, &[Side::Party, Side::Ally, Side::Neutral, Side::Enemy], |s| {
+            s.name().to_owned()
+        });
         ui.end_row();
         ui.label("Size");
         let sizes = [Size::Tiny, Size::Small, Size::Medium, Size::Large, Size::Huge, Size::Gargantuan];
@@ -297,7 +303,13 @@ fn number<T: egui::emath::Numeric>(ui: &mut egui::Ui, label: &str, value: &mut T
     ui.end_row();
 }
 
-fn choose<T: Clone + PartialEq>(ui: &mut egui::Ui, id: &str, value: &mut T, options: &[T], name: impl Fn(&T) -> String) {
+fn choose<T: Clone + PartialEq>(
+    ui: &mut egui::Ui,
+    id: &str,
+    value: &mut T,
+    options: &[T],
+    name: impl Fn(&T) -> String,
+) {
     egui::ComboBox::from_id_salt(("form", id)).selected_text(name(value)).show_ui(ui, |ui| {
         for option in options {
             ui.selectable_value(value, option.clone(), name(option));

@@ -59,7 +59,7 @@ fn hp(app: &mut App, id: &str) -> i32 {
 }
 
 fn log(app: &App) -> Vec<String> {
-    app.world().resource::<Session>().log.entries.iter().map(|e| e.full_text()).collect()
+    app.world().resource::<Session>().log.entries.iter().map(battlemap::rules::dice::LogEntry::full_text).collect()
 }
 
 /// A few turns of a tavern fight: initiative, moves, an attack, a condition, damage, Dodge.
@@ -181,7 +181,10 @@ fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
     for (text, expected) in [
         ("{ not json", "session.json:1:"),
         (r#"{"format": 1}"#, "missing field"),
-        (r#"{"format": 9, "scenario_file": null, "board": "", "tokens": {}, "turn": {}, "initiative": {"entries": [], "current": null, "round": 0}, "seed": 1, "dice_position": 0, "log": {"seed": 1, "entries": []}}"#, "another version"),
+        (
+            r#"{"format": 9, "scenario_file": null, "board": "", "tokens": {}, "turn": {}, "initiative": {"entries": [], "current": null, "round": 0}, "seed": 1, "dice_position": 0, "log": {"seed": 1, "entries": []}}"#,
+            "another version",
+        ),
     ] {
         std::fs::write(&session_file, text).expect("write");
         let mut app = app_on(&file, SessionPlace::Beside, 1);

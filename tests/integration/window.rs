@@ -663,7 +663,7 @@ fn the_frame_time_benchmark_times_frames_while_dragging() {
 fn a_wall_is_painted_with_the_mouse_and_saved() {
     let display = start_display(400);
     let file = super::scratch("window-editor").join("tavern.ron");
-    std::fs::copy(super::root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
+    std::fs::copy(root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
     let (_running, state_file, _) = open_scene(&display, file.to_str().expect("utf-8"), "editor-state", None);
     xdotool(&display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
     xdotool(&display, &["key", "ctrl+e"]);

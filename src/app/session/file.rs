@@ -12,9 +12,9 @@ use super::{History, Snapshot, TokenState, TurnState};
 use crate::app::LaunchOptions;
 use crate::app::dice::Session;
 use crate::app::state::{LoadedScenario, Notice, ScenarioChanged};
+use crate::files::write_atomically;
 use crate::rules::dice::RollLog;
 use crate::rules::initiative::InitiativeOrder;
-use crate::files::write_atomically;
 use crate::scenario::{MAX_FILE_BYTES, Scenario};
 
 pub(super) fn plugin(app: &mut App) {
@@ -128,8 +128,8 @@ impl SessionFile {
         if text.len() as u64 > 4 * MAX_FILE_BYTES {
             return Err(format!("{} is too large to be a session file", path.display()));
         }
-        let saved: SessionFile = serde_json::from_str(&text)
-            .map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))?;
+        let saved: SessionFile =
+            serde_json::from_str(&text).map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))?;
         if saved.format != FORMAT {
             return Err(format!("{} is a session file of another version ({})", path.display(), saved.format));
         }
@@ -172,7 +172,8 @@ impl SessionFile {
         }
         for (id, state) in &self.tokens {
             let movement = state.movement.as_ref();
-            let far = movement.is_some_and(|m| m.speed > 10_000 || m.dashes > 100 || m.spent > 1_000_000 || m.moves.len() > 10_000);
+            let far = movement
+                .is_some_and(|m| m.speed > 10_000 || m.dashes > 100 || m.spent > 1_000_000 || m.moves.len() > 10_000);
             if far || state.economy.taken.len() > 100 || state.siege_round > 1_000_000 {
                 return Err(format!("{id:?}'s turn holds numbers play can't reach"));
             }
