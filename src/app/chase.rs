@@ -159,6 +159,15 @@ fn apply_chase_messages(
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     let Some(mut session) = session else { return };
+    // Only a request or a new event changes the chase (the undo history watches it).
+    let unlogged = |mode: &ChaseMode| {
+        mode.chases.as_ref().is_some_and(|c| {
+            c.chases.len() != mode.logged.len() || c.chases.iter().zip(&mode.logged).any(|(c, n)| c.events.len() > *n)
+        })
+    };
+    if messages.is_empty() && !unlogged(&mode) {
+        return;
+    }
     let mode = &mut *mode;
     for ChaseMessage(request) in messages.read() {
         let result = apply(request.clone(), mode, &mut session, &loaded.scenario, &mut tokens);
@@ -197,7 +206,9 @@ fn draw_chase(
     mut messages: MessageWriter<ChaseMessage>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let mode = &mut *mode;
+    // Drawing changes only the screens' own fields (what is typed, where buttons are), not the
+    // chase: it doesn't count as a change for the undo history.
+    let mode = mode.bypass_change_detection();
     let mut requests = Vec::new();
     if let Some(chases) = &mode.chases {
         let sides = tokens.iter().map(|t| (t.0.0.clone(), t.2.0)).collect();

@@ -119,6 +119,8 @@ fn edit_with_mouse(
                 let (_, position) = tokens.get(e).ok()?;
                 Some((e, (cell.x - position.0.x, cell.y - position.0.y)))
             }),
+            // A press on a token selects it, with every tool.
+            EditTool::Paint | EditTool::Rectangle if pointer.pressed_token.is_some() => return,
             // The press paints: it doesn't pan the map.
             EditTool::Paint | EditTool::Rectangle => {
                 pointer.pressed_on_ground = false;
