@@ -6,12 +6,12 @@
 use bevy::prelude::*;
 
 use super::AppSystems;
-use super::components::{Position, TokenId};
+use super::components::{CreatureSize, Position, TokenId};
 use super::fight::AttackMode;
 use super::input::{MapKeys, PointerOnMap};
 use super::session::{History, Snapshot};
 use super::state::{LoadedScenario, Notice, RedrawFrames, SelectToken};
-use crate::rules::Cell;
+use crate::rules::{Cell, Footprint};
 use crate::scenario::edit::{self, EditError};
 use crate::ui::{EditRequest, EditTool};
 
@@ -99,7 +99,7 @@ fn edit_with_mouse(
     mut pointer: ResMut<PointerOnMap>,
     mut editor: ResMut<Editor>,
     mut loaded: ResMut<LoadedScenario>,
-    tokens: Query<(&TokenId, &Position)>,
+    tokens: Query<(Entity, &TokenId, &Position, &CreatureSize)>,
     mut messages: MessageWriter<EditMessage>,
     mut painted: MessageWriter<TerrainEdited>,
     mut notice: ResMut<Notice>,
@@ -114,13 +114,16 @@ fn edit_with_mouse(
             pointer.pressed_on_ground = false;
             return;
         }
+        // The token whose space holds the cell (a quick click's release may come in the same frame
+        // as its press, so this doesn't wait for the input plugin's record of the press).
+        let grid = loaded.scenario.grid;
+        let under = tokens.iter().find(|(_, _, position, size)| {
+            Footprint::of(grid, size.size, size.square_side).at(position.0).any(|c| c == cell)
+        });
         let grabbed = match editor.tool {
-            EditTool::Tokens => pointer.pressed_token.and_then(|e| {
-                let (_, position) = tokens.get(e).ok()?;
-                Some((e, (cell.x - position.0.x, cell.y - position.0.y)))
-            }),
+            EditTool::Tokens => under.map(|(e, _, position, _)| (e, (cell.x - position.0.x, cell.y - position.0.y))),
             // A press on a token selects it, with every tool.
-            EditTool::Paint | EditTool::Rectangle if pointer.pressed_token.is_some() => return,
+            EditTool::Paint | EditTool::Rectangle if under.is_some() => return,
             // The press paints: it doesn't pan the map.
             EditTool::Paint | EditTool::Rectangle => {
                 pointer.pressed_on_ground = false;
@@ -156,7 +159,7 @@ fn edit_with_mouse(
             messages.write(EditMessage::Fill(stroke.start, end, editor.terrain));
         }
         (EditTool::Tokens, Some((entity, (dx, dy)))) => {
-            if let Ok((id, position)) = tokens.get(entity) {
+            if let Ok((_, id, position, _)) = tokens.get(entity) {
                 let anchor = Cell::new(end.x - dx, end.y - dy);
                 if anchor != position.0 {
                     messages.write(EditMessage::Place { id: id.0.clone(), anchor });

@@ -211,8 +211,16 @@ fn token_form(ui: &mut egui::Ui, token: &Token, grid: Grid, edit: &mut EditorEdi
     }
     let Some(form) = edit.form.as_mut() else { return };
     ui.separator();
+    // The buttons come first, so a long form needs no scrolling to apply.
+    let changed = form != token;
     ui.horizontal(|ui| {
         ui.label(RichText::new(format!("{} ({})", token.name, token.id)).strong());
+        if ui.add_enabled(changed, egui::Button::new(RichText::new("Apply").strong())).clicked() {
+            ask(EditRequest::Update(Box::new(form.clone())));
+        }
+        if ui.add_enabled(changed, egui::Button::new("Revert")).clicked() {
+            *form = token.clone();
+        }
         if ui.button("Duplicate").clicked() {
             ask(EditRequest::Duplicate(token.id.clone()));
         }
@@ -285,15 +293,6 @@ fn token_form(ui: &mut egui::Ui, token: &Token, grid: Grid, edit: &mut EditorEdi
         ui.label("Hidden from players");
         ui.checkbox(&mut form.hidden, "");
         ui.end_row();
-    });
-    let changed = form != token;
-    ui.horizontal(|ui| {
-        if ui.add_enabled(changed, egui::Button::new(RichText::new("Apply").strong())).clicked() {
-            ask(EditRequest::Update(Box::new(form.clone())));
-        }
-        if ui.add_enabled(changed, egui::Button::new("Revert")).clicked() {
-            *form = token.clone();
-        }
     });
 }
 

@@ -806,3 +806,128 @@ fn the_card_works_siege_weapons() {
         assert!(harness.query_by_label(text).is_some(), "{text} is on the card");
     }
 }
+
+#[test]
+fn the_bar_undoes_redoes_saves_and_opens_the_editor() {
+    let mut harness = Harness::new_ui_state(
+        |ui, (edit, requests): &mut (StatusEdit, Vec<PanelRequest>)| requests.extend(status_bar(ui, &status(), edit)),
+        (StatusEdit::default(), Vec::new()),
+    );
+    harness.run();
+    harness.get_by_label("Undo").click();
+    harness.run();
+    // Nothing to redo: the button is there but does nothing.
+    harness.get_by_label("Redo").click();
+    harness.run();
+    harness.get_by_label("Save").click();
+    harness.run();
+    harness.get_by_label("Save as").click();
+    harness.run();
+    harness.get_by_label("Edit map (Ctrl+E)").click();
+    harness.run();
+    assert_eq!(harness.state().1, vec![PanelRequest::Undo, PanelRequest::Save, PanelRequest::ToggleEditor]);
+    harness.state_mut().1.clear();
+    harness.state_mut().0.open_path = "scenes/mine.ron".into();
+    harness.get_by_label("Save as").click();
+    harness.run();
+    assert_eq!(harness.state().1, vec![PanelRequest::SaveAs("scenes/mine.ron".into())]);
+}
+
+fn editor_view(selected: bool) -> battlemap::ui::EditorView {
+    let scene = battlemap::scenario::Scenario::built_in();
+    battlemap::ui::EditorView {
+        tool: battlemap::ui::EditTool::Paint,
+        terrains: vec![
+            battlemap::ui::TerrainChoice {
+                glyph: '.',
+                name: "floor".into(),
+                color: [200, 190, 160],
+                blocks: "open ground".into(),
+            },
+            battlemap::ui::TerrainChoice {
+                glyph: '#',
+                name: "wall".into(),
+                color: [50, 50, 60],
+                blocks: "blocks movement".into(),
+            },
+        ],
+        terrain: 1,
+        brush: 1,
+        width: 20,
+        height: 13,
+        grid: Grid::Square,
+        placing: None,
+        selected: selected.then(|| scene.token("brom").cloned()).flatten(),
+        refusal: Some("Brom stands at (3, 5): no wall under it".into()),
+    }
+}
+
+type EditorState = (battlemap::ui::EditorEdit, Vec<PanelRequest>);
+
+fn editor_harness(selected: bool) -> Harness<'static, EditorState> {
+    Harness::new_ui_state(
+        move |ui, (edit, requests): &mut EditorState| {
+            requests.extend(battlemap::ui::editor_panel(ui, &editor_view(selected), edit));
+        },
+        (battlemap::ui::EditorEdit::default(), Vec::new()),
+    )
+}
+
+#[test]
+fn the_editor_picks_tools_terrain_and_a_grid_after_its_warning() {
+    use battlemap::ui::{EditRequest, EditTool};
+    let mut harness = editor_harness(false);
+    harness.run();
+    assert!(harness.query_by_label("Brom stands at (3, 5): no wall under it").is_some(), "the refusal is shown");
+    harness.get_by_label("Rectangle").click();
+    harness.run();
+    harness.get_by_label("■ . floor").click();
+    harness.run();
+    harness.get_by_label("Add creature").click();
+    harness.run();
+    assert_eq!(
+        harness.state().1,
+        vec![
+            PanelRequest::Edit(EditRequest::Tool(EditTool::Rectangle)),
+            PanelRequest::Edit(EditRequest::Terrain(0)),
+            PanelRequest::Edit(EditRequest::Add(TokenKind::Creature)),
+        ]
+    );
+    harness.state_mut().1.clear();
+    // Switching the grid asks first, with what may not carry over.
+    harness.get_by_label("Hexes, flat-top").click();
+    harness.run();
+    assert!(harness.state().1.is_empty());
+    harness.get_by_label("Switch the grid").click();
+    harness.run();
+    let flat = Grid::Hex(battlemap::rules::HexOrientation::FlatTop);
+    assert_eq!(harness.state().1, vec![PanelRequest::Edit(EditRequest::SwitchGrid(flat))]);
+}
+
+#[test]
+fn the_form_applies_the_statistics_typed_and_reverts() {
+    use battlemap::ui::EditRequest;
+    let mut harness = editor_harness(true);
+    harness.run();
+    assert!(harness.query_by_label("Brom (brom)").is_some());
+    // Nothing changed yet: Apply does nothing.
+    harness.get_by_label("Apply").click();
+    harness.run();
+    assert!(harness.state().1.is_empty());
+    let form = harness.state_mut().0.form.as_mut().expect("the form holds Brom");
+    form.name = "Brom the Bold".into();
+    form.ac = 19;
+    harness.run();
+    harness.get_by_label("Apply").click();
+    harness.run();
+    let Some(PanelRequest::Edit(EditRequest::Update(token))) = harness.state().1.first().cloned() else {
+        panic!("{:?}", harness.state().1)
+    };
+    assert_eq!((token.name.as_str(), token.ac, token.id.as_str()), ("Brom the Bold", 19, "brom"));
+    harness.get_by_label("Revert").click();
+    harness.run();
+    assert_eq!(harness.state().0.form.as_ref().map(|f| f.name.as_str()), Some("Brom"));
+    harness.get_by_label("Delete").click();
+    harness.run();
+    assert!(harness.state().1.contains(&PanelRequest::Edit(EditRequest::Delete("brom".into()))));
+}
