@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::dice::RollMode;
 
 /// The reasons a roll has advantage and disadvantage.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Sources {
     pub advantages: Vec<String>,
     pub disadvantages: Vec<String>,

@@ -255,7 +255,7 @@ fn five_feet() -> u32 {
 }
 
 /// What the rules beyond the map need of a creature: its numbers, skills and saves.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sheet {
     pub name: String,
     pub speed: u32,

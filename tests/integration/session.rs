@@ -201,3 +201,46 @@ fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
     let error = SessionFile::load(&session_file).expect_err("an unknown id");
     assert!(error.contains("\"nobody\" is not a token of the board"), "{error}");
 }
+
+/// A chase in progress is autosaved too: started again, the app is on the chase screen at the
+/// same turn, and the next turn rolls what the first app's would.
+#[test]
+fn the_autosave_restores_a_chase_in_progress() {
+    use battlemap::app::chase::{ChaseMessage, ChaseMode};
+    use battlemap::ui::chase::ChaseRequest;
+
+    let file = scratch("session-chase").join("market.ron");
+    std::fs::copy(root().join("scenes/market_chase.ron"), &file).expect("copy");
+    let mut first = app_on(&file, SessionPlace::Beside, 11);
+    for request in [ChaseRequest::Start, ChaseRequest::BeginTurn, ChaseRequest::Dash, ChaseRequest::EndTurn] {
+        send(&mut first, ChaseMessage(request));
+    }
+    let chase_of = |app: &App| app.world().resource::<ChaseMode>().chases.clone().expect("a chase runs");
+    let before = chase_of(&first);
+    assert!(before.active().events.len() > 4);
+
+    let mut second = app_on(&file, SessionPlace::Beside, 12);
+    let after = chase_of(&second);
+    assert_eq!(after.active().participants, before.active().participants);
+    assert_eq!(after.active().events, before.active().events);
+    assert_eq!(after.active().order, before.active().order);
+    assert!(second.world().resource::<ChaseMode>().awaiting_handover);
+    assert_eq!(log(&second), log(&first));
+
+    for app in [&mut first, &mut second] {
+        for request in [ChaseRequest::BeginTurn, ChaseRequest::Dash, ChaseRequest::Move(1000), ChaseRequest::EndTurn] {
+            send(app, ChaseMessage(request));
+        }
+    }
+    assert_eq!(chase_of(&second).active().events, chase_of(&first).active().events);
+    assert_eq!(log(&second), log(&first), "the next turn rolls the same");
+
+    // A saved chase naming someone who isn't in it is refused, not played.
+    let session_file = file.with_extension("session.json");
+    let text = std::fs::read_to_string(&session_file).expect("autosaved");
+    let tampered = text.replacen("\"pursuers\":[\"", "\"pursuers\":[\"nobody\",\"", 1);
+    assert_ne!(tampered, text);
+    std::fs::write(&session_file, tampered).expect("write");
+    let error = SessionFile::load(&session_file).expect_err("refused");
+    assert!(error.contains("\"nobody\" is not a participant"), "{error}");
+}

@@ -13,6 +13,7 @@ use crate::app::LaunchOptions;
 use crate::app::dice::Session;
 use crate::app::state::{LoadedScenario, Notice, ScenarioChanged};
 use crate::files::write_atomically;
+use crate::rules::chase::Chases;
 use crate::rules::dice::RollLog;
 use crate::rules::initiative::InitiativeOrder;
 use crate::scenario::{MAX_FILE_BYTES, Scenario};
@@ -99,6 +100,11 @@ pub struct SessionFile {
     /// How far the dice's generator is into its stream.
     pub dice_position: u128,
     pub log: RollLog,
+    /// A chase in progress, and whether the screen waits to be handed over.
+    #[serde(default)]
+    pub chase: Option<Chases>,
+    #[serde(default)]
+    pub awaiting_handover: bool,
 }
 
 impl SessionFile {
@@ -113,6 +119,8 @@ impl SessionFile {
             seed: session.dice.seed,
             dice_position: session.dice.position(),
             log: session.log.clone(),
+            chase: snapshot.chase.clone(),
+            awaiting_handover: snapshot.awaiting_handover,
         }
     }
 
@@ -136,13 +144,15 @@ impl SessionFile {
         let board = Scenario::from_ron(&format!("{} (board)", path.display()), &saved.board)
             .map_err(|e| e.0.first().map_or_else(|| "the board is not valid".to_owned(), ToString::to_string))?;
         saved.check(&board).map_err(|e| format!("{}: {e}", path.display()))?;
+        let chase =
+            saved.chase.clone().map(Chases::checked).transpose().map_err(|e| format!("{}: {e}", path.display()))?;
         let snapshot = Snapshot {
             board,
             tokens: saved.tokens.clone(),
             turn: saved.turn.clone(),
             initiative: saved.initiative.clone(),
-            chase: None,
-            awaiting_handover: false,
+            chase,
+            awaiting_handover: saved.awaiting_handover,
         };
         Ok((saved, snapshot))
     }

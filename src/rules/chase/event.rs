@@ -9,7 +9,7 @@ use crate::rules::attack::Outcome;
 use crate::rules::dice::LogEntry;
 
 /// One event of the chase, in the round it happened, with the roll behind it if there was one.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Event {
     pub round: u32,
     pub kind: EventKind,
@@ -18,7 +18,7 @@ pub struct Event {
 
 /// Everything that can happen in a chase. Ids are participants' (or, for an attacker from
 /// outside the chase, its name as the complication gives it).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum EventKind {
     Begins {

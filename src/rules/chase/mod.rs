@@ -51,7 +51,7 @@ pub enum Role {
 }
 
 /// Whether a participant is still running, and if not, why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum Status {
     Running,
     /// A pursuer came close enough to catch it.
@@ -83,7 +83,7 @@ impl Status {
 }
 
 /// One creature in a chase.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Participant {
     pub id: String,
     pub sheet: Sheet,
@@ -135,7 +135,7 @@ impl Participant {
 }
 
 /// A quarry and the pursuers after it, with the distances between them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Pursuit {
     pub quarry: Vec<String>,
     pub pursuers: Vec<String>,
@@ -151,7 +151,7 @@ pub struct Entrant {
 }
 
 /// The scene's settings for a chase.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct ChaseRules {
     pub table: ComplicationTable,
     /// How far along the route the lead pursuer can see: a quarry farther ahead is out of its
@@ -176,7 +176,7 @@ impl Default for ChaseRules {
 }
 
 /// A complication rolled at the end of someone's turn, waiting for the next participant.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Pending {
     pub roller: String,
     pub affected: String,
@@ -220,7 +220,7 @@ impl From<DiceError> for ChaseError {
 }
 
 /// One chase: participants on one route, one initiative order, pursuits run at the same time.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Chase {
     pub name: String,
     pub rules: ChaseRules,
@@ -326,6 +326,46 @@ impl Chase {
                 let roll = self.order.join(&id, dex, dice)?;
                 self.record(EventKind::RollsInitiative { id, total: roll.total }, &name, "initiative", roll);
             }
+        }
+        Ok(())
+    }
+
+    /// The checks of [`Chases::checked`] on one chase.
+    fn check_saved(&self) -> Result<(), String> {
+        const FAR: i32 = 10_000_000;
+        let ids: BTreeSet<&str> = self.participants.iter().map(|p| p.id.as_str()).collect();
+        if ids.len() != self.participants.len() {
+            return Err(format!("{:?} names a participant twice", self.name));
+        }
+        let turn = self
+            .turn
+            .iter()
+            .flat_map(|t| std::iter::once(&t.id).chain(t.complication.iter().flat_map(|c| [&c.roller, &c.affected])));
+        let named = self
+            .pursuits
+            .iter()
+            .flat_map(|p| p.quarry.iter().chain(&p.pursuers))
+            .chain(self.order.entries.iter().map(|e| &e.id))
+            .chain(self.pending.iter().flat_map(|p| [&p.roller, &p.affected]))
+            .chain(&self.out_of_sight)
+            .chain(turn);
+        for id in named {
+            if !ids.contains(id.as_str()) {
+                return Err(format!("{id:?} is not a participant of {:?}", self.name));
+            }
+        }
+        if self.order.current.is_some_and(|i| i >= self.order.entries.len()) {
+            return Err(format!("the turn of {:?} is past its initiative order", self.name));
+        }
+        let wild = self.participants.iter().find(|p| {
+            p.position.abs() > FAR
+                || p.dashes > 10_000
+                || p.exhaustion > 6
+                || !(0..=100_000).contains(&p.hp)
+                || p.sheet.speed > 10_000
+        });
+        if let Some(p) = wild {
+            return Err(format!("{:?} holds numbers a chase can't reach", p.id));
         }
         Ok(())
     }
@@ -817,7 +857,7 @@ impl Chase {
 
 /// Several chases, after the quarry split up: a round of one, then a round of the next (DMG
 /// "Splitting Up").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Chases {
     pub chases: Vec<Chase>,
     /// The chase whose round is being played.
@@ -827,6 +867,20 @@ pub struct Chases {
 impl Chases {
     pub fn new(chase: Chase) -> Self {
         Self { chases: vec![chase], active: 0 }
+    }
+
+    /// Chases read back from a saved session: refused with a sentence unless every id they name
+    /// is one of their participants' and every number is one play can reach; their indexes are
+    /// then rebuilt.
+    pub fn checked(mut self) -> Result<Self, String> {
+        if self.chases.is_empty() || self.active >= self.chases.len() {
+            return Err("a saved chase has no chase to play".to_owned());
+        }
+        for chase in &mut self.chases {
+            chase.check_saved()?;
+            chase.relink();
+        }
+        Ok(self)
     }
 
     pub fn is_over(&self) -> bool {

@@ -16,7 +16,7 @@ use crate::rules::dice::{RollMode, SeededDice};
 use crate::rules::sight::CoverDegree;
 
 /// The turn in progress.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Turn {
     pub id: String,
     /// The complication this participant must face before it acts.
@@ -34,7 +34,7 @@ pub struct Turn {
 }
 
 /// How the affected participant meets its complication.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum Resolution {
     /// The participant who rolled or the one affected spends inspiration: nothing happens.
     Negate { by: String },
