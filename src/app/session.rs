@@ -402,8 +402,8 @@ fn notice_changes(
 ) {
     let resources = loaded.is_changed()
         || turn.is_changed()
-        || session.as_ref().is_some_and(|s| s.is_changed())
-        || chase.as_ref().is_some_and(|c| c.is_changed())
+        || session.is_some_and(|s| s.is_changed())
+        || chase.is_some_and(|c| c.is_changed())
         || editor.is_some_and(|e| e.is_changed());
     let touched = resources || !changed.is_empty() || unhidden.read().count() > 0;
     if touched || history.current.is_none() {
