@@ -1,5 +1,5 @@
 //! Writing files so that a crash or a kill never leaves one half written: [`write_atomically`],
-//! used by `battlemap fmt` (and meant for the app's Save and autosave).
+//! used by `battlemap fmt` and by the app's Save and autosave.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};

@@ -1,7 +1,8 @@
 //! The map editor, beside play (`Ctrl+E` or *Edit map*): paint terrain with a brush or fill a
 //! rectangle with the mouse, resize the map, switch the grid, and add, place, duplicate, change
-//! and delete tokens. Every edit is checked as a saved file would be (`scenario::edit`), refused
-//! with the reason, and is a step to undo.
+//! and delete tokens. Every edit but a brush stroke is checked as a saved file would be
+//! (`scenario::edit`; a stroke only never paints blocking terrain under a token), refused with
+//! the reason, and is a step to undo.
 
 use bevy::prelude::*;
 
@@ -9,8 +10,11 @@ use super::AppSystems;
 use super::components::{CreatureSize, Position, TokenId};
 use super::fight::AttackMode;
 use super::input::{MapKeys, PointerOnMap};
+use super::movement::Dragging;
+use super::reactions::Reactions;
 use super::session::{History, Snapshot};
 use super::state::{LoadedScenario, Notice, RedrawFrames, SelectToken};
+use super::tokens::TokenDisc;
 use crate::rules::{Cell, Footprint};
 use crate::scenario::edit::{self, EditError};
 use crate::ui::{EditRequest, EditTool};
@@ -99,7 +103,7 @@ fn edit_with_mouse(
     mut pointer: ResMut<PointerOnMap>,
     mut editor: ResMut<Editor>,
     mut loaded: ResMut<LoadedScenario>,
-    tokens: Query<(Entity, &TokenId, &Position, &CreatureSize)>,
+    tokens: Query<(Entity, &TokenId, &Position, &CreatureSize, &TokenDisc)>,
     mut messages: MessageWriter<EditMessage>,
     mut painted: MessageWriter<TerrainEdited>,
     mut notice: ResMut<Notice>,
@@ -114,14 +118,16 @@ fn edit_with_mouse(
             pointer.pressed_on_ground = false;
             return;
         }
-        // The token whose space holds the cell (a quick click's release may come in the same frame
-        // as its press, so this doesn't wait for the input plugin's record of the press).
+        // The token under the cursor, picked as a click picks it (a quick click's release may come
+        // in the same frame as its press, so this doesn't wait for the input plugin's record).
         let grid = loaded.scenario.grid;
-        let under = tokens.iter().find(|(_, _, position, size)| {
-            Footprint::of(grid, size.size, size.square_side).at(position.0).any(|c| c == cell)
+        let candidates = tokens.iter().map(|(e, _, position, size, disc)| {
+            (e, disc, Footprint::of(grid, size.size, size.square_side).at(position.0).collect())
         });
+        let under = pointer.world.and_then(|world| super::input::token_under(world, Some(cell), candidates));
+        let anchor = |e: Entity| tokens.get(e).ok().map(|t| t.2.0);
         let grabbed = match editor.tool {
-            EditTool::Tokens => under.map(|(e, _, position, _)| (e, (cell.x - position.0.x, cell.y - position.0.y))),
+            EditTool::Tokens => under.zip(under.and_then(anchor)).map(|(e, a)| (e, (cell.x - a.x, cell.y - a.y))),
             // A press on a token selects it, with every tool.
             EditTool::Paint | EditTool::Rectangle if under.is_some() => return,
             // The press paints: it doesn't pan the map.
@@ -159,7 +165,7 @@ fn edit_with_mouse(
             messages.write(EditMessage::Fill(stroke.start, end, editor.terrain));
         }
         (EditTool::Tokens, Some((entity, (dx, dy)))) => {
-            if let Ok((_, id, position, _)) = tokens.get(entity) {
+            if let Ok((_, id, position, ..)) = tokens.get(entity) {
                 let anchor = Cell::new(end.x - dx, end.y - dy);
                 if anchor != position.0 {
                     messages.write(EditMessage::Place { id: id.0.clone(), anchor });
@@ -205,7 +211,9 @@ fn apply_edit_messages(
     mut select: MessageWriter<SelectToken>,
     mut attack_mode: ResMut<AttackMode>,
     loaded: Res<LoadedScenario>,
+    busy: (ResMut<Dragging>, Res<Reactions>),
 ) {
+    let (mut dragging, reactions) = busy;
     for message in messages.read() {
         let request = match message {
             EditMessage::Toggle | EditMessage::Panel(EditRequest::Close) => {
@@ -214,6 +222,8 @@ fn apply_edit_messages(
                 editor.placing = None;
                 editor.refusal = None;
                 *attack_mode = AttackMode::default();
+                // A drag of play doesn't go on in the editor, nor one of the editor in play.
+                dragging.0 = None;
                 let text = if editor.on { "Map editor: Ctrl+E or Done goes back to play" } else { "Back to play" };
                 notice.0 = Some((text.to_owned(), false));
                 continue;
@@ -237,8 +247,12 @@ fn apply_edit_messages(
             }
             other => other,
         };
-        let Some(mut snapshot) = history.current.clone() else {
-            notice.0 = Some(("The map is busy: try the edit again".to_owned(), true));
+        if super::session::step_under_way(&dragging, &reactions, Some(&editor)) {
+            notice.0 = Some(("Finish the move and its reactions first, then edit".to_owned(), true));
+            continue;
+        }
+        let Some(mut snapshot) = history.latest().cloned() else {
+            notice.0 = Some(("The map is not ready yet: try the edit again".to_owned(), true));
             continue;
         };
         // The terrain painted since the last step is in the scene already.
@@ -304,9 +318,9 @@ fn edited(snapshot: &mut Snapshot, request: &EditMessage) -> Result<(String, Opt
             let text = warning.map_or_else(|| format!("Deleted {id}"), |w| format!("Deleted {id}; {w}"));
             (scene, text, None)
         }
-        EditMessage::Panel(EditRequest::Update(token)) => {
-            let scene = edit::update(board, (**token).clone())?;
-            (scene, format!("Changed {}", token.name), None)
+        EditMessage::Panel(EditRequest::Update(form)) => {
+            let scene = edit::update(board, form)?;
+            (scene, format!("Changed {}", form.name), None)
         }
         _ => return Err(EditError("not an edit".to_owned())),
     };
@@ -321,14 +335,15 @@ fn forget(snapshot: &mut Snapshot, id: &str) {
         if state.helped_by.as_deref() == Some(id) {
             state.helped_by = None;
         }
+        if state.helped_against.as_deref() == Some(id) {
+            state.helped_against = None;
+        }
     }
     let turn = &mut snapshot.turn;
     if turn.active.as_deref() == Some(id) {
         turn.active = None;
     }
     turn.movers.retain(|m| m != id);
-    let order = &mut snapshot.initiative;
-    let current = order.current.and_then(|i| order.entries.get(i)).map(|e| e.id.clone());
-    order.entries.retain(|e| e.id != id);
-    order.current = current.and_then(|c| order.entries.iter().position(|e| e.id == c));
+    // As a creature leaving the fight: the turn passes on in the order.
+    snapshot.initiative.remove(id);
 }

@@ -18,6 +18,7 @@ use super::reactions::Reactions;
 use super::state::{LoadedScenario, Notice, RedrawFrames, ScenarioChanged, Selection};
 use super::turns::Turn;
 use crate::rules::chase::Chases;
+use crate::rules::conditions::{Condition, speed};
 use crate::rules::economy::Economy;
 use crate::rules::health::{DEATH_SAVES_TO_END, DeathSaves, Life};
 use crate::rules::initiative::InitiativeOrder;
@@ -116,11 +117,22 @@ struct Pending {
 impl History {
     /// Puts `snapshot` on the map as a new step (an edit): the state before it can be undone.
     pub fn apply_edit(&mut self, snapshot: Snapshot, notice: impl Into<String>) {
-        if let Some(current) = self.current.take() {
+        if let Some(current) = self.take_latest() {
             self.push_undo(current);
         }
         self.redo.clear();
         self.pending = Some(Pending { snapshot, dice: None, notice: Some(notice.into()) });
+    }
+
+    /// The state the next step starts from: one waiting to be put on the map, else the one shown.
+    pub fn latest(&self) -> Option<&Snapshot> {
+        self.pending.as_ref().map(|p| &p.snapshot).or(self.current.as_ref())
+    }
+
+    /// Takes [`Self::latest`] out, to make a step from it.
+    fn take_latest(&mut self) -> Option<Snapshot> {
+        let current = self.current.take();
+        self.pending.take().map(|p| p.snapshot).or(current)
     }
 
     fn push_undo(&mut self, snapshot: Snapshot) {
@@ -162,34 +174,46 @@ fn forget_history(mut history: ResMut<History>) {
     *history = History { settling: true, unsaved: true, ..History::default() };
 }
 
-/// Picks the snapshot an undo or a redo goes back to; refused while a move waits for a reaction or
-/// a drag is under way.
+/// Whether a step is under way that ends as one change: a drag, a move waiting for its
+/// reactions, or a stroke of the editor's brush. Nothing is recorded, undone or edited meanwhile.
+pub(crate) fn step_under_way(
+    dragging: &Dragging,
+    reactions: &Reactions,
+    editor: Option<&super::editor::Editor>,
+) -> bool {
+    dragging.0.is_some() || reactions.waiting() || editor.is_some_and(|e| e.stroke.is_some())
+}
+
+/// Picks the snapshot an undo or a redo goes back to; refused while a step is under way.
 fn choose_restore(
     mut requests: MessageReader<HistoryRequest>,
     mut history: ResMut<History>,
-    reactions: Res<Reactions>,
-    dragging: Res<Dragging>,
+    busy: (Res<Reactions>, Res<Dragging>, Option<Res<super::editor::Editor>>),
     mut notice: ResMut<Notice>,
 ) {
+    let (reactions, dragging, editor) = busy;
     for request in requests.read() {
-        if reactions.waiting() || dragging.0.is_some() {
-            notice.0 = Some(("Finish the move and its reactions first, then undo".to_owned(), true));
+        if step_under_way(&dragging, &reactions, editor.as_deref()) {
+            notice.0 = Some(("Finish the move, its reactions or the stroke first, then undo".to_owned(), true));
             continue;
         }
-        let history = &mut *history;
-        let (from, to, word) = match request {
-            HistoryRequest::Undo => (&mut history.undo, &mut history.redo, "Undid"),
-            HistoryRequest::Redo => (&mut history.redo, &mut history.undo, "Redid"),
+        let (popped, word) = match request {
+            HistoryRequest::Undo => (history.undo.pop(), "Undid"),
+            HistoryRequest::Redo => (history.redo.pop(), "Redid"),
         };
-        let Some(snapshot) = from.pop() else {
+        let Some(snapshot) = popped else {
             let nothing = if *request == HistoryRequest::Undo { "Nothing to undo" } else { "Nothing to redo" };
             notice.0 = Some((nothing.to_owned(), false));
             continue;
         };
-        if let Some(current) = history.current.take() {
-            to.push(current);
+        // Two requests in one frame: the second starts from the first's snapshot.
+        if let Some(current) = history.take_latest() {
+            match request {
+                HistoryRequest::Undo => history.redo.push(current),
+                HistoryRequest::Redo => history.undo.push(current),
+            }
         }
-        let left = from.len();
+        let left = if *request == HistoryRequest::Undo { history.undo.len() } else { history.redo.len() };
         let text = format!("{word} the last change ({left} more; the dice and the roll log stay as rolled)");
         history.pending = Some(Pending { snapshot, dice: None, notice: Some(text) });
     }
@@ -326,8 +350,11 @@ pub fn restore(world: &mut World, snapshot: &Snapshot) {
         let mut entity = world.entity_mut(entity);
         entity.insert(Actions(state.economy));
         if token.kind == TokenKind::Creature {
-            let turn = state.movement.unwrap_or_else(|| TurnMovement::new(token.speed));
-            entity.insert(TurnMoves { turn, crawling: state.crawling });
+            // The speed as the conditions and exhaustion give it now (the fight plugin keeps it so).
+            let feet = speed(token.speed, &token.conditions, token.exhaustion).feet;
+            let mut turn = state.movement.unwrap_or_else(|| TurnMovement::new(feet));
+            turn.speed = feet;
+            entity.insert(TurnMoves { turn, crawling: token.conditions.has(Condition::Prone) });
         }
         if token.player_character {
             entity.insert(Inspiration { has: token.inspiration, spent_on_next_roll: state.inspiration_spent });
@@ -414,8 +441,11 @@ fn notice_changes(
 /// Records the state after the frame's changes: a new state is a step to undo and is autosaved.
 /// Nothing is recorded while a drag or a reaction prompt is under way (the step ends with it).
 fn record_changes(world: &mut World) {
-    let stroke = world.get_resource::<super::editor::Editor>().is_some_and(|e| e.stroke.is_some());
-    let busy = stroke || world.resource::<Dragging>().0.is_some() || world.resource::<Reactions>().waiting();
+    let busy = step_under_way(
+        world.resource::<Dragging>(),
+        world.resource::<Reactions>(),
+        world.get_resource::<super::editor::Editor>(),
+    );
     let history = world.resource::<History>();
     if busy || history.pending.is_some() || !history.touched {
         return;

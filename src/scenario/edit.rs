@@ -80,7 +80,8 @@ pub struct Painted {
 }
 
 /// Paints `cells` (those on the map) with palette entry `terrain`; a terrain that blocks movement
-/// is not painted under a token's space (the token would stand inside it).
+/// is not painted under a token's space, a siege tower's included (the token would stand inside
+/// it, which a scene may not have).
 pub fn paint(scenario: &mut Scenario, cells: &[Cell], terrain: usize) -> Result<Painted, EditError> {
     let palette = scenario.map.palette();
     let Some(chosen) = palette.get(terrain) else {
@@ -93,9 +94,8 @@ pub fn paint(scenario: &mut Scenario, cells: &[Cell], terrain: usize) -> Result<
         if scenario.map.terrain_index(cell).is_none_or(|t| t == terrain) {
             continue;
         }
-        let standing = blocks
-            .then(|| scenario.tokens.iter().find(|t| !t.holds_creatures() && t.cells(scenario.grid).contains(&cell)))
-            .flatten();
+        let standing =
+            blocks.then(|| scenario.tokens.iter().find(|t| t.cells(scenario.grid).contains(&cell))).flatten();
         if let Some(token) = standing {
             painted.refused.get_or_insert_with(|| format!("{} stands at {cell}: no {name} under it", token.name));
             continue;
@@ -229,23 +229,29 @@ pub fn add(scenario: &Scenario, kind: TokenKind, at: Cell) -> Result<(Scenario, 
     Ok((checked(&edited)?, id))
 }
 
-/// A copy of token `id`, with a new id, on the nearest place its space fits.
+/// A copy of token `id`, with a new id, on the nearest place its space fits (within 4 cells).
 pub fn duplicate(scenario: &Scenario, id: &str) -> Result<(Scenario, String), EditError> {
     let original = scenario.token(id).ok_or_else(|| unknown(id))?;
     let new_id = free_id(scenario, id);
-    for reach in 1..=4 {
-        for at in brush(scenario.grid, original.anchor, reach + 1) {
-            let mut copy = original.clone();
-            copy.id = new_id.clone();
-            copy.anchor = at;
-            let mut edited = scenario.clone();
-            edited.tokens.push(copy);
-            if let Ok(edited) = checked(&edited) {
-                return Ok((edited, new_id));
-            }
-        }
-    }
-    Err(EditError(format!("there is no room near {} for a copy", original.name)))
+    let grid = scenario.grid;
+    let taken: std::collections::HashSet<Cell> =
+        scenario.tokens.iter().filter(|t| !t.holds_creatures()).flat_map(|t| t.cells(grid)).collect();
+    let footprint = original.footprint(grid);
+    let mut places = brush(grid, original.anchor, 5);
+    places.sort_by_key(|at| grid.steps_between(original.anchor, *at));
+    // A cheap look for free ground first; the scene with the copy is then checked once.
+    let free = places.into_iter().find(|&at| {
+        footprint.at(at).all(|c| !taken.contains(&c) && scenario.map.terrain(c).is_some_and(|t| !t.blocks_movement))
+    });
+    let Some(at) = free else {
+        return Err(EditError(format!("there is no room near {} for a copy", original.name)));
+    };
+    let mut copy = original.clone();
+    copy.id = new_id.clone();
+    copy.anchor = at;
+    let mut edited = scenario.clone();
+    edited.tokens.push(copy);
+    Ok((checked(&edited)?, new_id))
 }
 
 /// Token `id` moved to `anchor`, wherever its space fits (no movement rules: the DM sets up).
@@ -256,11 +262,29 @@ pub fn place(scenario: &Scenario, id: &str, anchor: Cell) -> Result<Scenario, Ed
     checked(&edited)
 }
 
-/// Token `token.id` replaced by `token` (its statistics edited in the form).
-pub fn update(scenario: &Scenario, token: Token) -> Result<Scenario, EditError> {
+/// The statistics of the editor's form (`form`, a copy of token `form.id`) set on that token as
+/// it is now: what the form doesn't show (its place, attacks, conditions, siege state) stays as
+/// play left it.
+pub fn update(scenario: &Scenario, form: &Token) -> Result<Scenario, EditError> {
     let mut edited = scenario.clone();
-    let slot = edited.tokens.iter_mut().find(|t| t.id == token.id).ok_or_else(|| unknown(&token.id))?;
-    *slot = token;
+    let token = edited.tokens.iter_mut().find(|t| t.id == form.id).ok_or_else(|| unknown(&form.id))?;
+    token.name.clone_from(&form.name);
+    token.side = form.side;
+    token.size = form.size;
+    token.speed = form.speed;
+    token.ac = form.ac;
+    token.hp = form.hp;
+    token.max_hp = form.max_hp;
+    token.temp_hp = form.temp_hp;
+    token.elevation = form.elevation;
+    token.abilities = form.abilities;
+    token.skills.clone_from(&form.skills);
+    token.exhaustion = form.exhaustion;
+    token.facing = form.facing;
+    token.shield = form.shield;
+    token.player_character = form.player_character;
+    token.inspiration = form.inspiration;
+    token.hidden = form.hidden;
     checked(&edited)
 }
 

@@ -76,8 +76,10 @@ pub enum EditRequest {
 pub struct EditorEdit {
     /// The size fields, before Resize.
     pub size: Option<(u32, u32)>,
-    /// The form's copy of the selected token.
+    /// The form's copy of the selected token, and the token as it was when the form took it (a
+    /// change in play, or another edit, gives the form the new token).
     pub form: Option<Token>,
+    pub taken_from: Option<Token>,
     /// A grid switch waiting for its confirmation.
     pub confirm_grid: Option<Grid>,
 }
@@ -124,6 +126,7 @@ pub fn editor_panel(ui: &mut egui::Ui, view: &EditorView, edit: &mut EditorEdit)
         Some(token) => token_form(ui, token, view.grid, edit, &mut ask),
         None => {
             edit.form = None;
+            edit.taken_from = None;
             ui.label("Select a token (in the list or on the map) to edit it.");
         }
     }
@@ -206,8 +209,9 @@ fn map_size(ui: &mut egui::Ui, view: &EditorView, edit: &mut EditorEdit, ask: &m
 
 /// The selected token's statistics; Apply sends them, Revert takes the scene's back.
 fn token_form(ui: &mut egui::Ui, token: &Token, grid: Grid, edit: &mut EditorEdit, ask: &mut impl FnMut(EditRequest)) {
-    if edit.form.as_ref().is_none_or(|f| f.id != token.id) {
+    if edit.taken_from.as_ref() != Some(token) {
         edit.form = Some(token.clone());
+        edit.taken_from = Some(token.clone());
     }
     let Some(form) = edit.form.as_mut() else { return };
     ui.separator();
@@ -268,8 +272,7 @@ fn token_form(ui: &mut egui::Ui, token: &Token, grid: Grid, edit: &mut EditorEdi
                 ui.end_row();
             }
             ui.label("Passive Perception");
-            let perception = form.skills.get(&Skill::Perception).copied().unwrap_or(form.abilities.wis);
-            ui.label(format!("{}", 10 + i32::from(perception)));
+            ui.label(form.sheet().passive_perception().to_string());
             ui.end_row();
             number(ui, "Exhaustion", &mut form.exhaustion, 0..=5);
             ui.label("Facing");

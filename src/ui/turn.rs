@@ -154,7 +154,7 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
         ui.horizontal(|ui| {
             let undo = ui
                 .add_enabled(m.moves > 0, egui::Button::new("Undo move"))
-                .on_hover_text("Take back the last move this turn (Ctrl+Z)");
+                .on_hover_text("Take back the last move this turn (Ctrl+Z takes back any change)");
             if undo.clicked() {
                 actions.push(TurnAction::Undo);
             }

@@ -5,6 +5,7 @@ use bevy::prelude::*;
 
 use battlemap::app::components::{Position, TokenId};
 use battlemap::app::editor::{EditMessage, Editor};
+use battlemap::app::movement::TurnMoves;
 use battlemap::app::session::file::{SaveScenario, SessionPlace};
 use battlemap::app::session::{HistoryRequest, capture};
 use battlemap::app::state::{LoadedScenario, Notice};
@@ -90,12 +91,37 @@ fn the_editor_paints_places_changes_and_saves_the_scene() {
     let reason = refusal(&app).expect("refused");
     assert!(reason.contains("max_hp must be at least hp"), "{reason}");
 
+    // Changing a creature's speed is a step like any other: undo goes back past it and redo
+    // comes again (the movement of its turn follows the speed both ways).
+    let mut quick = capture(app.world_mut()).board.token("brom").cloned().expect("Brom");
+    let stale = quick.clone();
+    quick.speed = 35;
+    send(&mut app, EditMessage::Panel(EditRequest::Update(Box::new(quick))));
+    let speed = |app: &mut App| {
+        let brom = entity_of(app, "brom");
+        app.world().get::<TurnMoves>(brom).map(|m| m.turn.speed)
+    };
+    assert_eq!(speed(&mut app), Some(35));
+    send(&mut app, HistoryRequest::Undo);
+    assert_eq!(speed(&mut app), Some(25));
+    send(&mut app, HistoryRequest::Redo);
+    assert_eq!(speed(&mut app), Some(35));
+    send(&mut app, HistoryRequest::Undo);
+    assert_eq!(speed(&mut app), Some(25));
+
     // Placing anywhere it fits, never inside the hearth.
     send(&mut app, EditMessage::Place { id: "brom".into(), anchor: Cell::new(1, 1) });
     assert!(refusal(&app).is_some_and(|r| r.contains("inside hearth")), "{:?}", refusal(&app));
     send(&mut app, EditMessage::Place { id: "brom".into(), anchor: Cell::new(2, 3) });
     let brom = entity_of(&mut app, "brom");
     assert_eq!(app.world().get::<Position>(brom).map(|p| p.0), Some(Cell::new(2, 3)));
+    // The form sets only its own fields: a form taken before the move doesn't move Brom back.
+    let mut renamed = stale;
+    renamed.name = "Brom Ironfist".into();
+    send(&mut app, EditMessage::Panel(EditRequest::Update(Box::new(renamed))));
+    let board = capture(app.world_mut()).board;
+    let brom_now = board.token("brom").expect("Brom");
+    assert_eq!((brom_now.name.as_str(), brom_now.anchor, brom_now.speed), ("Brom Ironfist", Cell::new(2, 3), 25));
 
     // Duplicate, delete, resize (and a resize that would drop tokens off the map).
     send(&mut app, EditMessage::Panel(EditRequest::Duplicate("thug-1".into())));

@@ -182,7 +182,7 @@ fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
         ("{ not json", "session.json:1:"),
         (r#"{"format": 1}"#, "missing field"),
         (
-            r#"{"format": 9, "scenario_file": null, "board": "", "tokens": {}, "turn": {}, "initiative": {"entries": [], "current": null, "round": 0}, "seed": 1, "dice_position": 0, "log": {"seed": 1, "entries": []}}"#,
+            r#"{"format": 9, "scenario_file": null, "scenario_digest": 0, "board": "", "tokens": {}, "turn": {}, "initiative": {"entries": [], "current": null, "round": 0}, "seed": 1, "dice_position": 0, "log": {"seed": 1, "entries": []}}"#,
             "another version",
         ),
     ] {
@@ -192,6 +192,20 @@ fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
         assert!(notice.1 && notice.0.contains(expected), "{text}: {notice:?}");
         assert_eq!(place(&mut app, "lia"), Cell::new(7, 4));
     }
+    // A game of the scene before it was changed by hand is not put over the changed scene: it is
+    // kept aside, and the scene starts as written now.
+    let mut app = app_on(&file, SessionPlace::Beside, 1);
+    play_some(&mut app);
+    drop(app);
+    let text = std::fs::read_to_string(&file).expect("scene");
+    std::fs::write(&file, text.replace("name: \"Old Mags\"", "name: \"Young Mags\"")).expect("write");
+    let mut app = app_on(&file, SessionPlace::Beside, 1);
+    let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
+    assert!(notice.0.contains("before it was changed") && notice.0.contains("kept as"), "{notice:?}");
+    assert_eq!(place(&mut app, "lia"), Cell::new(7, 4));
+    assert!(file.with_extension("session.json.old").exists());
+    drop(app);
+
     // A board whose token ids don't match the rest is refused too.
     let mut app = app_on(&file, SessionPlace::Beside, 1);
     play_some(&mut app);

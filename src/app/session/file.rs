@@ -39,6 +39,19 @@ const FORMAT: u32 = 1;
 /// The most roll log entries a session file may hold.
 const MAX_LOG: usize = 100_000;
 
+/// A digest of a scenario's text (64-bit FNV-1a: the same on every build, unlike std's hasher).
+pub fn digest(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3))
+}
+
+/// The text of the scenario a game is played on, for its digest.
+fn scenario_text(source: Option<&Path>) -> Option<String> {
+    match source {
+        Some(path) => std::fs::read_to_string(path).ok(),
+        None => Some(crate::scenario::DEFAULT_SCENARIO.to_owned()),
+    }
+}
+
 /// Where the game is autosaved, if anywhere.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum SessionPlace {
@@ -80,6 +93,8 @@ pub struct Autosave {
     pub path: Option<PathBuf>,
     /// The roll log's length and the dice's position when last written.
     written_dice: (usize, u128),
+    /// The digest of the scenario's text when the game began.
+    pub digest: u64,
     /// The last write failed with this (shown once).
     pub error: Option<String>,
 }
@@ -89,8 +104,10 @@ pub struct Autosave {
 #[serde(deny_unknown_fields)]
 pub struct SessionFile {
     pub format: u32,
-    /// The scenario file it was played from (`None`: the built-in one).
+    /// The scenario file it was played from (`None`: the built-in one), and a digest of that
+    /// file's text when the game began: a game is restored only on the scenario it was played on.
     pub scenario_file: Option<PathBuf>,
+    pub scenario_digest: u64,
     /// The board: the scenario as it stands now.
     pub board: String,
     pub tokens: BTreeMap<String, TokenState>,
@@ -108,10 +125,11 @@ pub struct SessionFile {
 }
 
 impl SessionFile {
-    pub fn new(snapshot: &Snapshot, source: Option<&Path>, session: &Session) -> Self {
+    pub fn new(snapshot: &Snapshot, source: Option<&Path>, digest: u64, session: &Session) -> Self {
         Self {
             format: FORMAT,
             scenario_file: source.map(Path::to_path_buf),
+            scenario_digest: digest,
             board: snapshot.board.to_ron(),
             tokens: snapshot.tokens.clone(),
             turn: snapshot.turn.clone(),
@@ -157,7 +175,8 @@ impl SessionFile {
         Ok((saved, snapshot))
     }
 
-    /// Every id is a token of the board, and every number within what play can reach.
+    /// Every id is a token of the board, and the rounds, the log, the dice's position and each
+    /// token's turn (movement, its moves, actions, a weapon's round) within bounds play keeps to.
     fn check(&self, board: &Scenario) -> Result<(), String> {
         let known = |id: &String| board.token(id).is_some();
         let unknown = self
@@ -174,6 +193,9 @@ impl SessionFile {
         if self.initiative.current.is_some_and(|i| i >= self.initiative.entries.len()) {
             return Err("the initiative's current turn is past its last entry".to_owned());
         }
+        if self.initiative.round.max(self.turn.round) > 1_000_000 {
+            return Err("the round is past any a fight reaches".to_owned());
+        }
         if self.log.entries.len() > MAX_LOG {
             return Err(format!("the roll log has more than {MAX_LOG} entries"));
         }
@@ -182,8 +204,14 @@ impl SessionFile {
         }
         for (id, state) in &self.tokens {
             let movement = state.movement.as_ref();
-            let far = movement
-                .is_some_and(|m| m.speed > 10_000 || m.dashes > 100 || m.spent > 1_000_000 || m.moves.len() > 10_000);
+            let far_cell = |c: crate::rules::Cell| c.x.unsigned_abs() > 1000 || c.y.unsigned_abs() > 1000;
+            let far = movement.is_some_and(|m| {
+                m.speed > 10_000
+                    || m.dashes > 100
+                    || m.spent > 1_000_000
+                    || m.moves.len() > 10_000
+                    || m.moves.iter().any(|r| far_cell(r.from) || far_cell(r.to) || r.cost > 100_000)
+            });
             if far || state.economy.taken.len() > 100 || state.siege_round > 1_000_000 {
                 return Err(format!("{id:?}'s turn holds numbers play can't reach"));
             }
@@ -225,12 +253,15 @@ fn save_scenarios(
             }
         };
         let Some(board) = history.current.as_ref().map(|c| c.board.to_ron()) else {
-            notice.0 = Some(("The map is busy: save again when the move is done".to_owned(), true));
+            notice.0 = Some(("The map is not ready yet: save again in a moment".to_owned(), true));
             continue;
         };
         match write_atomically(&path, &board) {
             Ok(()) => {
                 notice.0 = Some((format!("Saved {}", path.display()), false));
+                // The game goes on from the file as saved: the autosave belongs to it now.
+                autosave.digest = digest(&board);
+                history.unsaved = true;
                 if request.path.is_some() && loaded.source.as_ref() != Some(&path) {
                     let place = options.as_ref().map(|o| o.session.clone()).unwrap_or_default();
                     autosave.path = place.file_for(Some(&path));
@@ -257,12 +288,24 @@ fn find_session_file(
     let reloaded = path.is_some() && path == autosave.path;
     autosave.path = path;
     autosave.written_dice = (usize::MAX, 0);
+    autosave.digest = scenario_text(loaded.source.as_deref()).map_or(0, |text| digest(&text));
     let Some(path) = autosave.path.clone().filter(|p| !reloaded && p.exists()) else { return };
-    match SessionFile::load(&path) {
+    let restored = SessionFile::load(&path).and_then(|(saved, snapshot)| {
+        if saved.scenario_digest == autosave.digest {
+            Ok((saved, snapshot))
+        } else {
+            Err(format!("{} holds a game of another scenario, or of this one before it was changed", path.display()))
+        }
+    });
+    match restored {
         Ok((saved, snapshot)) => history.resume(snapshot, saved.seed, saved.dice_position, saved.log),
         Err(e) => {
+            // Kept aside, not overwritten by the new game's autosave.
+            let aside = path.with_extension("json.old");
+            let kept =
+                std::fs::rename(&path, &aside).map_or(String::new(), |()| format!(" (kept as {})", aside.display()));
             warn!("{e}");
-            notice.0 = Some((format!("The autosave could not be restored, the scene starts afresh: {e}"), true));
+            notice.0 = Some((format!("The autosave was not restored, the scene starts afresh: {e}{kept}"), true));
         }
     }
 }
@@ -282,7 +325,7 @@ fn write_autosave(
     if !history.unsaved && dice == autosave.written_dice {
         return;
     }
-    let file = SessionFile::new(current, loaded.source.as_deref(), &session);
+    let file = SessionFile::new(current, loaded.source.as_deref(), autosave.digest, &session);
     let written = serde_json::to_string(&file).map_err(|e| e.to_string()).and_then(|text| {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;

@@ -31,7 +31,7 @@ pub use turn::{Resolution, Turn};
 
 use super::advantage::Sources;
 use super::creature::{Ability, Sheet};
-use super::dice::{DiceError, DiceRoll, Evaluation, LogEntry, RollMode, SeededDice};
+use super::dice::{DiceError, DiceRoll, Evaluation, LogEntry, Notation, RollMode, SeededDice};
 use super::initiative::InitiativeOrder;
 use roster::Roster;
 
@@ -332,7 +332,7 @@ impl Chase {
 
     /// The checks of [`Chases::checked`] on one chase.
     fn check_saved(&self) -> Result<(), String> {
-        const FAR: i32 = 10_000_000;
+        const FAR: u32 = 10_000_000;
         let ids: BTreeSet<&str> = self.participants.iter().map(|p| p.id.as_str()).collect();
         if ids.len() != self.participants.len() {
             return Err(format!("{:?} names a participant twice", self.name));
@@ -354,18 +354,42 @@ impl Chase {
                 return Err(format!("{id:?} is not a participant of {:?}", self.name));
             }
         }
-        if self.order.current.is_some_and(|i| i >= self.order.entries.len()) {
+        if self.order.current.is_some_and(|i| i >= self.order.entries.len()) || self.order.round > 1_000_000 {
             return Err(format!("the turn of {:?} is past its initiative order", self.name));
         }
+        self.rules.table.validate().map_err(|e| format!("the table of {:?}: {e}", self.name))?;
+        // Complications waiting and effects deferred are the table's own rows.
+        let rows = &self.rules.table.rows;
+        let pending = self
+            .pending
+            .iter()
+            .map(|p| &p.complication)
+            .chain(self.turn.iter().flat_map(|t| &t.complication).map(|p| &p.complication));
+        let effects = self.turn.iter().flat_map(|t| &t.deferred);
+        if pending.clone().any(|c| !rows.contains(c))
+            || effects.clone().any(|e| !rows.iter().any(|r| r.on_fail.contains(e) || r.always.contains(e)))
+        {
+            return Err(format!("a complication waiting in {:?} is not a row of its table", self.name));
+        }
+        let turn_far = self.turn.as_ref().is_some_and(|t| t.moved > 100_000 || t.lost > 100_000);
+        let forced_far = self.forced_rolls.iter().any(|r| !(-1000..=1000).contains(r));
+        let sheet_far = |s: &Sheet| {
+            s.speed > 10_000
+                || !(0..=50).contains(&s.ac)
+                || s.attacks.iter().any(|a| !(-20..=30).contains(&a.bonus) || Notation::parse(&a.damage).is_err())
+        };
         let wild = self.participants.iter().find(|p| {
-            p.position.abs() > FAR
+            p.position.unsigned_abs() > FAR
                 || p.dashes > 10_000
                 || p.exhaustion > 6
                 || !(0..=100_000).contains(&p.hp)
-                || p.sheet.speed > 10_000
+                || sheet_far(&p.sheet)
         });
         if let Some(p) = wild {
             return Err(format!("{:?} holds numbers a chase can't reach", p.id));
+        }
+        if turn_far || forced_far || self.rules.local_creature.as_ref().is_some_and(|(_, s)| sheet_far(s)) {
+            return Err(format!("{:?} holds numbers a chase can't reach", self.name));
         }
         Ok(())
     }
@@ -870,8 +894,9 @@ impl Chases {
     }
 
     /// Chases read back from a saved session: refused with a sentence unless every id they name
-    /// is one of their participants' and every number is one play can reach; their indexes are
-    /// then rebuilt.
+    /// is one of their participants', their table is valid and its rows are the complications
+    /// waiting, and places, hit points, sheets, forced rolls and the turn's movement are within
+    /// bounds; their indexes are then rebuilt.
     pub fn checked(mut self) -> Result<Self, String> {
         if self.chases.is_empty() || self.active >= self.chases.len() {
             return Err("a saved chase has no chase to play".to_owned());
