@@ -112,7 +112,8 @@ fn place_template(
             (Some(_), false) => tool.aimed = true,
         }
     }
-    if tool.aimed {
+    // Ctrl+E opens the editor: only a bare Q or E turns the template.
+    if tool.aimed && !keys.control() {
         if keys.pressed(KeyCode::KeyQ) {
             tool.degrees -= 15.0;
         }
