@@ -37,7 +37,12 @@ pub(super) fn plugin(app: &mut App) {
 const FORMAT: u32 = 1;
 
 /// The most roll log entries a session file may hold.
-const MAX_LOG: usize = 100_000;
+/// The most roll log entries a session file may hold: far past an evening's, or a campaign's
+/// (a roll is about 200 bytes, so the log alone stays under [`MAX_SESSION_BYTES`]).
+const MAX_LOG: usize = 300_000;
+
+/// The largest session file read, in bytes.
+const MAX_SESSION_BYTES: u64 = 128 * 1024 * 1024;
 
 /// A digest of a scenario's text (64-bit FNV-1a: the same on every build, unlike std's hasher).
 pub fn digest(text: &str) -> u64 {
@@ -148,16 +153,19 @@ impl SessionFile {
         use std::io::Read;
         let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let mut text = String::new();
-        file.take(4 * MAX_FILE_BYTES + 1)
+        file.take(MAX_SESSION_BYTES + 1)
             .read_to_string(&mut text)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        if text.len() as u64 > 4 * MAX_FILE_BYTES {
+        if text.len() as u64 > MAX_SESSION_BYTES {
             return Err(format!("{} is too large to be a session file", path.display()));
         }
         let saved: SessionFile =
             serde_json::from_str(&text).map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))?;
         if saved.format != FORMAT {
             return Err(format!("{} is a session file of another version ({})", path.display(), saved.format));
+        }
+        if saved.board.len() as u64 > MAX_FILE_BYTES {
+            return Err(format!("the board of {} is larger than a scenario may be", path.display()));
         }
         let board = Scenario::from_ron(&format!("{} (board)", path.display()), &saved.board)
             .map_err(|e| e.0.first().map_or_else(|| "the board is not valid".to_owned(), ToString::to_string))?;
