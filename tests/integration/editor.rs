@@ -17,21 +17,9 @@ use battlemap::ui::EditRequest;
 use super::headless::entity_of;
 use super::{root, scratch};
 
+/// The headless app on `file`, with no autosave.
 fn app_on(file: &std::path::Path) -> App {
-    let scenario = Scenario::load(file).expect("valid");
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .insert_resource(LoadedScenario::from_file(scenario, file.to_path_buf()))
-        .insert_resource(battlemap::app::LaunchOptions {
-            seed: Some(3),
-            session: SessionPlace::Off,
-            ..Default::default()
-        })
-        .add_plugins(battlemap::app::headless_plugin);
-    for _ in 0..3 {
-        app.update();
-    }
-    app
+    super::session::app_on(file, SessionPlace::Off, 3)
 }
 
 fn send<M: Message>(app: &mut App, message: M) {

@@ -23,7 +23,7 @@ use super::headless::entity_of;
 use super::{root, scratch};
 
 /// The headless app on `file`, autosaving to `session` (if any), its dice seeded with `seed`.
-fn app_on(file: &Path, session: SessionPlace, seed: u64) -> App {
+pub(super) fn app_on(file: &Path, session: SessionPlace, seed: u64) -> App {
     let scenario = Scenario::load(file).expect("valid");
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
