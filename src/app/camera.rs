@@ -1,9 +1,13 @@
 //! The map camera: pan by dragging (right or middle button anywhere, left on empty ground),
 //! zoom with the wheel around the cursor, arrow keys and +/- too, and fit the map to the view.
 
+use bevy::camera::visibility::RenderLayers;
+use bevy::camera::{CameraOutputMode, Viewport};
 use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
+use bevy::render::render_resource::BlendState;
 use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
 use super::board::Board;
 use super::input::PointerOnMap;
@@ -14,7 +18,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<AutoFit>()
         .init_resource::<FittedView>()
         .add_message::<FitMap>()
-        .add_systems(Startup, spawn_camera)
+        .add_systems(Startup, spawn_cameras)
         .add_systems(
             Update,
             (
@@ -25,7 +29,13 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(super::AppSystems::Apply),
         )
-        .add_systems(PostUpdate, cover_the_panels.before(TransformSystems::Propagate));
+        .add_systems(
+            PostUpdate,
+            fit_viewport_to_map_area
+                .after(bevy_egui::EguiPostUpdateSet::EndPass)
+                .before(bevy::camera::CameraUpdateSystems)
+                .before(TransformSystems::Propagate),
+        );
 }
 
 /// The part of the window not covered by panels, in logical pixels (y down).
@@ -59,68 +69,81 @@ pub(super) struct MapCamera;
 const MIN_SCALE: f32 = 0.05;
 const MAX_SCALE: f32 = 20.0;
 
-/// The map's camera, with covers for the panels. No multisampling: under software rendering it
-/// doubles the cost of every frame (docs/performance.md); discs are smooth by their image instead.
-fn spawn_camera(
-    mut commands: Commands,
-    meshes: Option<ResMut<Assets<Mesh>>>,
-    materials: Option<ResMut<Assets<ColorMaterial>>>,
-    clear: Res<ClearColor>,
-) {
-    let camera = commands.spawn((Camera2d, MapCamera, Msaa::Off)).id();
-    let (Some(mut meshes), Some(mut materials)) = (meshes, materials) else { return };
-    let mesh = meshes.add(Rectangle::new(1.0, 1.0));
-    let material = materials.add(ColorMaterial::from_color(clear.0));
-    for _ in 0..4 {
-        commands.spawn((
-            PanelCover,
-            Mesh2d(mesh.clone()),
-            MeshMaterial2d(material.clone()),
-            Transform::default(),
-            Visibility::Hidden,
-            ChildOf(camera),
-        ));
+/// The cameras: the map's, drawing only inside the part of the window the panels leave free (its
+/// viewport), and over it the panels' camera, which draws egui across the whole window and alone
+/// copies the picture to the window. No multisampling: under software rendering it doubles the
+/// cost of every frame (docs/performance.md); discs are smooth by their image instead.
+///
+/// The map camera renders into the window's intermediate texture, shared by cameras with the same
+/// target and format, and leaves it there ([`CameraOutputMode::Skip`]); the panels' camera keeps
+/// what is there (no clear), draws egui over it, and copies the whole of it to the window in one
+/// pass. So the map is never drawn under the panels, nothing has to hide it there, and the window
+/// gets one full-window copy a frame, which under software rendering costs as much as a panel.
+fn spawn_cameras(mut commands: Commands, egui: Option<ResMut<EguiGlobalSettings>>) {
+    if let Some(mut egui) = egui {
+        egui.auto_create_primary_context = false;
     }
+    commands.spawn((Camera2d, MapCamera, Msaa::Off, Camera { output_mode: CameraOutputMode::Skip, ..default() }));
+    commands.spawn((
+        Camera2d,
+        PanelCamera,
+        PrimaryEguiContext,
+        Msaa::Off,
+        Camera {
+            order: 1,
+            clear_color: ClearColorConfig::None,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::REPLACE),
+                clear_color: ClearColorConfig::None,
+            },
+            ..default()
+        },
+        RenderLayers::layer(PANEL_LAYER),
+    ));
 }
 
-/// One of four opaque rectangles that the map camera draws where the panels are (left, right,
-/// above and below the free part of the window): the panels then need no background of their
-/// own, and the map under them is hidden by a cheap opaque fill instead of egui's shading of a
-/// panel's every pixel, the most costly part of a frame under software rendering
-/// (docs/performance.md).
+/// The camera that draws the panels: it sees no entity of the map (its render layer holds none).
 #[derive(Component)]
-struct PanelCover;
+struct PanelCamera;
 
-/// Puts the covers over the parts of the window outside the map's view, in the camera's frame.
-fn cover_the_panels(
+/// The render layer of [`PanelCamera`], on which nothing is drawn but egui.
+const PANEL_LAYER: usize = 1;
+
+/// The part of the window the map is drawn in, in logical pixels: the part the panels leave free,
+/// or the whole window while that is too small to use.
+fn map_area(view: &MapViewRect, window: &Window) -> Rect {
+    let window_rect = Rect::new(0.0, 0.0, window.width(), window.height());
+    view.0.filter(|r| r.width() > 50.0 && r.height() > 50.0).unwrap_or(window_rect)
+}
+
+/// Keeps the map camera's viewport on [`map_area`], moving the camera with it so that the map
+/// stays where it was on screen when a panel changes size.
+fn fit_viewport_to_map_area(
     view: Res<MapViewRect>,
     window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<&Projection, With<MapCamera>>,
-    mut covers: Query<(&mut Transform, &mut Visibility), With<PanelCover>>,
+    camera: Single<(&mut Camera, &mut Transform, &Projection), With<MapCamera>>,
+    mut last: Local<Option<Rect>>,
 ) {
-    let Projection::Orthographic(ortho) = *camera else { return };
-    let (w, h) = (window.width(), window.height());
-    let bands = match view.0 {
-        Some(v) => [
-            Rect::new(0.0, 0.0, v.min.x, h),
-            Rect::new(v.max.x, 0.0, w, h),
-            Rect::new(v.min.x, 0.0, v.max.x, v.min.y),
-            Rect::new(v.min.x, v.max.y, v.max.x, h),
-        ],
-        None => [Rect::default(); 4],
-    };
-    for ((mut transform, mut visibility), band) in covers.iter_mut().zip(bands) {
-        let shown = band.width() > 0.0 && band.height() > 0.0;
-        visibility.set_if_neq(if shown { Visibility::Inherited } else { Visibility::Hidden });
-        let center = band.center() - Vec2::new(w, h) / 2.0;
-        let wanted = Transform::from_xyz(center.x * ortho.scale, -center.y * ortho.scale, COVER_Z)
-            .with_scale((band.size() * ortho.scale).extend(1.0));
-        transform.set_if_neq(wanted);
+    let area = map_area(&view, &window);
+    if *last == Some(area) {
+        return;
     }
+    let (mut camera, mut transform, projection) = camera.into_inner();
+    if let (Some(old), Projection::Orthographic(ortho)) = (*last, projection) {
+        let moved = area.center() - old.center();
+        transform.translation += Vec3::new(moved.x, -moved.y, 0.0) * ortho.scale;
+    }
+    *last = Some(area);
+    let scale = window.scale_factor();
+    let full = UVec2::new(window.physical_width(), window.physical_height());
+    let position = (area.min * scale).round().as_uvec2().min(full);
+    let size = ((area.max * scale).round().as_uvec2().min(full)).saturating_sub(position);
+    camera.viewport = (size.cmpgt(UVec2::ZERO).all() && size != full).then(|| Viewport {
+        physical_position: position,
+        physical_size: size,
+        ..default()
+    });
 }
-
-/// The covers' depth in the camera's frame: in front of everything the map draws.
-const COVER_Z: f32 = 900.0;
 
 fn request_fit_on_new_scenario(mut fit: MessageWriter<FitMap>) {
     fit.write(FitMap);
@@ -136,6 +159,7 @@ fn orthographic(projection: &mut Projection) -> Option<&mut OrthographicProjecti
 fn zoom_with_wheel(
     scroll: Res<AccumulatedMouseScroll>,
     pointer: Res<PointerOnMap>,
+    view: Res<MapViewRect>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
     mut auto_fit: ResMut<AutoFit>,
@@ -153,7 +177,8 @@ fn zoom_with_wheel(
     let old = ortho.scale;
     let new = (old * 0.85_f32.powf(steps)).clamp(MIN_SCALE, MAX_SCALE);
     // Keep the world point under the cursor where it is.
-    let from_center = Vec2::new(cursor.x - window.width() / 2.0, window.height() / 2.0 - cursor.y);
+    let center = map_area(&view, &window).center();
+    let from_center = Vec2::new(cursor.x - center.x, center.y - cursor.y);
     let shift = from_center * (old - new);
     transform.translation += shift.extend(0.0);
     ortho.scale = new;
@@ -243,8 +268,7 @@ fn fit_map(
         return;
     }
     let Some(board) = board else { return };
-    let window_rect = Rect::new(0.0, 0.0, window.width(), window.height());
-    let free = view.0.filter(|r| r.width() > 50.0 && r.height() > 50.0).unwrap_or(window_rect);
+    let free = map_area(&view, &window);
     let bounds = board.0.bounds();
     let margin = 24.0;
     let scale = (bounds.width() / (free.width() - 2.0 * margin).max(1.0))
@@ -253,9 +277,7 @@ fn fit_map(
     let (mut transform, mut projection) = camera.into_inner();
     let Some(ortho) = orthographic(&mut projection) else { return };
     ortho.scale = scale;
-    let offset = free.center() - window_rect.center();
-    let center = bounds.center() - Vec2::new(offset.x, -offset.y) * scale;
-    transform.translation = center.extend(transform.translation.z);
+    transform.translation = bounds.center().extend(transform.translation.z);
     auto_fit.0 = true;
     fitted_for.0 = view.0;
     redraw.0 = redraw.0.max(3);

@@ -18,6 +18,7 @@ pub mod fight;
 mod highlight;
 mod input;
 pub mod layout;
+mod memory;
 pub mod movement;
 pub mod panels;
 pub mod reactions;
@@ -48,6 +49,7 @@ pub fn run(scenario: Option<(Scenario, PathBuf)>, options: LaunchOptions) -> Exi
         None => state::LoadedScenario::built_in(Scenario::built_in()),
     };
     let title = format!("battlemap: {}", loaded.scenario.name);
+    memory::keep_freed_memory();
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
