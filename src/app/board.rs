@@ -6,10 +6,14 @@
 
 use bevy::asset::{RenderAssetUsages, load_internal_asset, uuid_handle};
 use bevy::image::Image;
+use bevy::mesh::MeshVertexBufferLayoutRef;
 use bevy::prelude::*;
-use bevy::render::render_resource::{AsBindGroup, Extent3d, ShaderType, TextureDimension, TextureFormat};
+use bevy::render::render_resource::{
+    AsBindGroup, Extent3d, RenderPipelineDescriptor, ShaderType, SpecializedMeshPipelineError, TextureDimension,
+    TextureFormat,
+};
 use bevy::shader::ShaderRef;
-use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dPlugin};
+use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dKey, Material2dPlugin};
 
 use super::AppSystems;
 use super::input::toggle_key;
@@ -101,6 +105,7 @@ pub(crate) struct BoardTerrain;
 /// The terrain's material: the grid, the map's size, whether lines are drawn, and the colour of
 /// every cell.
 #[derive(Asset, TypePath, AsBindGroup, Debug, Clone)]
+#[bind_group_data(TerrainShaderKey)]
 pub(crate) struct TerrainMaterial {
     #[uniform(0)]
     params: TerrainParams,
@@ -125,9 +130,40 @@ struct TerrainParams {
     shaded: f32,
 }
 
+/// The grid the terrain's shader is compiled for. Software rendering runs both sides of a branch
+/// for every pixel, so the shader has one version per grid instead of a branch on it
+/// (docs/performance.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct TerrainShaderKey {
+    grid: u32,
+}
+
+impl From<&TerrainMaterial> for TerrainShaderKey {
+    fn from(material: &TerrainMaterial) -> Self {
+        Self { grid: material.params.grid }
+    }
+}
+
 impl Material2d for TerrainMaterial {
     fn fragment_shader() -> ShaderRef {
         ShaderRef::Handle(TERRAIN_SHADER)
+    }
+
+    /// The grid's version of the shader: `SQUARES`, `POINTY_HEXES` or `FLAT_HEXES`.
+    fn specialize(
+        descriptor: &mut RenderPipelineDescriptor,
+        _layout: &MeshVertexBufferLayoutRef,
+        key: Material2dKey<Self>,
+    ) -> Result<(), SpecializedMeshPipelineError> {
+        let grid = match key.bind_group_data.grid {
+            0 => "SQUARES",
+            1 => "POINTY_HEXES",
+            _ => "FLAT_HEXES",
+        };
+        if let Some(fragment) = descriptor.fragment.as_mut() {
+            fragment.shader_defs.push(grid.into());
+        }
+        Ok(())
     }
 
     /// Opaque: nothing under the terrain shows through, so nothing is blended.

@@ -5,7 +5,8 @@ use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{CameraOutputMode, Viewport};
 use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
-use bevy::render::render_resource::BlendState;
+use bevy::render::camera::{ExtractedCamera, sort_cameras};
+use bevy::render::{Render, RenderApp, RenderSystems};
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
@@ -36,6 +37,10 @@ pub(super) fn plugin(app: &mut App) {
                 .before(bevy::camera::CameraUpdateSystems)
                 .before(TransformSystems::Propagate),
         );
+    if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
+        render_app
+            .add_systems(Render, copy_panels_without_blending.after(sort_cameras).in_set(RenderSystems::CreateViews));
+    }
 }
 
 /// The part of the window not covered by panels, in logical pixels (y down).
@@ -78,7 +83,7 @@ const MAX_SCALE: f32 = 20.0;
 /// target and format, and leaves it there ([`CameraOutputMode::Skip`]); the panels' camera keeps
 /// what is there (no clear), draws egui over it, and copies the whole of it to the window in one
 /// pass. So the map is never drawn under the panels, nothing has to hide it there, and the window
-/// gets one full-window copy a frame, which under software rendering costs as much as a panel.
+/// gets one full-window copy a frame, without blending ([`copy_panels_without_blending`]).
 fn spawn_cameras(mut commands: Commands, egui: Option<ResMut<EguiGlobalSettings>>) {
     if let Some(mut egui) = egui {
         egui.auto_create_primary_context = false;
@@ -90,12 +95,9 @@ fn spawn_cameras(mut commands: Commands, egui: Option<ResMut<EguiGlobalSettings>
         PrimaryEguiContext,
         Msaa::Off,
         Camera {
-            order: 1,
+            order: PANEL_CAMERA_ORDER,
             clear_color: ClearColorConfig::None,
-            output_mode: CameraOutputMode::Write {
-                blend_state: Some(BlendState::REPLACE),
-                clear_color: ClearColorConfig::None,
-            },
+            output_mode: CameraOutputMode::Write { blend_state: None, clear_color: ClearColorConfig::None },
             ..default()
         },
         RenderLayers::layer(PANEL_LAYER),
@@ -108,6 +110,21 @@ struct PanelCamera;
 
 /// The render layer of [`PanelCamera`], on which nothing is drawn but egui.
 const PANEL_LAYER: usize = 1;
+
+/// The order of [`PanelCamera`]: after the map's.
+const PANEL_CAMERA_ORDER: isize = 1;
+
+/// The panels' camera copies its picture to the window without blending. Bevy blends the copy of
+/// any camera but a window's first over what is there, but the map camera copies nothing, and a
+/// blend (even one that replaces) reads every pixel of the window first under software rendering:
+/// 2 ms a frame (docs/performance.md). So in the render world it counts as the window's first.
+fn copy_panels_without_blending(mut cameras: Query<&mut ExtractedCamera>) {
+    for mut camera in &mut cameras {
+        if camera.order == PANEL_CAMERA_ORDER {
+            camera.sorted_camera_index_for_target = 0;
+        }
+    }
+}
 
 /// The part of the window the map is drawn in, in logical pixels: the part the panels leave free,
 /// or the whole window while that is too small to use.

@@ -10,7 +10,8 @@
 #import bevy_sprite::mesh2d_vertex_output::VertexOutput
 
 struct TerrainParams {
-    // 0: squares, 1: pointy-top hexes, 2: flat-top hexes.
+    // 0: squares, 1: pointy-top hexes, 2: flat-top hexes (the shader's version is compiled for
+    // it: SQUARES, POINTY_HEXES or FLAT_HEXES).
     grid: u32,
     columns: u32,
     rows: u32,
@@ -60,41 +61,39 @@ fn half_down(v: i32) -> i32 {
 fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
     // Grid units: x east, y south.
     let g = vec2<f32>(in.world_position.x, -in.world_position.y) / PIXELS_PER_UNIT;
-    var storage: vec2<i32>;
-    // How far inside its cell the point is, in grid units (the inradius minus the reach toward
-    // the nearest side).
-    var inside: f32;
-    if params.grid == 0u {
-        let cell = floor(g);
-        storage = vec2<i32>(cell);
-        let f = g - cell;
-        inside = min(min(f.x, 1.0 - f.x), min(f.y, 1.0 - f.y));
-    } else {
-        var normals: array<vec2<f32>, 3>;
-        var hex: vec2<i32>;
-        var centre: vec2<f32>;
-        if params.grid == 1u {
-            // Pointy tops: centre (q + r / 2, r * sqrt(3) / 2); odd rows sit half a hex east.
-            let r = g.y / SQRT3_2;
-            hex = round_hex(g.x - r / 2.0, r);
-            centre = vec2<f32>(f32(hex.x) + f32(hex.y) / 2.0, f32(hex.y) * SQRT3_2);
-            storage = vec2<i32>(hex.x + half_down(hex.y), hex.y);
-            normals = array<vec2<f32>, 3>(vec2<f32>(1.0, 0.0), vec2<f32>(0.5, SQRT3_2), vec2<f32>(-0.5, SQRT3_2));
-        } else {
-            // Flat tops: centre (q * sqrt(3) / 2, r + q / 2); odd columns sit half a hex south.
-            let q = g.x / SQRT3_2;
-            hex = round_hex(q, g.y - q / 2.0);
-            centre = vec2<f32>(f32(hex.x) * SQRT3_2, f32(hex.y) + f32(hex.x) / 2.0);
-            storage = vec2<i32>(hex.x, hex.y + half_down(hex.x));
-            normals = array<vec2<f32>, 3>(vec2<f32>(0.0, 1.0), vec2<f32>(SQRT3_2, 0.5), vec2<f32>(SQRT3_2, -0.5));
-        }
-        let d = g - centre;
-        let reach = max(abs(dot(d, normals[0])), max(abs(dot(d, normals[1])), abs(dot(d, normals[2]))));
-        inside = 0.5 - reach;
-    }
+    // The cell's place in the textures, and how far inside its cell the point is, in grid units
+    // (the inradius minus the reach toward the nearest side). One version of the shader per grid
+    // (`board::TerrainShaderKey`): software rendering would run every branch for every pixel.
+#ifdef SQUARES
+    // The quad is the map exactly: a pixel on its edge is clamped into the edge's cell.
+    let cell = floor(g);
+    let storage = clamp(vec2<i32>(cell), vec2<i32>(0), vec2<i32>(i32(params.columns), i32(params.rows)) - 1);
+    let f = g - cell;
+    let inside = min(min(f.x, 1.0 - f.x), min(f.y, 1.0 - f.y));
+#else
+#ifdef POINTY_HEXES
+    // Pointy tops: centre (q + r / 2, r * sqrt(3) / 2); odd rows sit half a hex east.
+    let r = g.y / SQRT3_2;
+    let hex = round_hex(g.x - r / 2.0, r);
+    let centre = vec2<f32>(f32(hex.x) + f32(hex.y) / 2.0, f32(hex.y) * SQRT3_2);
+    let storage = vec2<i32>(hex.x + half_down(hex.y), hex.y);
+    let d = g - centre;
+    let reach = max(abs(d.x), max(abs(dot(d, vec2<f32>(0.5, SQRT3_2))), abs(dot(d, vec2<f32>(-0.5, SQRT3_2)))));
+#else
+    // Flat tops: centre (q * sqrt(3) / 2, r + q / 2); odd columns sit half a hex south.
+    let q = g.x / SQRT3_2;
+    let hex = round_hex(q, g.y - q / 2.0);
+    let centre = vec2<f32>(f32(hex.x) * SQRT3_2, f32(hex.y) + f32(hex.x) / 2.0);
+    let storage = vec2<i32>(hex.x, hex.y + half_down(hex.x));
+    let d = g - centre;
+    let reach = max(abs(d.y), max(abs(dot(d, vec2<f32>(SQRT3_2, 0.5))), abs(dot(d, vec2<f32>(SQRT3_2, -0.5)))));
+#endif
+    let inside = 0.5 - reach;
+    // The quad is the map's bounding box: outside the map's hexes nothing is drawn.
     if storage.x < 0 || storage.y < 0 || storage.x >= i32(params.columns) || storage.y >= i32(params.rows) {
         discard;
     }
+#endif
     let colour = textureLoad(cells, storage, 0);
     // The line's coverage of this pixel: world pixels per screen pixel from the derivative.
     let pixel = max(fwidth(in.world_position.x), 1e-4);
