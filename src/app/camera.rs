@@ -299,3 +299,63 @@ fn fit_map(
     fitted_for.0 = view.0;
     redraw.0 = redraw.0.max(3);
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy::window::WindowResolution;
+
+    use super::*;
+
+    /// The world point a window pixel shows, as the map camera's projection maps it: the
+    /// camera's translation is the world point at the middle of its viewport.
+    fn world_at(world: &World, camera: Entity, pixel: Vec2, area: Rect) -> Vec2 {
+        let transform = world.get::<Transform>(camera).expect("the camera has a transform");
+        let Some(Projection::Orthographic(ortho)) = world.get::<Projection>(camera) else {
+            panic!("the camera is orthographic")
+        };
+        let from_centre = pixel - area.center();
+        transform.translation.truncate() + Vec2::new(from_centre.x, -from_centre.y) * ortho.scale
+    }
+
+    /// The map camera draws only in the part of the window the panels leave free, in physical
+    /// pixels; when a panel widens, the viewport follows and the map stays where it was on
+    /// screen; while the free part is too small to use, the map takes the whole window.
+    #[test]
+    fn the_viewport_is_the_free_part_and_the_map_stays_put_when_it_changes() {
+        let mut world = World::new();
+        world.spawn((Window { resolution: WindowResolution::new(1280, 800), ..default() }, PrimaryWindow));
+        let mut projection = OrthographicProjection::default_2d();
+        projection.scale = 2.0;
+        let camera = world
+            .spawn((
+                Camera::default(),
+                MapCamera,
+                Transform::from_xyz(100.0, -40.0, 0.0),
+                Projection::Orthographic(projection),
+            ))
+            .id();
+        // One system throughout: it remembers the area it last applied.
+        let system = world.register_system(fit_viewport_to_map_area);
+        let apply = |world: &mut World, free: Option<Rect>| {
+            world.insert_resource(MapViewRect(free));
+            world.run_system(system).expect("the system runs");
+            world.get::<Camera>(camera).expect("the camera").viewport.clone()
+        };
+
+        let first = Rect::new(408.0, 0.0, 1280.0, 735.0);
+        let viewport = apply(&mut world, Some(first)).expect("a viewport");
+        assert_eq!((viewport.physical_position, viewport.physical_size), (UVec2::new(408, 0), UVec2::new(872, 735)));
+        let pixel = Vec2::new(900.0, 300.0);
+        let shown = world_at(&world, camera, pixel, first);
+
+        let wider = Rect::new(520.0, 0.0, 1280.0, 735.0);
+        let viewport = apply(&mut world, Some(wider)).expect("a viewport");
+        assert_eq!((viewport.physical_position, viewport.physical_size), (UVec2::new(520, 0), UVec2::new(760, 735)));
+        assert!(world_at(&world, camera, pixel, wider).distance(shown) < 1e-3, "the map did not move on screen");
+
+        let narrow = Rect::new(1250.0, 0.0, 1280.0, 735.0);
+        assert!(apply(&mut world, Some(narrow)).is_none(), "too narrow: the map takes the whole window");
+        let whole = Rect::new(0.0, 0.0, 1280.0, 800.0);
+        assert!(world_at(&world, camera, pixel, whole).distance(shown) < 1e-3, "the map did not move on screen");
+    }
+}
