@@ -1,5 +1,7 @@
-//! The map camera: pan by dragging (right or middle button anywhere, left on empty ground),
-//! zoom with the wheel around the cursor, arrow keys and +/- too, and fit the map to the view.
+//! The cameras: the map's, drawn only in the part of the window the panels leave free, and the
+//! panels' over the whole window. Pan the map by dragging (right or middle button anywhere, left
+//! on empty ground), zoom with the wheel around the cursor, arrow keys and +/- too, and fit the
+//! map to the view.
 
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{CameraOutputMode, Viewport};
