@@ -1,7 +1,8 @@
-// bevy_egui 0.42's `egui.wgsl` (MIT or Apache-2.0) with its two colour-space conversions made
-// cheaper for software rendering: `pow` per channel became square roots and a cubic polynomial
-// (relative error under 2e-4, so no 8-bit sRGB output level moves by more than 1). Installed
-// over bevy_egui's shader by `app::panels::render_plugin`; docs/performance.md has the figures.
+// bevy_egui 0.42's `egui.wgsl` (MIT or Apache-2.0) made cheaper for software rendering: the
+// texture is read as stored, gamma-encoded, so it is not converted to linear light and back, and
+// the one conversion left uses square roots and a cubic polynomial instead of `pow` per channel
+// (relative error under 2e-4, so no 8-bit sRGB output level moves by more than 1). Installed over
+// bevy_egui's shader by `app::panels::render_plugin`; docs/performance.md has the figures.
 
 struct Transform {
     scale: vec2<f32>,
@@ -49,23 +50,6 @@ fn linear_from_gamma_rgb(srgb: vec3<f32>) -> vec3<f32> {
     return select(higher, lower, cutoff);
 }
 
-// 0-1 sRGB gamma from 0-1 linear: 1.055 * x^(5/12) - 0.055 above the linear toe, as
-// x^(1/4) * x^(1/8) * x^(1/24) with x^(1/24) = e^(1/3) (e = x^(1/8), from 0.49 to 1) a cubic in e.
-fn gamma_from_linear_rgb(rgb: vec3<f32>) -> vec3<f32> {
-    let cutoff = rgb < vec3<f32>(0.0031308);
-    let lower = rgb * vec3<f32>(12.92);
-    let q = sqrt(sqrt(max(rgb, vec3<f32>(0.0))));
-    let e = sqrt(q);
-    let p = 0.4375293957 + e * (0.9367567738 + e * (-0.5233454385 + e * 0.1491334328));
-    let higher = vec3<f32>(1.055) * q * e * p - vec3<f32>(0.055);
-    return select(higher, lower, cutoff);
-}
-
-// 0-1 sRGBA gamma from 0-1 linear.
-fn gamma_from_linear_rgba(linear_rgba: vec4<f32>) -> vec4<f32> {
-    return vec4<f32>(gamma_from_linear_rgb(linear_rgba.rgb), linear_rgba.a);
-}
-
 @vertex
 fn vs_main(in: VertexInput) -> VertexOutput {
     let position = in.position * transform.scale + transform.translation;
@@ -79,9 +63,10 @@ fn fs_main(in: VertexOutput) -> @location(0) vec4<f32> {
     let image_sampler = image_sampler[offset.offset];
     #endif
 
-    // As egui does: the colours multiply in gamma space, the only way text looks right.
-    let texture_color_linear = textureSample(image_texture, image_sampler, in.uv);
-    let texture_color_gamma = gamma_from_linear_rgba(texture_color_linear);
+    // As egui does: the colours multiply in gamma space, the only way text looks right. The
+    // texture is read through a view of its bytes as stored, gamma-encoded
+    // (`app::panels::read_egui_textures_as_stored`), so it needs no conversion.
+    let texture_color_gamma = textureSample(image_texture, image_sampler, in.uv);
     let color_gamma = texture_color_gamma * in.color;
 
     return vec4<f32>(linear_from_gamma_rgb(color_gamma.rgb), color_gamma.a);

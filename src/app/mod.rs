@@ -23,6 +23,7 @@ pub mod movement;
 pub mod panels;
 pub mod reactions;
 mod ruler;
+mod schedules;
 pub mod session;
 pub mod siege;
 pub mod sight;
@@ -73,7 +74,7 @@ pub fn run(scenario: Option<(Scenario, PathBuf)>, options: LaunchOptions) -> Exi
     .insert_resource(ClearColor(Color::srgb_u8(24, 26, 30)))
     .insert_resource(loaded)
     .insert_resource(options);
-    app.add_plugins(plugin);
+    app.add_plugins((plugin, schedules::SingleThreadedSchedules));
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

@@ -58,11 +58,36 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// Drawing the panels: bevy_egui's shader replaced by `egui.wgsl`, the same with cheaper colour
-/// conversions (only where there is a renderer; added after bevy_egui's plugin, which installs
-/// its own shader at the same handle).
+/// Drawing the panels: bevy_egui's shader replaced by `egui.wgsl`, which reads egui's textures
+/// as stored and converts colours more cheaply (only where there is a renderer; added after
+/// bevy_egui's plugin, which installs its own shader at the same handle).
 pub(super) fn render_plugin(app: &mut App) {
     bevy::asset::load_internal_asset!(app, bevy_egui::render::EGUI_SHADER_HANDLE, "egui.wgsl", Shader::from_wgsl);
+    app.add_systems(
+        PostUpdate,
+        read_egui_textures_as_stored
+            .after(bevy_egui::EguiPostUpdateSet::PostProcessOutput)
+            .run_if(resource_changed::<bevy_egui::EguiManagedTextures>),
+    );
+}
+
+/// Gives each of egui's textures (the font atlas) a view that reads its bytes as they are stored,
+/// gamma-encoded (`Rgba8Unorm`), instead of decoding them to linear light as its `Rgba8UnormSrgb`
+/// format would. egui multiplies colours in gamma space, so `egui.wgsl` no longer encodes what the
+/// sampler decoded, and software rendering samples an 8-bit texture without the sRGB curve on
+/// each of the four texels it filters: 1.7 ms of the tavern's frame (docs/performance.md). Text
+/// sampled at its texels' centres is drawn exactly as before; where a sample falls between texels
+/// (italic text, the small discs), they are blended as stored.
+fn read_egui_textures_as_stored(textures: Res<bevy_egui::EguiManagedTextures>, mut images: ResMut<Assets<Image>>) {
+    use bevy::render::render_resource::{TextureFormat, TextureViewDescriptor};
+    for texture in textures.0.values() {
+        let without_view = images.get(&texture.handle).is_some_and(|image| image.texture_view_descriptor.is_none());
+        if without_view && let Some(mut image) = images.get_mut(&texture.handle) {
+            image.texture_descriptor.view_formats = &[TextureFormat::Rgba8Unorm];
+            image.texture_view_descriptor =
+                Some(TextureViewDescriptor { format: Some(TextureFormat::Rgba8Unorm), ..default() });
+        }
+    }
 }
 
 /// The map's panels in the egui pass: screens drawn over them come after.
@@ -863,9 +888,9 @@ mod tests {
         if x < 0.0031308 { x * 12.92 } else { 1.055 * x.powf(1.0 / 2.4) - 0.055 }
     }
 
-    /// The coefficients of the `n`th cubic (`let p = ...`) in `egui.wgsl`.
-    fn cubic(n: usize) -> [f32; 4] {
-        let line = include_str!("egui.wgsl").lines().filter(|l| l.trim_start().starts_with("let p =")).nth(n);
+    /// The coefficients of the cubic (`let p = ...`) in `egui.wgsl`.
+    fn cubic() -> [f32; 4] {
+        let line = include_str!("egui.wgsl").lines().find(|l| l.trim_start().starts_with("let p ="));
         let numbers: Vec<f32> = line
             .expect("a cubic")
             .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
@@ -874,39 +899,28 @@ mod tests {
         numbers.try_into().expect("four coefficients")
     }
 
-    fn horner(p: [f32; 4], x: f32) -> f32 {
-        p[0] + x * (p[1] + x * (p[2] + x * p[3]))
-    }
-
-    /// The shader's cheaper conversions, in f32 as the shader computes them, give every text
-    /// and widget colour egui can draw (an 8-bit texel times an 8-bit vertex colour, in gamma
-    /// space) the same 8-bit sRGB output as the exact curves, give or take one level.
+    /// The shader's cheaper conversion, in f32 as the shader computes it, gives every text and
+    /// widget colour egui can draw (an 8-bit texel, read as stored, times an 8-bit vertex colour,
+    /// both in gamma space) the same 8-bit sRGB output as the exact curve, give or take one level.
     #[test]
     fn the_egui_shader_converts_colours_within_one_level() {
-        let (decode, encode) = (cubic(0), cubic(1));
+        let p = cubic();
         let linear_from_gamma_fast = |x: f32| {
             if x < 0.04045 {
                 return x / 12.92;
             }
             let y = (x + 0.055) / 1.055;
             let s = y.sqrt();
-            y * y * s * horner(decode, s.sqrt())
-        };
-        let gamma_from_linear_fast = |x: f32| {
-            if x < 0.0031308 {
-                return x * 12.92;
-            }
-            let q = x.sqrt().sqrt();
-            let e = q.sqrt();
-            1.055 * q * e * horner(encode, e) - 0.055
+            let r = s.sqrt();
+            y * y * s * (p[0] + r * (p[1] + r * (p[2] + r * p[3])))
         };
         let level = |linear: f64| (gamma_from_linear(linear).clamp(0.0, 1.0) * 255.0).round() as i32;
         for texel in 0..=255 {
-            let texel_linear = linear_from_gamma(f64::from(texel) / 255.0);
+            let texel = f64::from(texel) / 255.0;
             for vertex in 0..=255 {
                 let vertex = f64::from(vertex) / 255.0;
-                let exact = level(linear_from_gamma(gamma_from_linear(texel_linear) * vertex));
-                let fast = linear_from_gamma_fast(gamma_from_linear_fast(texel_linear as f32) * vertex as f32);
+                let exact = level(linear_from_gamma(texel * vertex));
+                let fast = linear_from_gamma_fast(texel as f32 * vertex as f32);
                 assert!((level(f64::from(fast)) - exact).abs() <= 1, "texel {texel}, vertex {vertex}");
             }
         }
