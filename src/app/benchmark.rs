@@ -7,6 +7,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use bevy::diagnostic::DiagnosticsStore;
 use bevy::input::ButtonState;
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
@@ -30,6 +31,8 @@ pub struct FrameBenchmark {
     pub drag: bool,
     /// Parts of the picture left out, to see what each costs.
     pub hide: Vec<Part>,
+    /// Report each render pass's time on the renderer and the pixels it shaded.
+    pub passes: bool,
 }
 
 /// A part of the picture `--hide` can leave out of a timing run.
@@ -58,6 +61,11 @@ const DRAG_RADIUS: f32 = 3.0;
 const DRAG_STEP: f32 = 0.37;
 
 pub(super) fn plugin(app: &mut App) {
+    let passes =
+        app.world().get_resource::<LaunchOptions>().and_then(|o| o.frame_times.as_ref()).is_some_and(|b| b.passes);
+    if passes {
+        app.add_plugins(bevy::render::diagnostic::RenderDiagnosticsPlugin);
+    }
     app.init_resource::<FirstPicture>()
         .add_systems(First, (drive_drag, time_frames, watch_for_first_picture).chain())
         .add_systems(
@@ -157,6 +165,7 @@ fn time_frames(
     loaded: Res<super::state::LoadedScenario>,
     dragging: Res<super::movement::Dragging>,
     ids: Query<&super::components::TokenId>,
+    diagnostics: Option<Res<DiagnosticsStore>>,
     mut timing: Local<Timing>,
     mut redraw: MessageWriter<RequestRedraw>,
     mut exit: MessageWriter<AppExit>,
@@ -193,10 +202,31 @@ fn time_frames(
             "fps_at_median": round(1000.0 / at(0.5)),
             "cpu_ms_per_frame": cpu.map(|c| round(c / ms.len() as f64)),
             "first_picture_ms": first_picture.map(|f| round(f.as_secs_f64() * 1000.0)),
+            "passes": benchmark.passes.then(|| diagnostics.as_deref().map(render_passes)),
         });
         println!("{report}");
         exit.write(AppExit::Success);
     }
+}
+
+/// Each render pass Bevy measures (`RenderDiagnosticsPlugin`, with the renderer's timestamp and
+/// pipeline-statistics queries), averaged over the last frames: `gpu_ms`, its time on the
+/// renderer (under software rendering, Mesa's rasteriser threads), and `fragments`, the pixels
+/// its shaders ran for. bevy_egui's pass and the present are not measured.
+fn render_passes(store: &DiagnosticsStore) -> serde_json::Value {
+    let mut passes = serde_json::Map::new();
+    for diagnostic in store.iter() {
+        let path = diagnostic.path().as_str();
+        let Some((pass, measure)) = path.strip_prefix("render/").and_then(|p| p.rsplit_once('/')) else { continue };
+        let (key, value) = match measure {
+            "elapsed_gpu" => ("gpu_ms", diagnostic.average().map(round)),
+            "fragment_shader_invocations" => ("fragments", diagnostic.average().map(f64::round)),
+            _ => continue,
+        };
+        let entry = passes.entry(pass.to_string()).or_insert_with(|| json!({}));
+        entry[key] = json!(value);
+    }
+    serde_json::Value::Object(passes)
 }
 
 fn round(x: f64) -> f64 {

@@ -5,10 +5,13 @@
 
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{CameraOutputMode, Viewport};
+use bevy::core_pipeline::core_2d::{AlphaMask2d, Opaque2d, Transparent2d, extract_core_2d_camera_phases};
 use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::render::camera::{ExtractedCamera, sort_cameras};
-use bevy::render::{Render, RenderApp, RenderSystems};
+use bevy::render::render_phase::{ViewBinnedRenderPhases, ViewSortedRenderPhases};
+use bevy::render::view::RetainedViewEntity;
+use bevy::render::{Extract, ExtractSchedule, Render, RenderApp, RenderSystems};
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
@@ -41,7 +44,8 @@ pub(super) fn plugin(app: &mut App) {
         );
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
         render_app
-            .add_systems(Render, copy_panels_without_blending.after(sort_cameras).in_set(RenderSystems::CreateViews));
+            .add_systems(Render, copy_panels_without_blending.after(sort_cameras).in_set(RenderSystems::CreateViews))
+            .add_systems(ExtractSchedule, drop_the_panel_cameras_map_phases.after(extract_core_2d_camera_phases));
     }
 }
 
@@ -125,6 +129,24 @@ fn copy_panels_without_blending(mut cameras: Query<&mut ExtractedCamera>) {
         if camera.order == PANEL_CAMERA_ORDER {
             camera.sorted_camera_index_for_target = 0;
         }
+    }
+}
+
+/// The panels' camera draws egui alone, in bevy_egui's own pass, but as a 2D camera it would also
+/// get the 2D passes for meshes and sprites: with nothing on its render layer they would draw
+/// nothing, yet each frame the transparent one would still begin a render pass and clear the
+/// window's depth texture. Without its phases, neither pass nor depth texture is made for it.
+fn drop_the_panel_cameras_map_phases(
+    panel_cameras: Extract<Query<Entity, With<PanelCamera>>>,
+    mut transparent: ResMut<ViewSortedRenderPhases<Transparent2d>>,
+    mut opaque: ResMut<ViewBinnedRenderPhases<Opaque2d>>,
+    mut alpha_mask: ResMut<ViewBinnedRenderPhases<AlphaMask2d>>,
+) {
+    for camera in &panel_cameras {
+        let view = RetainedViewEntity::new(camera.into(), None, 0);
+        transparent.remove(&view);
+        opaque.remove(&view);
+        alpha_mask.remove(&view);
     }
 }
 

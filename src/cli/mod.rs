@@ -63,6 +63,10 @@ struct MapArgs {
     /// With --frame-times: leave these parts out of the picture, to see what each costs
     #[arg(long, value_name = "PART", value_delimiter = ',', requires = "frame_times")]
     hide: Vec<crate::app::benchmark::Part>,
+    /// With --frame-times: also report each render pass's time on the renderer and the pixels
+    /// it shaded (its queries slow the frame a little)
+    #[arg(long, requires = "frame_times")]
+    passes: bool,
     /// Autosave the game in progress to this file (default: NAME.session.json beside the
     /// scenario) and restore it from there on the next start
     #[arg(long, value_name = "PATH", conflicts_with = "no_autosave")]
@@ -154,6 +158,7 @@ fn open_map(args: MapArgs, started: std::time::Instant) -> ExitCode {
             frames,
             drag: args.drag,
             hide: args.hide,
+            passes: args.passes,
         }),
         started: Some(started),
         session: match (args.session, args.no_autosave || one_shot) {

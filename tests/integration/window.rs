@@ -627,7 +627,7 @@ fn dragging_past_an_enemy_asks_for_the_opportunity_attack() {
 
 /// `--frame-times` (the frame-time benchmark of docs/performance.md) draws frames, drags a token
 /// through the mouse input meanwhile, prints its figures as JSON and exits; a part can be left
-/// out of the picture.
+/// out of the picture, and the render passes' own figures can be added.
 #[test]
 fn the_frame_time_benchmark_times_frames_while_dragging() {
     let display = start_display(360);
@@ -649,14 +649,16 @@ fn the_frame_time_benchmark_times_frames_while_dragging() {
     let tavern_ids = ["brom", "lia", "sera", "thug-1", "thug-2", "captain", "gorm", "barkeep", "rat-1", "rat-2", "keg"];
     let id = dragged["dragging"].as_str().unwrap_or_else(|| panic!("a token is being dragged: {dragged}"));
     assert!(tavern_ids.contains(&id), "{id} is a token of the tavern");
-    let plain = run(&["--hide", "labels,panels"]);
+    assert_eq!(dragged["passes"], Value::Null, "passes are measured only when asked: {dragged}");
+    let plain = run(&["--hide", "labels,panels", "--passes"]);
     assert_eq!(plain["dragging"], Value::Null, "{plain}");
     assert_eq!(plain["hidden"], serde_json::json!(["labels", "panels"]), "{plain}");
+    // The terrain's pass shades the map's pixels, the copy to the window takes time.
+    let terrain = &plain["passes"]["main_opaque_pass_2d"];
+    assert!(terrain["fragments"].as_f64().is_some_and(|f| f > 10_000.0), "{plain}");
+    assert!(plain["passes"]["upscaling"]["gpu_ms"].as_f64().is_some_and(|t| t > 0.0), "{plain}");
 }
 
-/// A siege weapon worked with the mouse (DMG "Siege Equipment"): a soldier of the ram's crew is
-/// selected, "Ram at..." on his card picks the ram, hovering the gate shows the ram's ruling, and
-/// the click strikes it: the strike is in the log, and the soldier's action is spent.
 /// The editor with the mouse: `Ctrl+E`, a stroke of the brush paints a wall across the floor,
 /// `Ctrl+S` saves, and the file reads back with the wall.
 #[test]
@@ -688,6 +690,9 @@ fn a_wall_is_painted_with_the_mouse_and_saved() {
     assert_eq!(saved.tokens.len(), 11, "every token is saved");
 }
 
+/// A siege weapon worked with the mouse (DMG "Siege Equipment"): a soldier of the ram's crew is
+/// selected, "Ram at..." on his card picks the ram, hovering the gate shows the ram's ruling, and
+/// the click strikes it: the strike is in the log, and the soldier's action is spent.
 #[test]
 fn the_ram_is_swung_at_the_gate_with_the_mouse() {
     let display = start_display(380);
