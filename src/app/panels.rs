@@ -77,7 +77,8 @@ pub(super) fn render_plugin(app: &mut App) {
 /// sampler decoded, and software rendering samples an 8-bit texture without the sRGB curve on
 /// each of the four texels it filters: 1.7 ms of the tavern's frame (docs/performance.md). Text
 /// sampled at its texels' centres is drawn exactly as before; where a sample falls between texels
-/// (italic text, the small discs), they are blended as stored.
+/// (italic text, the small discs), they are blended as stored. The app gives egui no images of its
+/// own; one would need the same view, or the shader would take its linear texels for gamma.
 fn read_egui_textures_as_stored(textures: Res<bevy_egui::EguiManagedTextures>, mut images: ResMut<Assets<Image>>) {
     use bevy::render::render_resource::{TextureFormat, TextureViewDescriptor};
     for texture in textures.0.values() {
