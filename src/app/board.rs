@@ -107,6 +107,8 @@ pub(crate) struct BoardTerrain;
 #[derive(Asset, TypePath, AsBindGroup, Debug, Clone)]
 #[bind_group_data(TerrainShaderKey)]
 pub(crate) struct TerrainMaterial {
+    /// The grid, which picks the shader's version (not sent to the shader).
+    shader: TerrainShaderKey,
     #[uniform(0)]
     params: TerrainParams,
     /// One texel per cell, at (column, row) of the map's storage.
@@ -120,8 +122,6 @@ pub(crate) struct TerrainMaterial {
 
 #[derive(ShaderType, Clone, Copy, Debug)]
 struct TerrainParams {
-    /// 0: squares, 1: pointy-top hexes, 2: flat-top hexes (`terrain.wgsl`).
-    grid: u32,
     columns: u32,
     rows: u32,
     /// 1.0 draws the grid lines.
@@ -135,12 +135,13 @@ struct TerrainParams {
 /// (docs/performance.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct TerrainShaderKey {
+    /// 0: squares, 1: pointy-top hexes, 2: flat-top hexes.
     grid: u32,
 }
 
 impl From<&TerrainMaterial> for TerrainShaderKey {
     fn from(material: &TerrainMaterial) -> Self {
-        Self { grid: material.params.grid }
+        material.shader
     }
 }
 
@@ -267,7 +268,6 @@ pub(super) fn build_board(
         Grid::Hex(HexOrientation::FlatTop) => 2,
     };
     let params = TerrainParams {
-        grid,
         columns: layout.width,
         rows: layout.height,
         lines: if grid_visible.0 { 1.0 } else { 0.0 },
@@ -278,6 +278,7 @@ pub(super) fn build_board(
         BoardTerrain,
         Mesh2d(meshes.add(Rectangle::from_size(bounds.size()))),
         MeshMaterial2d(materials.add(TerrainMaterial {
+            shader: TerrainShaderKey { grid },
             params,
             cells: images.add(cell_colors(map)),
             shades: images.add(shade_image(&layout, &shades)),

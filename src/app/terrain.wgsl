@@ -9,10 +9,9 @@
 
 #import bevy_sprite::mesh2d_vertex_output::VertexOutput
 
+// The grid is not a parameter: the shader is compiled for it (SQUARES, POINTY_HEXES or
+// FLAT_HEXES, from `board::TerrainShaderKey`).
 struct TerrainParams {
-    // 0: squares, 1: pointy-top hexes, 2: flat-top hexes (the shader's version is compiled for
-    // it: SQUARES, POINTY_HEXES or FLAT_HEXES).
-    grid: u32,
     columns: u32,
     rows: u32,
     // 1 to draw grid lines, 0 not to.
