@@ -429,3 +429,32 @@ mod round_trip_properties {
         }
     }
 }
+
+/// `scripts/big_map.py` (docs/performance.md: the frame-time and sight benchmarks' big maps)
+/// writes valid scenarios: 200×200 on squares and pointy-top hexes, 300 creatures, a fifth of
+/// the cells walls, the same file every run.
+#[test]
+fn the_big_map_script_writes_scenarios_that_load() {
+    use battlemap::rules::{Grid, HexOrientation};
+    let script = super::root().join("scripts/big_map.py");
+    let write = |grid: &str| -> String {
+        let output = std::process::Command::new("python3").arg(&script).arg(grid).output().unwrap_or_else(|e| {
+            panic!("the big-map test needs python3 ({e}): install it with `apt-get install python3`")
+        });
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).expect("utf-8")
+    };
+    for (name, grid) in [("square", Grid::Square), ("hex", Grid::Hex(HexOrientation::PointyTop))] {
+        let text = write(name);
+        assert_eq!(text, write(name), "{name}: seeded, the same file every run");
+        let file = scratch("big-map").join(format!("big-{name}.ron"));
+        std::fs::write(&file, &text).expect("write");
+        let scenario = Scenario::load(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(scenario.grid, grid);
+        assert_eq!((scenario.map.width(), scenario.map.height()), (200, 200), "{name}");
+        assert_eq!(scenario.tokens.len(), 300, "{name}");
+        let walls =
+            scenario.map.cells().filter(|&c| scenario.map.terrain(c).is_some_and(|t| t.blocks_movement)).count();
+        assert!((7_000..9_000).contains(&walls), "{name}: about a fifth of 40,000 cells are walls, not {walls}");
+    }
+}
