@@ -78,7 +78,7 @@ pub(super) struct TableArgs {
 pub(super) fn table(args: &TableArgs) -> u8 {
     let tables = match tables::all() {
         Ok(tables) => tables,
-        Err(message) => return fail(message),
+        Err(error) => return fail(error),
     };
     let Some(name) = &args.name else {
         for t in &tables {
@@ -146,7 +146,7 @@ struct MobAnswer {
 pub(super) fn mob(args: &MobArgs) -> u8 {
     let tables = match tables::all() {
         Ok(tables) => tables,
-        Err(message) => return fail(message),
+        Err(error) => return fail(error),
     };
     let Some((roll_needed, attackers_per_hit, hits)) = tables::mob_hits(&tables, args.bonus, args.ac, args.attackers)
     else {

@@ -4,7 +4,7 @@
 
 mod chase;
 mod dice;
-mod query;
+pub mod query;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::app::LaunchOptions;
-use crate::app::session::file::SessionPlace;
+use crate::app::SessionPlace;
 use crate::scenario::{MAX_MAP_SIDE, Scenario};
 
 /// The exit code for a problem with the input (invalid scenario, unknown query, bad arguments).
@@ -62,7 +62,7 @@ struct MapArgs {
     drag: bool,
     /// With --frame-times: leave these parts out of the picture, to see what each costs
     #[arg(long, value_name = "PART", value_delimiter = ',', requires = "frame_times")]
-    hide: Vec<crate::app::benchmark::Part>,
+    hide: Vec<crate::app::Part>,
     /// With --frame-times: also report each render pass's time on the renderer and the pixels
     /// it shaded (its queries slow the frame a little)
     #[arg(long, requires = "frame_times")]
@@ -170,12 +170,33 @@ fn open_map(args: MapArgs, started: std::time::Instant) -> ExitCode {
     crate::app::run(scenario, options)
 }
 
+/// Why an argument on the command line can't be read (clap prints it after the argument's name).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ArgError {
+    #[error("write WIDTHxHEIGHT such as 1280x800, from 320x240 to 8192x8192")]
+    NotAWindow,
+    #[error("write two whole numbers as X,Y, such as 3,4")]
+    NotAPair,
+    #[error("{0:?} is not a whole number")]
+    NotANumber(String),
+    #[error("{x},{y} is far off any map: columns and rows run from -{MAX_COORDINATE} to {MAX_COORDINATE}")]
+    FarOff { x: i64, y: i64 },
+    #[error("{0:?} after @ is not a whole number")]
+    NotACorner(String),
+    #[error("an angle is a number of degrees from -3600 to 3600")]
+    NotAnAngle,
+    #[error("{0}")]
+    Notation(crate::rules::dice::DiceError),
+    #[error("{0:?} is not a damage type; the types are {types}", types = crate::rules::health::DamageType::names())]
+    NotADamageType(String),
+}
+
 /// Reads `WIDTHxHEIGHT`, each within what a screen can be.
-fn parse_window(text: &str) -> Result<(u32, u32), String> {
+fn parse_window(text: &str) -> Result<(u32, u32), ArgError> {
     text.split_once('x')
         .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
         .filter(|&(w, h)| (320..=8192).contains(&w) && (240..=8192).contains(&h))
-        .ok_or_else(|| "write WIDTHxHEIGHT such as 1280x800, from 320x240 to 8192x8192".to_owned())
+        .ok_or(ArgError::NotAWindow)
 }
 
 /// The furthest a cell or point on the command line may be from the map's origin, in cells: no
@@ -183,15 +204,13 @@ fn parse_window(text: &str) -> Result<(u32, u32), String> {
 const MAX_COORDINATE: i32 = 2 * MAX_MAP_SIDE as i32;
 
 /// Reads `X,Y`: a cell (`x,y` on squares, `q,r` on hexes) or a grid point, near enough to a map.
-fn parse_pair(text: &str) -> Result<(i32, i32), String> {
-    let (x, y) = text.split_once(',').ok_or("write two whole numbers as X,Y, such as 3,4")?;
-    let number = |n: &str| n.trim().parse::<i64>().map_err(|_| format!("{n:?} is not a whole number"));
+fn parse_pair(text: &str) -> Result<(i32, i32), ArgError> {
+    let (x, y) = text.split_once(',').ok_or(ArgError::NotAPair)?;
+    let number = |n: &str| n.trim().parse::<i64>().map_err(|_| ArgError::NotANumber(n.to_owned()));
     let (x, y) = (number(x)?, number(y)?);
     let near = |n: i64| (-i64::from(MAX_COORDINATE)..=i64::from(MAX_COORDINATE)).contains(&n);
     if !(near(x) && near(y)) {
-        return Err(format!(
-            "{x},{y} is far off any map: columns and rows run from -{MAX_COORDINATE} to {MAX_COORDINATE}"
-        ));
+        return Err(ArgError::FarOff { x, y });
     }
     Ok((x as i32, y as i32))
 }
@@ -318,7 +337,7 @@ mod tests {
     #[test]
     fn pairs_are_bounded_before_the_rules_see_them() {
         assert_eq!(parse_pair("3,-4"), Ok((3, -4)));
-        assert!(parse_pair("-2147483648,0").is_err_and(|e| e.contains("far off any map")));
+        assert!(matches!(parse_pair("-2147483648,0"), Err(ArgError::FarOff { .. })));
         assert!(parse_pair("99999999999999999999,0").is_err());
         assert!(parse_pair("3").is_err());
     }

@@ -13,7 +13,6 @@ use super::distance::FEET_PER_CELL;
 use std::collections::HashSet;
 
 use super::grid::Cell;
-use super::movement::Occupant;
 use super::terrain::TerrainMap;
 
 /// A shape and its size in feet.
@@ -141,6 +140,8 @@ pub enum AreaError {
     /// The direction is not a number.
     BadDirection,
 }
+
+impl std::error::Error for AreaError {}
 
 impl std::fmt::Display for AreaError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -283,6 +284,20 @@ enum Region {
 }
 
 impl Shape {
+    /// How far above and below its point of origin it reaches, in feet (call: docs/rules.md,
+    /// "Areas of effect"): a sphere or cylinder its radius, a cube its side, a cone half its
+    /// length (its far end is as wide as it is long), a line half its width; a circle or a square
+    /// lies on its origin's level.
+    pub fn vertical_reach(self) -> u32 {
+        match self {
+            Shape::Sphere { radius } | Shape::Cylinder { radius } => radius,
+            Shape::Cube { side, .. } => side,
+            Shape::Cone { length } => length / 2,
+            Shape::Line { width, .. } => width / 2,
+            Shape::Circle { .. } | Shape::Square { .. } => 0,
+        }
+    }
+
     /// The size that limits it, in feet.
     fn feet(self) -> u32 {
         match self {
@@ -374,10 +389,37 @@ pub fn covered_cells(map: &TerrainMap, shape: Shape, origin: V, degrees: f64) ->
     Ok(cells)
 }
 
-/// The creatures and objects with any cell of their space in the area, in the order given.
-pub fn holders<'a>(cells: &[CoveredCell], tokens: &'a [Occupant]) -> Vec<&'a Occupant> {
-    let inside: HashSet<Cell> = cells.iter().map(|c| c.cell).collect();
-    tokens.iter().filter(|t| t.cells.iter().any(|c| inside.contains(c))).collect()
+/// An area in space: the cells it covers and the heights it spans, in feet above the ground.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Volume {
+    pub cells: HashSet<Cell>,
+    pub lowest: u32,
+    pub highest: u32,
+}
+
+impl Volume {
+    /// The area `shape` covers at `cells`, from an origin `origin_elevation` feet up, reaching
+    /// [`Shape::vertical_reach`] above and below it.
+    pub fn of(cells: &[CoveredCell], shape: Shape, origin_elevation: u32) -> Self {
+        let reach = shape.vertical_reach();
+        Self::column(
+            cells.iter().map(|c| c.cell),
+            origin_elevation.saturating_sub(reach),
+            origin_elevation.saturating_add(reach),
+        )
+    }
+
+    /// The cells from `lowest` to `highest` feet up (a cauldron's oil falling to the ground).
+    pub fn column(cells: impl IntoIterator<Item = Cell>, lowest: u32, highest: u32) -> Self {
+        Self { cells: cells.into_iter().collect(), lowest, highest }
+    }
+
+    /// Whether a creature or object with this space, standing `elevation` feet up, is in it: any
+    /// cell of its space covered, and its height within the area's (docs/rules.md, "Areas of
+    /// effect").
+    pub fn holds(&self, space: &[Cell], elevation: u32) -> bool {
+        (self.lowest..=self.highest).contains(&elevation) && space.iter().any(|c| self.cells.contains(c))
+    }
 }
 
 /// The direction, in degrees clockwise from east (y south), from one point toward another.

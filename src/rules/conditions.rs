@@ -206,6 +206,17 @@ impl Conditions {
         self.0.iter().copied().find(|c| c.incapacitates())
     }
 
+    /// The condition that keeps the creature from seeing, if any: blinded, or unaware of its
+    /// surroundings (unconscious, petrified: PHB appendix A).
+    pub fn blinding(&self) -> Option<Condition> {
+        [Condition::Blinded, Condition::Unconscious, Condition::Petrified].into_iter().find(|&c| self.has(c))
+    }
+
+    /// Whether the creature sees nothing at all.
+    pub fn cannot_see(&self) -> bool {
+        self.blinding().is_some()
+    }
+
     /// The condition that keeps the creature from moving, if any.
     pub fn immobilized_by(&self) -> Option<Condition> {
         self.0.iter().copied().find(|c| c.stops_movement())

@@ -39,6 +39,8 @@ pub enum RollMode {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DiceError(pub String);
 
+impl std::error::Error for DiceError {}
+
 impl std::fmt::Display for DiceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)

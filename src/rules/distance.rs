@@ -83,10 +83,28 @@ pub fn rule_name(grid: Grid, rule: DiagonalRule) -> &'static str {
     if grid.is_hex() { "every hex 5 ft" } else { rule.name() }
 }
 
-/// The range in feet between two spaces: from the nearest cell of one to the nearest cell of the
-/// other (conventions, "Distance and range"). `None` if either space is empty.
+/// The range in feet between two spaces on the map: from the nearest cell of one to the nearest
+/// cell of the other (conventions, "Distance and range"). `None` if either space is empty.
+/// Between creatures and objects, [`range_between`] adds their heights.
 pub fn range_feet(grid: Grid, rule: DiagonalRule, a: &[Cell], b: &[Cell]) -> Option<u32> {
     a.iter().flat_map(|&p| b.iter().map(move |&q| feet_between(grid, rule, p, q))).min()
+}
+
+/// Where a creature or object is, for ranges: the cells of its space and its feet above the
+/// ground (a wall walk, a tower's top).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spot<'a> {
+    pub cells: &'a [Cell],
+    pub elevation: u32,
+}
+
+/// The range in feet between two creatures or objects: the larger of their range on the map and
+/// their difference in height (docs/rules.md, "Elevation": height counts like a straight step of
+/// the grid, so a guard on a wall walk 20 ft up is 20 ft from a creature at the wall's foot).
+/// The one distance between creatures that every rule measures with: reach, opportunity attacks,
+/// flanking, Help, ranges, areas and the command line's `distance`. `None` if a space is empty.
+pub fn range_between(grid: Grid, rule: DiagonalRule, a: Spot, b: Spot) -> Option<u32> {
+    range_feet(grid, rule, a.cells, b.cells).map(|across| across.max(a.elevation.abs_diff(b.elevation)))
 }
 
 /// The ruler's measure along waypoints: each leg's feet, and the total, with the diagonal count
@@ -162,6 +180,22 @@ mod tests {
         let medium = [Cell::new(0, 0)];
         assert_eq!(range_feet(Grid::Square, Standard, &medium, &medium), Some(0));
         assert_eq!(range_feet(Grid::Square, Standard, &medium, &[]), None);
+    }
+
+    /// docs/rules.md, "Elevation": a guard 20 ft up on a wall walk, beside a hero at the wall's
+    /// foot, is 20 ft from it; 30 ft along the ground still counts 30.
+    #[test]
+    fn height_counts_like_a_straight_step() {
+        let (guard, hero, far) = ([Cell::new(2, 1)], [Cell::new(2, 2)], [Cell::new(8, 2)]);
+        let range = |a: (&[Cell], u32), b: (&[Cell], u32)| {
+            let spot = |(cells, elevation)| Spot { cells, elevation };
+            range_between(Grid::Square, Standard, spot(a), spot(b))
+        };
+        assert_eq!(range((&guard, 20), (&hero, 0)), Some(20));
+        assert_eq!(range((&hero, 0), (&guard, 20)), Some(20), "the same both ways");
+        assert_eq!(range((&guard, 0), (&hero, 0)), Some(5));
+        assert_eq!(range((&guard, 20), (&far, 0)), Some(30), "farther along the ground than up");
+        assert_eq!(range((&guard, 20), (&[], 0)), None);
     }
 
     #[test]

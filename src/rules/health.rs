@@ -294,6 +294,20 @@ impl Health {
         Self { hp, max_hp: max_hp.max(0), temp_hp: 0, makes_death_saves, death_saves, life }
     }
 
+    /// The death saves to write in a scenario for this creature, so that [`Health::new`] gives
+    /// its life back: its tally while dying, three successes when stable, three failures when a
+    /// creature that makes death saves is dead at 0 hit points, none otherwise.
+    pub fn death_saves_to_write(&self) -> DeathSaves {
+        match self.life {
+            Life::Dying => self.death_saves,
+            Life::Stable => DeathSaves { successes: DEATH_SAVES_TO_END, failures: 0 },
+            Life::Dead if self.makes_death_saves && self.hp == 0 => {
+                DeathSaves { successes: 0, failures: DEATH_SAVES_TO_END }
+            }
+            Life::Up | Life::Dead => DeathSaves::default(),
+        }
+    }
+
     /// DMG "Tracking Monster Hit Points": "You can describe a monster taken to half its hit
     /// points as bloodied" (at half or below, and still up).
     pub fn bloodied(&self) -> bool {
@@ -557,4 +571,24 @@ mod tests {
         assert_eq!(Health::new(0, 10, false, DeathSaves::default()).life, Life::Dead);
         assert_eq!(Health::new(-5, 10, false, DeathSaves::default()).hp, 0);
     }
+
+    /// Every life a creature at 0 hit points can have is written as death saves that read back as
+    /// the same life (the autosave and Save go through them).
+    #[test]
+    fn death_saves_written_read_back_as_the_same_life() {
+        let mut dying = Health::new(0, 10, true, DeathSaves { successes: 1, failures: 2 });
+        let mut stable = Health::new(3, 10, true, DeathSaves::default());
+        stable.take_damage(3, false);
+        stable.stabilize();
+        let dead = Health::new(0, 10, true, DeathSaves { successes: 0, failures: 3 });
+        let monster = Health::new(0, 10, false, DeathSaves::default());
+        let up = Health::new(4, 10, true, DeathSaves::default());
+        dying.death_saves.successes = 2;
+        for health in [dying, stable, dead, monster, up] {
+            let back = Health::new(health.hp, health.max_hp, health.makes_death_saves, health.death_saves_to_write());
+            assert_eq!((back.life, back.death_saves), (health.life, health.death_saves), "{health:?}");
+        }
+        assert_eq!(stable.life, Life::Stable);
+    }
+
 }

@@ -11,9 +11,12 @@ use serde::{Deserialize, Serialize};
 
 use super::creature::{Ability, Attack, AttackKind};
 use super::dice::Notation;
-use super::fight::saves::{InArea, SaveEffect};
+use super::area::Volume;
+use super::fight::saves::{InArea, SaveEffect, Unaffected};
 use super::fight::{Field, Fighter};
+use super::distance::DiagonalParity;
 use super::health::{DamageType, Life};
+use super::movement::{self, MoveError, Occupant, Path, fit_at};
 use super::sight::CoverDegree;
 use super::{Cell, Footprint, Grid, Size};
 
@@ -403,6 +406,105 @@ pub fn push(field: &Field, weapon: &Fighter, kind: SiegeKind, feet_left: impl Fn
     Push { crew, feet }
 }
 
+/// How far the DM may move a weapon without crew: across any map (the map's side is at most
+/// 500 cells).
+pub const DM_PUSH_FEET: u32 = 5000;
+
+/// A push of a siege weapon: its path, and where each pusher's anchor goes (they walk with it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PushPlan {
+    pub path: Path,
+    /// Each pusher by id, its anchor now and after the push.
+    pub pushers: Vec<(String, Cell, Cell)>,
+}
+
+impl PushPlan {
+    /// The walk of a pusher from its anchor `from`, alongside the weapon: the weapon's steps
+    /// shifted to its place, each paying twice the weapon's cost (call: pushing is moving a heavy
+    /// load, at half speed).
+    pub fn walk_of(&self, from: Cell) -> Path {
+        let (dx, dy) = (from.x - self.path.start.x, from.y - self.path.start.y);
+        let steps = self
+            .path
+            .steps
+            .iter()
+            .map(|step| movement::Step { to: step.to.offset(dx, dy), cost: step.cost * 2, ..*step })
+            .collect();
+        Path { start: from, steps, cost: self.path.cost.saturating_mul(2), ..self.path.clone() }
+    }
+}
+
+/// Why a siege weapon can't be pushed there.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PushError {
+    #[error("{weapon} is not siege equipment")]
+    NotSiege { weapon: String },
+    /// Too few creatures beside it, its crew in words.
+    #[error("too few to push it: {crew}")]
+    TooFew { crew: String },
+    #[error("{} (its pushers can move it {feet} ft)", why.as_ref().map_or_else(|| "out of reach".to_owned(), ToString::to_string))]
+    NoPath { why: Option<MoveError>, feet: u32 },
+    #[error("{pusher} can't walk alongside it to {at}")]
+    Blocked { pusher: String, at: Cell },
+}
+
+impl PushError {
+    /// The movement rule's refusal behind it, if that is what it is.
+    pub fn move_error(&self) -> Option<MoveError> {
+        match self {
+            PushError::NoPath { why, .. } => why.clone(),
+            _ => None,
+        }
+    }
+}
+
+/// Plans pushing `weapon` so that its anchor ends on `to` ([`push`]): enough crew beside it, a
+/// path for its space within half the least movement any of them has left (`feet_left`), and
+/// room for each pusher to walk alongside, shifted as the weapon is. The DM (`by_dm`) moves it
+/// without crew, as far as the terrain lets it go.
+pub fn plan_push(
+    field: &Field,
+    weapon: &Fighter,
+    to: Cell,
+    feet_left: impl Fn(&Fighter) -> u32,
+    by_dm: bool,
+) -> Result<PushPlan, PushError> {
+    let siege = weapon.siege.ok_or_else(|| PushError::NotSiege { weapon: weapon.name().to_owned() })?;
+    let crew = push(field, weapon, siege.kind, &feet_left);
+    let name_of = |id: &str| field.fighter(id).map_or_else(|| id.to_owned(), |f| f.name().to_owned());
+    if !by_dm && !crew.crew.enough() {
+        return Err(PushError::TooFew { crew: crew.crew.describe(name_of) });
+    }
+    let walking: Vec<&str> = if by_dm { Vec::new() } else { crew.crew.members.iter().map(String::as_str).collect() };
+    let others: Vec<Occupant> =
+        field.others_than(&weapon.id).into_iter().filter(|o| !walking.contains(&o.id.as_str())).collect();
+    let board = movement::Board { map: field.map, rule: field.rules.diagonals, others: &others };
+    let mover = weapon.mover();
+    let budget = if by_dm { DM_PUSH_FEET } else { crew.feet };
+    let start = weapon.anchor;
+    let parity = DiagonalParity::default();
+    let path = movement::reach(&board, &mover, start, budget, parity).path(to).ok_or_else(|| PushError::NoPath {
+        why: movement::why_not(&board, &mover, start, to, budget, parity),
+        feet: budget,
+    })?;
+    let (dx, dy) = (to.x - start.x, to.y - start.y);
+    let grid = field.grid();
+    let mut taken: Vec<Cell> = others.iter().flat_map(|o| o.cells.iter().copied()).collect();
+    taken.extend(Footprint::of(grid, weapon.size, weapon.square_side).at(to));
+    let mut pushers = Vec::new();
+    for id in walking {
+        let Some(pusher) = field.fighter(id) else { continue };
+        let there = pusher.anchor.offset(dx, dy);
+        let cells: Vec<Cell> = Footprint::of(grid, pusher.size, pusher.square_side).at(there).collect();
+        if fit_at(field.map, &pusher.mover(), there).is_none() || cells.iter().any(|c| taken.contains(c)) {
+            return Err(PushError::Blocked { pusher: pusher.name().to_owned(), at: there });
+        }
+        taken.extend(cells);
+        pushers.push((id.to_owned(), pusher.anchor, there));
+    }
+    Ok(PushPlan { path, pushers })
+}
+
 /// Whether `who` may spend its action on `weapon`'s next step: a creature that can act, within
 /// 5 ft of a weapon that isn't destroyed (at 0 hit points).
 pub fn may_crew(field: &Field, who: &Fighter, weapon: &Fighter) -> Result<Siege, SiegeError> {
@@ -434,34 +536,60 @@ pub fn pour_cells(grid: Grid, pours_on: Cell) -> Vec<Cell> {
     Footprint::of(grid, Size::Large, None).at(pours_on).collect()
 }
 
-/// The creatures the cauldron's oil falls on: any with a cell of its space in the square (objects
-/// and the dead left out). The oil falls from above, so walls give no cover from it; a ram's
-/// operators are sheltered by its gallery roof.
+/// The creatures the cauldron's oil falls on: any in the square below it, from the ground up to
+/// the cauldron's own height ([`Field::in_area`]; objects and the dead left out). The oil falls
+/// from above, so walls give no cover from it; a ram's operators are sheltered by its gallery
+/// roof.
 pub fn in_pour(field: &Field, cauldron: &Fighter) -> Result<(Vec<Cell>, Vec<InArea>), SiegeError> {
     let weapon = format!("the {}", SiegeKind::Cauldron.name());
     let Some(pours_on) = cauldron.siege.and_then(|s| s.pours_on) else {
         return Err(SiegeError::NowhereToPour { weapon });
     };
     let cells = pour_cells(field.grid(), pours_on);
+    let below = Volume::column(cells.iter().copied(), 0, cauldron.elevation);
     let inside = field
-        .fighters
-        .iter()
+        .in_area(&below)
         .filter(|f| !f.is_object && f.health.life != Life::Dead)
-        .filter(|f| f.cells.iter().any(|c| cells.contains(c)))
         .map(|f| InArea {
             id: f.id.clone(),
             name: f.name().to_owned(),
             cover: CoverDegree::None,
-            sheltered: under_ram_roof(field, f).map(|why| format!("total cover from above ({why})")),
+            unaffected: under_ram_roof(field, f).map(|ram| Unaffected::Sheltered(Shelter::roof(f, ram))),
         })
         .collect();
     Ok((cells, inside))
 }
 
-/// The ram whose gallery roof covers `who`, in words: a creature within 5 ft of a ram, not
-/// hostile to its side ("Because of the gallery roof, these operators have total cover against
-/// attacks from above").
-fn under_ram_roof(field: &Field, who: &Fighter) -> Option<String> {
+/// Total cover from siege equipment (DMG "Siege Equipment"), besides walls.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum Shelter {
+    /// Inside a siege tower, against an attacker outside it: "total cover from attacks outside
+    /// the tower".
+    SiegeTower { target: String, tower: String },
+    /// Working a ram, under its gallery roof, against an attack from above.
+    RamRoof { target: String, ram: String },
+}
+
+impl Shelter {
+    fn roof(target: &Fighter, ram: &Fighter) -> Self {
+        Shelter::RamRoof { target: target.name().to_owned(), ram: ram.name().to_owned() }
+    }
+}
+
+impl std::fmt::Display for Shelter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Shelter::SiegeTower { target, tower } => write!(f, "{target} is inside {tower}, and the attacker outside it"),
+            Shelter::RamRoof { target, ram } => write!(f, "{target} works {ram}, under its gallery roof, against an attack from above"),
+        }
+    }
+}
+
+/// The ram whose gallery roof covers `who`: a creature within 5 ft of a ram, not hostile to its
+/// side ("Because of the gallery roof, these operators have total cover against attacks from
+/// above").
+fn under_ram_roof<'a>(field: &Field<'a>, who: &Fighter) -> Option<&'a Fighter> {
     if who.is_object {
         return None;
     }
@@ -470,7 +598,6 @@ fn under_ram_roof(field: &Field, who: &Fighter) -> Option<String> {
         .iter()
         .filter(|f| f.siege.is_some_and(|s| s.kind == SiegeKind::Ram) && f.health.life != Life::Dead)
         .find(|ram| !who.side.is_hostile_to(ram.side) && field.feet_between(who, ram) <= CREW_REACH)
-        .map(|ram| format!("{} works {}, under its gallery roof", who.name(), ram.name()))
 }
 
 /// The siege tower `who` is inside (every cell of its space in the tower's), if any.
@@ -482,20 +609,20 @@ fn tower_holding<'a>(field: &Field<'a>, who: &Fighter) -> Option<&'a Fighter> {
     })
 }
 
-/// Why siege equipment gives `target` total cover from `attacker`'s attack, if it does: inside a
-/// siege tower against an attacker outside it ("total cover from attacks outside the tower"), or
-/// a ram's operator against an attack from above (an attacker higher than it, or a stone's high
-/// arc).
-pub fn shelter(field: &Field, attacker: &Fighter, target: &Fighter, attack: &Attack) -> Option<String> {
+/// The siege equipment that gives `target` total cover from `attacker`, if any: inside a siege
+/// tower against an attacker outside it ("total cover from attacks outside the tower"), or a
+/// ram's operator against an attack from above (an attacker higher than it, or an `indirect`
+/// attack: a stone's high arc).
+pub fn shelter(field: &Field, attacker: &Fighter, target: &Fighter, indirect: bool) -> Option<Shelter> {
     if let Some(tower) = tower_holding(field, target) {
         let attacker_inside = tower_holding(field, attacker).is_some_and(|t| t.id == tower.id);
         if !attacker_inside {
-            return Some(format!("{} is inside {}, and the attacker outside it", target.name(), tower.name()));
+            return Some(Shelter::SiegeTower { target: target.name().to_owned(), tower: tower.name().to_owned() });
         }
     }
-    let from_above = attack.indirect || attacker.elevation > target.elevation;
+    let from_above = indirect || attacker.elevation > target.elevation;
     if from_above {
-        return under_ram_roof(field, target).map(|why| format!("the attack comes from above, and {why}"));
+        return under_ram_roof(field, target).map(|ram| Shelter::roof(target, ram));
     }
     None
 }

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::grid::{Cell, Grid};
 use super::lattice::{Hit, Point, Ratio, Segment, corners, first_blocker, first_hit};
 use super::movement::Occupant;
+use super::siege::Shelter;
 use super::size::Size;
 use super::sweep;
 use super::terrain::TerrainMap;
@@ -96,8 +97,13 @@ pub struct Cover {
     /// The lines from the corner to the target cell's corners.
     pub lines: Vec<CoverLine>,
     /// Total cover: opaque cells (walls) stop every line from every corner of the attacker's space
-    /// (or the point of origin) to every point of the target's space.
+    /// (or the point of origin) to every point of the target's space, or siege equipment shelters
+    /// the target ([`Cover::sheltered`]).
     pub total: bool,
+    /// Total cover from siege equipment rather than walls (a siege tower around the target, a
+    /// ram's roof over it): `rules::siege::shelter`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sheltered: Option<Shelter>,
 }
 
 /// Where the lines start: a creature's space (any corner of it) or an area's point of origin.
@@ -290,6 +296,7 @@ impl<'a> CoverContext<'a> {
                 target_cell: Cell::new(0, 0),
                 lines: Vec::new(),
                 total: false,
+                sheltered: None,
             };
         };
         let explain = |c: Cell| match (map.terrain(c), storage_index(map, c).and_then(|k| self.creature_at[k])) {
@@ -307,7 +314,7 @@ impl<'a> CoverContext<'a> {
             })
             .collect();
         let degree = if total { CoverDegree::Total } else { CoverDegree::from_blocked(grid, blocked) };
-        Cover { degree, corner, target_cell, lines, total }
+        Cover { degree, corner, target_cell, lines, total, sheltered: None }
     }
 }
 

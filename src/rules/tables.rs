@@ -79,44 +79,72 @@ pub fn parse_range(text: &str, die: u32) -> Option<(u32, u32)> {
     }
 }
 
+/// Why rows' ranges don't cover a die, as [`check_ranges`] finds it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+pub enum RangeError {
+    /// A row's range is not a result or range of the die (`5`, `11-20`, `96-00`).
+    #[error("{text:?} is not a result or range of a d{die}, such as 5 or 11-20")]
+    NotARange { text: String, die: u32 },
+    /// A row does not start at `next`, the number after the row before it, or it runs backwards
+    /// or past the die's last face.
+    #[error("the row {text:?} should start at {next}: rows run from 1 to {die} in order")]
+    OutOfOrder { text: String, next: u32, die: u32 },
+    /// The last row stops at `last`, short of the die's last face.
+    #[error("the rows stop at {last}: they must reach {die}")]
+    StopsShort { last: u32, die: u32 },
+}
+
 /// Checks that rows' ranges (as [`parse_range`] reads them) cover 1 to `die` in order, once each:
 /// for the DM's tables and for chase complication tables alike.
-pub fn check_ranges<'a>(ranges: impl IntoIterator<Item = &'a str>, die: u32) -> Result<(), String> {
+pub fn check_ranges<'a>(ranges: impl IntoIterator<Item = &'a str>, die: u32) -> Result<(), RangeError> {
     let mut next = 1;
     for text in ranges {
-        let (low, high) = parse_range(text, die)
-            .ok_or_else(|| format!("{text:?} is not a result or range of a d{die}, such as 5 or 11-20"))?;
+        let (low, high) = parse_range(text, die).ok_or_else(|| RangeError::NotARange { text: text.to_owned(), die })?;
         if low != next || high < low || high > die {
-            return Err(format!("the row {text:?} should start at {next}: rows run from 1 to {die} in order"));
+            return Err(RangeError::OutOfOrder { text: text.to_owned(), next, die });
         }
         next = high + 1;
     }
     if next != die + 1 {
-        return Err(format!("the rows stop at {}: they must reach {die}", next - 1));
+        return Err(RangeError::StopsShort { last: next - 1, die });
     }
     Ok(())
+}
+
+/// Why a table is not valid, as [`Table::validate`] finds it: each sentence starts with the
+/// table's id.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// The table has no columns or no rows.
+    #[error("{id}: a table needs columns and rows")]
+    Empty { id: String },
+    /// A row has a number of cells other than the table's `columns`.
+    #[error("{id}: the row {row:?} has {} cells for {columns} columns", .row.len())]
+    RowWidth { id: String, row: Vec<String>, columns: usize },
+    /// A Random or Lookup table has no die.
+    #[error("{id}: a die table needs its die")]
+    NoDie { id: String },
+    /// A die table's ranges don't run from 1 to its die's last face (see [`check_ranges`]).
+    #[error("{id}: {error}")]
+    Ranges { id: String, error: RangeError },
 }
 
 impl Table {
     /// Checks the table's shape, and for a die table that its ranges run from 1 to the die's
     /// last face without gaps or overlaps.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), TableError> {
         if self.columns.is_empty() || self.rows.is_empty() {
-            return Err(format!("{}: a table needs columns and rows", self.id));
+            return Err(TableError::Empty { id: self.id.clone() });
         }
         if let Some(row) = self.rows.iter().find(|r| r.len() != self.columns.len()) {
-            return Err(format!(
-                "{}: the row {row:?} has {} cells for {} columns",
-                self.id,
-                row.len(),
-                self.columns.len()
-            ));
+            return Err(TableError::RowWidth { id: self.id.clone(), row: row.clone(), columns: self.columns.len() });
         }
         if self.kind == TableKind::Reference {
             return Ok(());
         }
-        let die = self.die.ok_or_else(|| format!("{}: a die table needs its die", self.id))?;
-        check_ranges(self.rows.iter().map(|row| row[0].as_str()), die).map_err(|e| format!("{}: {e}", self.id))
+        let die = self.die.ok_or_else(|| TableError::NoDie { id: self.id.clone() })?;
+        check_ranges(self.rows.iter().map(|row| row[0].as_str()), die)
+            .map_err(|error| TableError::Ranges { id: self.id.clone(), error })
     }
 
     /// The row a die result falls in.
@@ -140,14 +168,27 @@ impl Table {
     }
 }
 
+/// Why the DM's tables can't be loaded, as [`all`] finds it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TablesError {
+    /// A table file is not a [`Table`] written in RON.
+    #[error("assets/tables/{file}.ron: {error}")]
+    Unreadable { file: &'static str, error: Box<ron::error::SpannedError> },
+    /// A table read but is not valid (see [`Table::validate`]).
+    #[error("{0}")]
+    Invalid(#[from] TableError),
+}
+
 /// Every table, loaded and validated.
-pub fn all() -> Result<Vec<Table>, String> {
+pub fn all() -> Result<Vec<Table>, TablesError> {
     TABLE_FILES
         .iter()
-        .map(|(file, text)| {
+        .map(|&(file, text)| -> Result<Table, TablesError> {
             let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-            let table: Table = options.from_str(text).map_err(|e| format!("assets/tables/{file}.ron: {e}"))?;
-            table.validate().map(|()| table)
+            let table: Table =
+                options.from_str(text).map_err(|error| TablesError::Unreadable { file, error: Box::new(error) })?;
+            table.validate()?;
+            Ok(table)
         })
         .collect()
 }
@@ -308,7 +349,48 @@ mod tests {
             columns: vec!["d20".into(), "x".into()],
             rows: vec![vec!["1-10".into(), "a".into()], vec!["12-20".into(), "b".into()]],
         };
-        assert!(broken.validate().expect_err("a gap").contains("should start at 11"));
+        assert!(matches!(
+            broken.validate(),
+            Err(TableError::Ranges { error: RangeError::OutOfOrder { next: 11, die: 20, .. }, .. })
+        ));
+    }
+
+    /// Each way a table fails is its own variant, and says it in the same sentence as before.
+    #[test]
+    fn a_broken_table_says_what_is_wrong() {
+        let table = |die: Option<u32>, rows: &[&[&str]]| Table {
+            id: "t".into(),
+            name: "T".into(),
+            source: String::new(),
+            kind: TableKind::Random,
+            die,
+            columns: vec!["d20".into(), "x".into()],
+            rows: rows.iter().map(|row| row.iter().map(|&cell| cell.to_owned()).collect()).collect(),
+        };
+        let said = |table: &Table| table.validate().map_err(|e| e.to_string());
+        assert_eq!(said(&table(Some(20), &[])), Err("t: a table needs columns and rows".to_owned()));
+        assert_eq!(
+            said(&table(Some(20), &[&["1-20"]])),
+            Err("t: the row [\"1-20\"] has 1 cells for 2 columns".to_owned())
+        );
+        assert_eq!(said(&table(None, &[&["1-20", "a"]])), Err("t: a die table needs its die".to_owned()));
+        assert_eq!(
+            table(Some(20), &[&["1-x", "a"]]).validate(),
+            Err(TableError::Ranges { id: "t".into(), error: RangeError::NotARange { text: "1-x".into(), die: 20 } })
+        );
+        assert_eq!(
+            said(&table(Some(20), &[&["1-x", "a"]])),
+            Err("t: \"1-x\" is not a result or range of a d20, such as 5 or 11-20".to_owned())
+        );
+        assert_eq!(
+            said(&table(Some(20), &[&["1-10", "a"], &["12-20", "b"]])),
+            Err("t: the row \"12-20\" should start at 11: rows run from 1 to 20 in order".to_owned())
+        );
+        assert_eq!(check_ranges(["1-10"], 20), Err(RangeError::StopsShort { last: 10, die: 20 }));
+        assert_eq!(
+            said(&table(Some(20), &[&["1-10", "a"]])),
+            Err("t: the rows stop at 10: they must reach 20".to_owned())
+        );
     }
 
     /// DMG: eight orcs (+5) against a fighter with AC 19 need 14s; one in three hits: 2 hits.

@@ -19,12 +19,11 @@ pub use raw::{DamageMode, DiagonalRule, RuleOptions};
 use crate::rules::chase::{ChaseRules, Entrant, Role, TableSource};
 use crate::rules::conditions::Conditions;
 use crate::rules::creature::{Abilities, Ability, Attack, Direction, Sheet, ShieldSide, Side, Skill};
-use crate::rules::distance::range_feet;
 use crate::rules::economy::TurnOptions;
 use crate::rules::facing::ArcLayout;
-use crate::rules::fight::{FightRules, Fighter};
+use crate::rules::fight::{Field, FightRules, Fighter};
 use crate::rules::health::{DeathSaves, Defenses, Health};
-use crate::rules::movement::{Fit, Mover, Occupant, fit_at};
+use crate::rules::movement::{Fit, Mover, fit_at};
 use crate::rules::objects::{Durability, Substance};
 use crate::rules::siege::{Siege, holds_creatures};
 use crate::rules::{Cell, Footprint, Grid, Size, TerrainMap};
@@ -161,10 +160,11 @@ impl Token {
         self.footprint(grid).at(self.anchor).collect()
     }
 
-    /// Its hit points as the scenario gives them.
+    /// Its hit points as the scenario gives them (dead at exhaustion 6).
     pub fn health(&self) -> Health {
         let mut health = Health::new(self.hp, self.max_hp, self.makes_death_saves, self.death_saves);
         health.give_temp_hp(self.temp_hp);
+        crate::rules::fight::set_exhaustion(&mut health, self.exhaustion);
         health
     }
 
@@ -235,12 +235,13 @@ impl Scenario {
         pursuers: &[String],
         start: &BTreeMap<String, i32>,
     ) -> Vec<Entrant> {
-        let quarry_cells: Vec<Vec<Cell>> =
-            quarry.iter().filter_map(|id| self.token(id)).map(|t| t.cells(self.grid)).collect();
+        let fighters = self.fighters();
+        let field = self.field(&fighters);
+        let quarry_fighters: Vec<&Fighter> = quarry.iter().filter_map(|id| field.fighter(id)).collect();
         let nearest = |token: &Token| -> i32 {
-            let cells = token.cells(self.grid);
-            let feet = quarry_cells.iter().filter_map(|q| range_feet(self.grid, self.rules.diagonals, &cells, q)).min();
-            feet.map_or(0, |f| f as i32)
+            let Some(me) = field.fighter(&token.id) else { return 0 };
+            let feet = quarry_fighters.iter().map(|q| field.feet_between(me, q)).min();
+            feet.map_or(0, |f| i32::try_from(f).unwrap_or(i32::MAX))
         };
         let roles = quarry.iter().map(|id| (id, Role::Quarry)).chain(pursuers.iter().map(|id| (id, Role::Pursuer)));
         roles
@@ -265,10 +266,11 @@ impl Scenario {
         self.tokens.iter().map(|t| t.fighter(self)).collect()
     }
 
-    /// Every token but `id`, as movement sees them (a siege tower left out: creatures stand in
-    /// its space).
-    pub fn occupants_except(&self, id: &str) -> Vec<Occupant> {
-        self.tokens.iter().filter(|t| t.id != id && !t.holds_creatures()).map(|t| t.occupant(self.grid)).collect()
+    /// The rules' view of this board with `fighters` on it: the scenario's own
+    /// ([`Scenario::fighters`]) for the command line, the live ones for the map. Every question
+    /// of sight, cover, distance, movement, areas, flanking and attacks asks this one view.
+    pub fn field<'a>(&'a self, fighters: &'a [Fighter]) -> Field<'a> {
+        Field::new(&self.map, fighters, self.fight_rules())
     }
 }
 
@@ -276,17 +278,6 @@ impl Token {
     /// Whether creatures stand inside its space (a siege tower).
     pub fn holds_creatures(&self) -> bool {
         self.siege.is_some_and(|s| holds_creatures(s.kind))
-    }
-
-    /// This token as an obstacle or a creature to pass.
-    pub fn occupant(&self, grid: Grid) -> Occupant {
-        Occupant {
-            id: self.id.clone(),
-            cells: self.cells(grid),
-            side: self.side,
-            size: self.size,
-            is_object: self.kind == TokenKind::Object,
-        }
     }
 
     /// This token in a fight, as the scenario places it: squeezing if only a smaller space fits
@@ -297,9 +288,11 @@ impl Token {
         Fighter {
             id: self.id.clone(),
             sheet: self.sheet(),
+            anchor: self.anchor,
             cells: self.cells(scenario.grid),
             side: self.side,
             size: self.size,
+            square_side: self.square_side,
             is_object: self.kind == TokenKind::Object,
             conditions: self.conditions.clone(),
             facing: self.facing,

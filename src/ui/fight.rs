@@ -177,6 +177,18 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
     actions.into_iter().map(|action| PanelRequest::Fight { id: id.to_owned(), action }).collect()
 }
 
+/// The attack card for a ruling, or for an attack the attacker doesn't have (its refusal alone).
+pub fn attack_card_lines(
+    attacker: &str,
+    target: &str,
+    ruling: &Result<Adjudication, crate::rules::fight::adjudicate::Refusal>,
+) -> (Vec<String>, bool) {
+    match ruling {
+        Ok(ruling) => attack_card(ruling, attacker, target),
+        Err(refusal) => (vec![refusal.to_string()], false),
+    }
+}
+
 /// The attack card's lines and whether the attack may be made: the attack and its reach or range,
 /// cover, the arcs, the flanking pair, every advantage and disadvantage, and the AC to beat.
 pub fn attack_card(ruling: &Adjudication, attacker: &str, target: &str) -> (Vec<String>, bool) {

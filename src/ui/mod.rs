@@ -17,11 +17,12 @@ mod status;
 pub mod style;
 mod template;
 mod turn;
+pub mod words;
 
 pub(crate) use cursor::cursor_label;
 pub use dice::{DiceEdit, DiceView, dice_panel};
 pub use editor::{EditRequest, EditTool, EditorEdit, EditorView, TerrainChoice, editor_panel};
-pub use fight::{FightAction, FightEdit, FightView, attack_card, fight_section};
+pub use fight::{FightAction, FightEdit, FightView, attack_card, attack_card_lines, fight_section};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
 pub(crate) use siege::capitalized;
 pub use siege::{NearbyWeapon, SiegeAction, SiegeView, WeaponCard, siege_section};

@@ -6,6 +6,7 @@ mod cli;
 mod editor;
 mod files;
 mod headless;
+mod one_answer;
 mod panels;
 mod robustness;
 mod scenarios;

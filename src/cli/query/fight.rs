@@ -1,31 +1,25 @@
 //! The fight queries: `flanking`, `arc`, `attack`, `saves` and `provokes`, answered by `rules::fight` and
-//! `rules::facing` from the scenario as written (documented in `docs/cli.md`).
+//! `rules::facing` from the scenario's [`Field`](crate::rules::fight::Field) (documented in `docs/cli.md`).
 
 use clap::Args;
 use clap::builder::TypedValueParser;
 use serde::Serialize;
 
-use super::{AreaArgs, CoverAnswer, area, point_cell, token};
+use super::{AreaArgs, Board, CoverAnswer, QueryError, area, point_cell};
+use crate::cli::ArgError;
 use crate::rules::Cell;
-use crate::rules::attack::Outcome;
 use crate::rules::creature::{Ability, Direction};
 use crate::rules::dice::{Notation, SeededDice};
 use crate::rules::facing::{Arc, ArcLayout, ArcShares, arc_of_space, space_shares};
 use crate::rules::fight::adjudicate::{
-    Adjudication, FlankingPair, adjudicate, cannot_flank_because, flanking_pairs, pick_attack,
+    Adjudication, CantFlank, FlankingPair, adjudicate, cannot_flank_because, flanking_pairs, partner_cells,
+    pick_attack,
 };
 use crate::rules::fight::opportunity::{Moving, Provocation, provocations};
-use crate::rules::fight::resolve::{AttackRoll, roll_attack};
+use crate::rules::fight::resolve::{Aftermath, AttackRoll, roll_attack};
 use crate::rules::fight::saves::{InArea, SaveEffect, SavesRolled, creatures_in_area, roll_saves};
-use crate::rules::fight::{Field, Fighter, take_damage};
-use crate::rules::flanking::cells_that_flank_with;
+use crate::rules::fight::take_damage;
 use crate::rules::health::{DamageType, Health};
-use crate::scenario::Scenario;
-
-fn fighter<'a>(scenario: &Scenario, fighters: &'a [Fighter], id: &str) -> Result<&'a Fighter, String> {
-    let id = &token(scenario, id)?.id;
-    fighters.iter().find(|f| &f.id == id).ok_or_else(|| format!("no fighter has the id {id:?}"))
-}
 
 #[derive(Serialize)]
 pub(super) struct FlankingAnswer {
@@ -44,16 +38,16 @@ struct FlankerAnswer {
     id: String,
     can_flank: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    why_not: Option<String>,
+    why_not: Option<CantFlank>,
     /// The cells around the target from which an ally would flank it with this creature.
     partner_cells: Vec<Cell>,
 }
 
-pub(super) fn flanking(scenario: &Scenario, target: &str) -> Result<FlankingAnswer, String> {
-    let fighters = scenario.fighters();
-    let field = Field::new(&scenario.map, &fighters, scenario.fight_rules());
-    let enemy = fighter(scenario, &fighters, target)?;
-    let creatures = fighters
+pub(super) fn flanking(board: &Board, target: &str) -> Result<FlankingAnswer, QueryError> {
+    let field = board.field();
+    let enemy = board.fighter(target)?;
+    let creatures = board
+        .fighters
         .iter()
         .filter(|f| !f.is_object && f.side.is_hostile_to(enemy.side))
         .map(|f| {
@@ -62,7 +56,7 @@ pub(super) fn flanking(scenario: &Scenario, target: &str) -> Result<FlankingAnsw
                 id: f.id.clone(),
                 can_flank: why_not.is_none(),
                 why_not,
-                partner_cells: cells_that_flank_with(field.grid(), &enemy.cells, &f.cells),
+                partner_cells: partner_cells(&field, enemy, f),
             }
         })
         .collect();
@@ -91,25 +85,24 @@ pub(super) struct ArcAnswer {
     arc: Option<Arc>,
 }
 
-pub(super) fn arc(scenario: &Scenario, of: &str, target: &str) -> Result<ArcAnswer, String> {
-    let fighters = scenario.fighters();
-    let facer_fighter = fighter(scenario, &fighters, of)?;
+pub(super) fn arc(board: &Board, of: &str, target: &str) -> Result<ArcAnswer, QueryError> {
+    let facer_fighter = board.fighter(of)?;
     let facing = facer_fighter
         .facing
         .filter(|_| !facer_fighter.is_object)
-        .ok_or_else(|| format!("{} faces no way: give it `facing` in the scene", facer_fighter.name()))?;
+        .ok_or_else(|| QueryError::FacesNoWay { name: facer_fighter.name().to_owned() })?;
     let facer = crate::rules::facing::Facer { cells: &facer_fighter.cells, facing, layout: facer_fighter.arcs };
-    let (name, cells) = match super::parse_pair(target) {
-        Ok(pair) => (None, vec![point_cell(scenario, pair)?]),
+    let (name, cells) = match crate::cli::parse_pair(target) {
+        Ok(pair) => (None, vec![point_cell(board.scenario, pair)?]),
         Err(_) => {
-            let t = fighter(scenario, &fighters, target)?;
+            let t = board.fighter(target)?;
             (Some(t.id.clone()), t.cells.clone())
         }
     };
-    let grid = scenario.grid;
+    let grid = board.grid();
     Ok(ArcAnswer {
         of: facer_fighter.id.clone(),
-        rule_in_play: scenario.rules.facing,
+        rule_in_play: board.scenario.rules.facing,
         facing,
         layout: facer_fighter.arcs,
         target: name,
@@ -153,34 +146,39 @@ struct RolledAttack {
     #[serde(flatten)]
     roll: AttackRoll,
     description: String,
+    /// What the attack changed besides the target's hit points: the attacker's Help used up, its
+    /// hiding place given away (the map applies the same).
+    aftermath: Aftermath,
     hp_before: i32,
     /// The target after the damage.
     health: Health,
 }
 
-pub(super) fn attack(scenario: &Scenario, args: &AttackArgs) -> Result<AttackAnswer, String> {
-    let fighters = scenario.fighters();
-    let field = Field::new(&scenario.map, &fighters, scenario.fight_rules());
-    let attacker = fighter(scenario, &fighters, &args.a)?;
-    let target = fighter(scenario, &fighters, &args.b)?;
-    let chosen = pick_attack(attacker, args.with.as_deref()).map_err(|e| e.to_string())?;
+pub(super) fn attack(board: &Board, args: &AttackArgs) -> Result<AttackAnswer, QueryError> {
+    let field = board.field();
+    let attacker = board.fighter(&args.a)?;
+    let target = board.fighter(&args.b)?;
+    let chosen = pick_attack(attacker, args.with.as_deref()).map_err(QueryError::Attack)?;
     let ruling = adjudicate(&field, attacker, target, chosen);
     let rolled = if args.roll && ruling.allowed() {
         let mut dice = SeededDice::new(args.seed);
-        let roll = roll_attack(&ruling, &target.defenses_now(), attacker.average_damage, &mut dice)
-            .map_err(|e| e.to_string())?;
+        let roll = roll_attack(&ruling, &target.defenses_now(), attacker.average_damage, &mut dice)?;
+        let aftermath = Aftermath::of(&ruling, attacker, &roll);
         let (mut health, mut conditions) = (target.health, target.conditions.clone());
-        if let Some(damage) = &roll.damage {
-            take_damage(&mut health, &mut conditions, damage.dealt.amount, roll.outcome == Outcome::Critical);
-        }
-        Some(RolledAttack { seed: args.seed, description: roll.describe(), roll, hp_before: target.health.hp, health })
+        aftermath.harm(&mut health, &mut conditions);
+        Some(RolledAttack {
+            seed: args.seed,
+            description: roll.describe(),
+            roll,
+            aftermath,
+            hp_before: target.health.hp,
+            health,
+        })
     } else {
         None
     };
-    let cover = CoverAnswer {
-        from: Some(attacker.id.clone()),
-        ..CoverAnswer::of(scenario.grid, ruling.cover.clone(), &target.id)
-    };
+    let cover =
+        CoverAnswer { from: Some(attacker.id.clone()), ..CoverAnswer::of(board.grid(), ruling.cover.clone(), &target.id) };
     Ok(AttackAnswer { allowed: ruling.allowed(), summary: ruling.summary(), cover, ruling, rolled })
 }
 
@@ -214,13 +212,12 @@ pub(super) struct SavesArgs {
     pub(super) roll: bool,
 }
 
-fn parse_notation(text: &str) -> Result<Notation, String> {
-    Notation::parse(text).map_err(|e| e.to_string())
+fn parse_notation(text: &str) -> Result<Notation, ArgError> {
+    Notation::parse(text).map_err(ArgError::Notation)
 }
 
-fn parse_damage_type(text: &str) -> Result<DamageType, String> {
-    DamageType::parse(text)
-        .ok_or_else(|| format!("{text:?} is not a damage type; the types are {}", DamageType::names()))
+fn parse_damage_type(text: &str) -> Result<DamageType, ArgError> {
+    DamageType::parse(text).ok_or_else(|| ArgError::NotADamageType(text.to_owned()))
 }
 
 #[derive(Serialize)]
@@ -248,12 +245,10 @@ struct AfterSave {
     health: Health,
 }
 
-pub(super) fn saves(scenario: &Scenario, args: &SavesArgs) -> Result<SavesAnswer, String> {
-    let shown = area(scenario, &args.area)?;
-    let fighters = scenario.fighters();
-    let field = Field::new(&scenario.map, &fighters, scenario.fight_rules());
-    let origin = super::point(scenario, args.area.origin)?;
-    let inside = creatures_in_area(&field, &shown.covered, origin);
+pub(super) fn saves(board: &Board, args: &SavesArgs) -> Result<SavesAnswer, QueryError> {
+    let shown = area(board, &args.area)?;
+    let field = board.field();
+    let inside = creatures_in_area(&field, &shown.volume, shown.origin);
     let effect = SaveEffect {
         ability: args.ability,
         dc: args.dc,
@@ -263,7 +258,7 @@ pub(super) fn saves(scenario: &Scenario, args: &SavesArgs) -> Result<SavesAnswer
     };
     let rolled = if args.roll {
         let mut dice = SeededDice::new(args.area.seed);
-        let saves = roll_saves(&field, &inside, &effect, &mut dice).map_err(|e| e.to_string())?;
+        let saves = roll_saves(&field, &inside, &effect, &mut dice).map_err(|e| QueryError::Roll(e.into()))?;
         let after = saves
             .results
             .iter()
@@ -293,7 +288,7 @@ pub(super) struct ProvokesArgs {
     /// The cells its anchor walks through, each next to the one before (its own cell first, or
     /// left out)
     #[arg(long, value_name = "X,Y", num_args = 1.., required = true, allow_hyphen_values = true,
-          value_parser = super::super::parse_pair)]
+          value_parser = crate::cli::parse_pair)]
     pub(super) path: Vec<(i32, i32)>,
     /// The mover took the Disengage action: its movement provokes nothing (write it before --path,
     /// which takes every value after it)
@@ -314,10 +309,10 @@ pub(super) struct ProvokesAnswer {
 
 /// Where walking `path` provokes opportunity attacks and from whom, at the start of a round
 /// (every creature has its reaction).
-pub(super) fn provokes(scenario: &Scenario, args: &ProvokesArgs) -> Result<ProvokesAnswer, String> {
-    let mover = token(scenario, &args.mover)?;
+pub(super) fn provokes(board: &Board, args: &ProvokesArgs) -> Result<ProvokesAnswer, QueryError> {
+    let mover = board.fighter(&args.mover)?;
     if args.path.len() > MAX_PATH_CELLS {
-        return Err(format!("the path has {} cells; at most {MAX_PATH_CELLS} are taken", args.path.len()));
+        return Err(QueryError::PathTooLong(args.path.len()));
     }
     let mut cells: Vec<Cell> = vec![mover.anchor];
     for &(x, y) in &args.path {
@@ -326,17 +321,15 @@ pub(super) fn provokes(scenario: &Scenario, args: &ProvokesArgs) -> Result<Provo
         if cell == last && cells.len() == 1 {
             continue;
         }
-        if scenario.grid.steps_between(last, cell) != 1 {
-            return Err(format!("the path steps from {last} to {cell}, which is not a neighbouring cell"));
+        if board.grid().steps_between(last, cell) != 1 {
+            return Err(QueryError::NotAStep { from: last, to: cell });
         }
-        if !scenario.map.contains(cell) {
-            return Err(format!("the path leaves the map at {cell}"));
+        if !board.scenario.map.contains(cell) {
+            return Err(QueryError::PathOffMap(cell));
         }
         cells.push(cell);
     }
-    let fighters: Vec<Fighter> = scenario.tokens.iter().map(|t| t.fighter(scenario)).collect();
-    let field = Field::new(&scenario.map, &fighters, scenario.fight_rules());
     let moving = if args.disengage { Moving::Disengaged } else { Moving::Walking };
-    let provocations = provocations(&field, &mover.id, &cells, moving, |_| true, &[]);
+    let provocations = provocations(&board.field(), &mover.id, &cells, moving, |_| true, &[]);
     Ok(ProvokesAnswer { mover: mover.id.clone(), path: cells, disengaged: args.disengage, provocations })
 }

@@ -13,8 +13,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::*;
 use crate::rules::chase::{Chase, Chases, policy};
-use crate::rules::dice::{Notation, SeededDice};
-use crate::rules::health::DamageType;
+use crate::rules::dice::SeededDice;
 
 const EXTREMES: [&str; 12] = [
     "2147483647",
@@ -108,72 +107,90 @@ fn number_spans(text: &str) -> Vec<(usize, usize)> {
     spans
 }
 
-/// Every query of the command line on a valid scenario, with arguments drawn from `rng`; then a
-/// few rounds of its chase. Errors the queries give for their arguments are fine (they are
-/// refusals with a sentence); a chase that fails on a valid scene is not.
+/// Every query of the command line on a valid scenario, with arguments drawn from `rng` and
+/// written as on the command line; then a few rounds of its chase. Errors the queries give for
+/// their arguments are fine (they are refusals with a sentence); a chase that fails on a valid
+/// scene is not, nor a siege weapon the `siege` query can't describe.
 fn ask_everything(scenario: &Scenario, rng: &mut StdRng) -> Result<(), String> {
     let ids: Vec<String> = scenario.tokens.iter().map(|t| t.id.clone()).collect();
     let (w, h) = (scenario.map.width() as i32, scenario.map.height() as i32);
     let pick = |rng: &mut StdRng| ids.get(rng.random_range(0..ids.len().max(1))).cloned().unwrap_or_default();
     let (a, b) = (pick(rng), pick(rng));
     let cell = |rng: &mut StdRng| (rng.random_range(-3..w + 3), rng.random_range(-3..h + 3));
-    let point = |rng: &mut StdRng| PointArg {
-        cell: (rng.random_range(-2..w + 2), rng.random_range(-2..h + 2)),
-        corner: rng.random_bool(0.5).then(|| rng.random_range(0..7)),
+    let point = |rng: &mut StdRng| {
+        let (x, y) = (rng.random_range(-2..w + 2), rng.random_range(-2..h + 2));
+        match rng.random_bool(0.5).then(|| rng.random_range(0..7)) {
+            Some(corner) => format!("{x},{y}@{corner}"),
+            None => format!("{x},{y}"),
+        }
     };
-    tokens(scenario);
-    let _ = distance(scenario, &a, &b);
     let to = cell(rng);
-    let _ = path(scenario, &a, Cell::new(to.0, to.1), rng.random_bool(0.5));
-    let _ = reach_cells(scenario, &a, true);
-    let _ = sight(scenario, &a, &b);
-    let _ = cover_between(scenario, &a, &b);
-    let _ = cover_from(scenario, point(rng), &b);
-    for shape in [ShapeKind::Sphere, ShapeKind::Cube, ShapeKind::Cone, ShapeKind::Line] {
-        let args = AreaArgs {
-            shape,
-            feet: 5 * rng.random_range(1..9),
-            origin: point(rng),
-            toward: rng.random_bool(0.5).then(|| point(rng)),
-            angle: Some(f64::from(rng.random_range(-720..720))),
-            face: rng.random_bool(0.5),
-            width: 5,
-            adjust: Some(Bunching::Spread),
-            seed: 1,
-        };
-        let _ = area(scenario, &args);
-    }
-    let _ = fight::flanking(scenario, &b);
-    let _ = fight::arc(scenario, &a, &b);
-    let _ = fight::arc(scenario, &a, &format!("{},{}", to.0, to.1));
-    let attack = fight::AttackArgs { a: a.clone(), b: b.clone(), with: None, roll: true, seed: rng.random() };
-    let _ = fight::attack(scenario, &attack);
-    let walk: Vec<(i32, i32)> = (0..rng.random_range(1..6)).map(|i| (to.0 + i, to.1)).collect();
-    let provokes = fight::ProvokesArgs { mover: a.clone(), path: walk, disengage: rng.random_bool(0.2) };
-    let _ = fight::provokes(scenario, &provokes);
-    for token in scenario.tokens.iter().filter(|t| t.siege.is_some()) {
-        siege::siege(scenario, &token.id)?;
-    }
-    let saves = fight::SavesArgs {
-        area: AreaArgs {
-            shape: ShapeKind::Sphere,
-            feet: 5 * rng.random_range(1..5),
-            origin: point(rng),
-            toward: None,
-            angle: None,
-            face: false,
-            width: 5,
-            adjust: None,
-            seed: rng.random(),
-        },
-        ability: crate::rules::creature::Ability::Dex,
-        dc: rng.random_range(1..30),
-        damage: Notation::parse("8d6").ok(),
-        damage_type: DamageType::Fire,
-        half: true,
-        roll: true,
+    let to_text = format!("{},{}", to.0, to.1);
+    let ask_all = |questions: Vec<Vec<String>>| {
+        for words in questions {
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            let _ = ask(scenario, &words);
+        }
     };
-    let _ = fight::saves(scenario, &saves);
+    let owned = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<String>>();
+    let mut questions = vec![
+        owned(&["tokens"]),
+        owned(&["distance", &a, &b]),
+        owned(&["path", &a, "--to", &to_text]),
+        owned(&["path", &a, "--to", &to_text, "--dash"]),
+        owned(&["reach", &a, "--dash"]),
+        owned(&["los", &a, &b]),
+        owned(&["cover", &a, &b]),
+        owned(&["cover-from", &point(rng), &b]),
+        owned(&["flanking", &b]),
+        owned(&["arc", &a, &b]),
+        owned(&["arc", &a, &to_text]),
+        owned(&["attack", &a, &b, "--roll", "--seed", &rng.random::<u64>().to_string()]),
+    ];
+    for shape in ["sphere", "cube", "cone", "line"] {
+        let feet = (5 * rng.random_range(1..9)).to_string();
+        let mut words = owned(&["aoe", shape, &feet, "--origin", &point(rng), "--adjust", "spread", "--seed", "1"]);
+        if rng.random_bool(0.5) {
+            words.extend(owned(&["--toward", &point(rng)]));
+        } else {
+            words.extend(owned(&["--angle", &rng.random_range(-720..720).to_string()]));
+        }
+        if rng.random_bool(0.5) {
+            words.push("--face".to_owned());
+        }
+        questions.push(words);
+    }
+    let mut provokes = owned(&["provokes", &a]);
+    if rng.random_bool(0.2) {
+        provokes.push("--disengage".to_owned());
+    }
+    provokes.push("--path".to_owned());
+    provokes.extend((0..rng.random_range(1..6)).map(|i| format!("{},{}", to.0 + i, to.1)));
+    questions.push(provokes);
+    let (feet, dc, seed) = (5 * rng.random_range(1..5), rng.random_range(1..30), rng.random::<u64>());
+    questions.push(owned(&[
+        "saves",
+        "sphere",
+        &feet.to_string(),
+        "--origin",
+        &point(rng),
+        "--height",
+        &rng.random_range(0..30).to_string(),
+        "--seed",
+        &seed.to_string(),
+        "--dc",
+        &dc.to_string(),
+        "--damage",
+        "8d6",
+        "--type",
+        "fire",
+        "--half",
+        "--roll",
+    ]));
+    ask_all(questions);
+    for token in scenario.tokens.iter().filter(|t| t.siege.is_some()) {
+        ask(scenario, &["siege", &token.id]).map_err(|e| e.to_string())?;
+    }
     if let Some(setup) = &scenario.chase {
         let mut dice = SeededDice::new(rng.random());
         let entrants = scenario.chase_entrants(&setup.quarry, &setup.pursuers, &setup.start);

@@ -1,26 +1,32 @@
 //! `battlemap query FILE QUERY ...`: rules questions answered in JSON on stdout. Each answer is a
 //! `Serialize` type below, so its fields are the JSON's (documented in `docs/cli.md`).
+//!
+//! Every question is asked of one view of the board, the scenario's [`Field`]
+//! ([`Scenario::field`]): the same view the map builds from its live tokens, so the command line
+//! and the map give one answer.
 
 use std::path::PathBuf;
 
 use clap::builder::TypedValueParser;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 
-use super::{fail, parse_pair, say_json};
+use super::{ArgError, fail, parse_pair, say_json};
 use crate::rules::area::{
-    CoveredCell, MAX_AREA_FEET, MIN_AREA_FEET, Shape, ShapeKind, adjusted_targets, covered_cells, degrees_toward,
-    estimated_targets, holders,
+    AreaError, CoveredCell, MAX_AREA_FEET, MIN_AREA_FEET, Shape, ShapeKind, Volume, adjusted_targets, covered_cells,
+    degrees_toward, estimated_targets,
 };
-use crate::rules::conditions::speed;
 use crate::rules::distance::{DiagonalParity, range_feet, rule_name};
 use crate::rules::economy::{Economy, Left};
+use crate::rules::fight::resolve::RollError;
+use crate::rules::fight::{Field, Fighter};
 use crate::rules::lattice::{self, Point, Segment};
-use crate::rules::movement::{Board, Fit, MoveError, Occupant, Step, TurnMovement, reach, why_not};
-use crate::rules::sight::{Blocker, Cover, CoverDegree, From as CoverFrom, SightBoard, cover, line_of_sight};
+use crate::rules::movement::{Fit, MoveError, Step, TurnMovement};
+use crate::rules::siege::SiegeError;
+use crate::rules::sight::{Blocker, Cover, CoverDegree, CoverContext, From as CoverFrom};
 use crate::rules::{Cell, Grid};
-use crate::scenario::{Scenario, Token, TokenKind};
+use crate::scenario::{Scenario, TokenKind};
 
 #[derive(Args, Debug)]
 pub(super) struct QueryArgs {
@@ -34,7 +40,8 @@ pub(super) struct QueryArgs {
 enum Question {
     /// Every token: id, name, kind, side, size, anchor and the cells of its space
     Tokens,
-    /// The range in feet between two tokens, nearest cell to nearest cell
+    /// The range in feet between two tokens: nearest cell to nearest cell, or their difference in
+    /// height if that is more
     Distance { a: String, b: String },
     /// The cheapest path for a token to a cell with a fresh turn's movement, or why not
     Path {
@@ -85,6 +92,14 @@ enum Question {
     Siege { id: String },
 }
 
+/// A question alone, as its words after `query FILE` (for [`ask`]).
+#[derive(Parser, Debug)]
+#[command(name = "query")]
+struct Asked {
+    #[command(subcommand)]
+    question: Question,
+}
+
 #[derive(Args, Debug)]
 struct AreaArgs {
     #[arg(value_parser = shape_parser())]
@@ -95,6 +110,10 @@ struct AreaArgs {
     /// The point of origin (see cover-from for how points are written)
     #[arg(long, value_name = "POINT", allow_hyphen_values = true, value_parser = parse_point)]
     origin: PointArg,
+    /// How high the point of origin is above the ground, in feet
+    #[arg(long, value_name = "FEET", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_HEIGHT)))]
+    height: u32,
     /// Aim toward this point
     #[arg(long, value_name = "POINT", conflicts_with = "angle", allow_hyphen_values = true, value_parser = parse_point)]
     toward: Option<PointArg>,
@@ -116,6 +135,9 @@ struct AreaArgs {
     seed: u64,
 }
 
+/// The highest point of origin an area may have, in feet (as high as a scenario's elevations go).
+const MAX_HEIGHT: u32 = 10_000;
+
 /// The shapes by the names `ShapeKind::id` gives them.
 fn shape_parser() -> impl TypedValueParser<Value = ShapeKind> {
     clap::builder::PossibleValuesParser::new(ShapeKind::ALL.map(ShapeKind::id))
@@ -135,21 +157,56 @@ struct PointArg {
     corner: Option<usize>,
 }
 
-fn parse_point(text: &str) -> Result<PointArg, String> {
+fn parse_point(text: &str) -> Result<PointArg, ArgError> {
     let (cell, corner) = match text.split_once('@') {
         Some((cell, corner)) => {
-            (cell, Some(corner.parse::<usize>().map_err(|_| format!("{corner:?} after @ is not a whole number"))?))
+            let n = corner.parse::<usize>().map_err(|_| ArgError::NotACorner(corner.to_owned()))?;
+            (cell, Some(n))
         }
         None => (text, None),
     };
     Ok(PointArg { cell: parse_pair(cell)?, corner })
 }
 
-fn parse_angle(text: &str) -> Result<f64, String> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|d| d.is_finite() && d.abs() <= 3600.0)
-        .ok_or_else(|| "an angle is a number of degrees from -3600 to 3600".to_owned())
+fn parse_angle(text: &str) -> Result<f64, ArgError> {
+    text.parse::<f64>().ok().filter(|d| d.is_finite() && d.abs() <= 3600.0).ok_or(ArgError::NotAnAngle)
+}
+
+/// Why a question about a valid scenario can't be answered.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum QueryError {
+    #[error("no token has the id {id:?}; the ids are {ids}")]
+    NoSuchToken { id: String, ids: String },
+    #[error("on squares a point is a grid intersection X,Y, without @N")]
+    CornerOnSquares,
+    #[error("the point {x},{y} is off the map: intersections run from 0,0 to {width},{height}")]
+    PointOffMap { x: i32, y: i32, width: u32, height: u32 },
+    #[error("a hex has corners 0 to 5, not {0}")]
+    NoSuchCorner(usize),
+    #[error("the hex {x},{y} is not on the map; a point is a hex's centre or corner")]
+    HexOffMap { x: i32, y: i32 },
+    #[error("the cell {x},{y} is not on the map ({width} × {height} cells)")]
+    CellOffMap { x: i32, y: i32, width: u32, height: u32 },
+    #[error("{0}")]
+    Area(#[from] AreaError),
+    #[error("{0}")]
+    Roll(#[from] RollError),
+    #[error("{0}")]
+    Siege(#[from] SiegeError),
+    #[error("{0}")]
+    Attack(crate::rules::fight::adjudicate::Refusal),
+    #[error("{name} faces no way: give it `facing` in the scene")]
+    FacesNoWay { name: String },
+    #[error("{id} is not siege equipment: give an object `siege: Ballista` (or another kind)")]
+    NotSiege { id: String },
+    #[error("the path has {0} cells; at most {MAX_PATH_CELLS} are taken", MAX_PATH_CELLS = fight::MAX_PATH_CELLS)]
+    PathTooLong(usize),
+    #[error("the path steps from {from} to {to}, which is not a neighbouring cell")]
+    NotAStep { from: Cell, to: Cell },
+    #[error("the path leaves the map at {0}")]
+    PathOffMap(Cell),
+    #[error("{0}")]
+    Arguments(String),
 }
 
 /// Loads the scenario, prints the answer, and returns the exit code.
@@ -158,28 +215,71 @@ pub(super) fn run(args: &QueryArgs) -> u8 {
         Ok(s) => s,
         Err(errors) => return fail(errors),
     };
-    let answer: Result<Answer, String> = match &args.question {
-        Question::Tokens => Ok(Answer::Tokens(tokens(&scenario))),
-        Question::Distance { a, b } => distance(&scenario, a, b).map(Answer::Distance),
-        Question::Path { id, to, dash } => path(&scenario, id, Cell::new(to.0, to.1), *dash).map(Answer::Path),
-        Question::Reach { id, dash } => reach_cells(&scenario, id, *dash).map(Answer::Reach),
-        Question::Los { a, b } => sight(&scenario, a, b).map(Answer::Sight),
-        Question::Cover { a, b } => cover_between(&scenario, a, b).map(Answer::Cover),
-        Question::CoverFrom { origin, b } => cover_from(&scenario, *origin, b).map(Answer::Cover),
-        Question::Aoe(area_args) => area(&scenario, area_args).map(|shown| Answer::Area(shown.answer)),
-        Question::Flanking { target } => fight::flanking(&scenario, target).map(Answer::Flanking),
-        Question::Arc { a, target } => fight::arc(&scenario, a, target).map(Answer::Arc),
-        Question::Attack(attack_args) => fight::attack(&scenario, attack_args).map(|a| Answer::Attack(Box::new(a))),
-        Question::Saves(saves_args) => fight::saves(&scenario, saves_args).map(Answer::Saves),
-        Question::Provokes(provokes_args) => fight::provokes(&scenario, provokes_args).map(Answer::Provokes),
-        Question::Siege { id } => siege::siege(&scenario, id).map(|a| Answer::Siege(Box::new(a))),
-    };
-    match answer {
+    match answer(&scenario, &args.question) {
         Ok(answer) => {
             say_json(&answer);
             0
         }
-        Err(message) => fail(format_args!("{}: {message}", args.file.display())),
+        Err(error) => fail(format_args!("{}: {error}", args.file.display())),
+    }
+}
+
+/// Answers a question, written as its words after `query FILE` (`["cover", "archer", "guard"]`),
+/// about a scenario already loaded, as the JSON `battlemap query` prints: for tests that ask many
+/// questions without starting the binary for each.
+pub fn ask(scenario: &Scenario, words: &[&str]) -> Result<serde_json::Value, QueryError> {
+    let asked = Asked::try_parse_from(std::iter::once("query").chain(words.iter().copied()))
+        .map_err(|e| QueryError::Arguments(e.to_string()))?;
+    let answer = answer(scenario, &asked.question)?;
+    serde_json::to_value(answer).map_err(|e| QueryError::Arguments(e.to_string()))
+}
+
+/// The answer to a question about the scenario.
+fn answer(scenario: &Scenario, question: &Question) -> Result<Answer, QueryError> {
+    let board = Board::of(scenario);
+    Ok(match question {
+        Question::Tokens => Answer::Tokens(tokens(&board)),
+        Question::Distance { a, b } => Answer::Distance(distance(&board, a, b)?),
+        Question::Path { id, to, dash } => Answer::Path(path(&board, id, Cell::new(to.0, to.1), *dash)?),
+        Question::Reach { id, dash } => Answer::Reach(reach_cells(&board, id, *dash)?),
+        Question::Los { a, b } => Answer::Sight(sight(&board, a, b)?),
+        Question::Cover { a, b } => Answer::Cover(cover_between(&board, a, b)?),
+        Question::CoverFrom { origin, b } => Answer::Cover(cover_from(&board, *origin, b)?),
+        Question::Aoe(area_args) => Answer::Area(area(&board, area_args)?.answer),
+        Question::Flanking { target } => Answer::Flanking(fight::flanking(&board, target)?),
+        Question::Arc { a, target } => Answer::Arc(fight::arc(&board, a, target)?),
+        Question::Attack(attack_args) => Answer::Attack(Box::new(fight::attack(&board, attack_args)?)),
+        Question::Saves(saves_args) => Answer::Saves(fight::saves(&board, saves_args)?),
+        Question::Provokes(provokes_args) => Answer::Provokes(fight::provokes(&board, provokes_args)?),
+        Question::Siege { id } => Answer::Siege(Box::new(siege::siege(&board, id)?)),
+    })
+}
+
+/// The scenario and its fighters, from which every question builds the one [`Field`].
+struct Board<'a> {
+    scenario: &'a Scenario,
+    fighters: Vec<Fighter>,
+}
+
+impl<'a> Board<'a> {
+    fn of(scenario: &'a Scenario) -> Self {
+        Self { scenario, fighters: scenario.fighters() }
+    }
+
+    fn field(&self) -> Field<'_> {
+        self.scenario.field(&self.fighters)
+    }
+
+    fn grid(&self) -> Grid {
+        self.scenario.grid
+    }
+
+    /// The fighter with this id, or a refusal naming the ids there are.
+    fn fighter(&self, id: &str) -> Result<&Fighter, QueryError> {
+        self.fighters.iter().find(|f| f.id == id).ok_or_else(|| QueryError::NoSuchToken {
+            id: id.to_owned(),
+            ids: self.fighters.iter().map(|f| f.id.as_str()).collect::<Vec<_>>().join(", "),
+        })
     }
 }
 
@@ -208,13 +308,6 @@ type Units = [f64; 2];
 fn units((x, y): (f64, f64)) -> Units {
     let round = |v: f64| (v * 1000.0).round() / 1000.0;
     [round(x), round(y)]
-}
-
-fn token<'a>(scenario: &'a Scenario, id: &str) -> Result<&'a Token, String> {
-    scenario.token(id).ok_or_else(|| {
-        let ids: Vec<&str> = scenario.tokens.iter().map(|t| t.id.as_str()).collect();
-        format!("no token has the id {id:?}; the ids are {}", ids.join(", "))
-    })
 }
 
 #[derive(Serialize)]
@@ -250,26 +343,27 @@ struct TurnAnswer {
     bonus_actions: Vec<&'static str>,
 }
 
-fn tokens(scenario: &Scenario) -> TokensAnswer {
+fn tokens(board: &Board) -> TokensAnswer {
+    let scenario = board.scenario;
     TokensAnswer {
         scenario: scenario.name.clone(),
         grid: scenario.grid.name(),
-        tokens: scenario
-            .tokens
+        tokens: board
+            .fighters
             .iter()
-            .map(|t| TokenAnswer {
-                id: t.id.clone(),
-                name: t.name.clone(),
-                kind: t.kind,
-                side: t.side.name(),
-                size: t.size.name(),
-                anchor: t.anchor,
-                cells: t.cells(scenario.grid),
-                turn: (t.kind == TokenKind::Creature).then(|| TurnAnswer {
-                    left: Economy::default().left(&t.turn),
-                    movement: speed(t.speed, &t.conditions, t.exhaustion).feet,
-                    attacks_per_action: t.turn.attacks(),
-                    bonus_actions: t.turn.bonus_actions.iter().map(|a| a.name()).collect(),
+            .map(|f| TokenAnswer {
+                id: f.id.clone(),
+                name: f.name().to_owned(),
+                kind: if f.is_object { TokenKind::Object } else { TokenKind::Creature },
+                side: f.side.name(),
+                size: f.size.name(),
+                anchor: f.anchor,
+                cells: f.cells.clone(),
+                turn: (!f.is_object).then(|| TurnAnswer {
+                    left: Economy::default().left(&f.sheet.turn),
+                    movement: f.speed_now(),
+                    attacks_per_action: f.sheet.turn.attacks(),
+                    bonus_actions: f.sheet.turn.bonus_actions.iter().map(|a| a.name()).collect(),
                 }),
             })
             .collect(),
@@ -280,21 +374,34 @@ fn tokens(scenario: &Scenario) -> TokensAnswer {
 struct DistanceAnswer {
     from: String,
     to: String,
+    /// The range: the larger of `across` and `height`.
     feet: u32,
+    /// Nearest cell to nearest cell on the map.
+    across: u32,
+    /// The difference in their heights above the ground.
+    height: u32,
     /// How steps are counted: `every square 5 ft`, `diagonals 5/10 ft` or `every hex 5 ft`.
     diagonals: &'static str,
 }
 
-fn distance(scenario: &Scenario, from: &str, to: &str) -> Result<DistanceAnswer, String> {
-    let (a, b) = (token(scenario, from)?, token(scenario, to)?);
-    let (grid, rule) = (scenario.grid, scenario.rules.diagonals);
-    let feet = range_feet(grid, rule, &a.cells(grid), &b.cells(grid)).ok_or("a token has no space")?;
-    Ok(DistanceAnswer { from: a.id.clone(), to: b.id.clone(), feet, diagonals: rule_name(grid, rule) })
+fn distance(board: &Board, from: &str, to: &str) -> Result<DistanceAnswer, QueryError> {
+    let (a, b) = (board.fighter(from)?, board.fighter(to)?);
+    let field = board.field();
+    let rule = field.rules.diagonals;
+    Ok(DistanceAnswer {
+        from: a.id.clone(),
+        to: b.id.clone(),
+        feet: field.feet_between(a, b),
+        across: range_feet(board.grid(), rule, &a.cells, &b.cells).unwrap_or(0),
+        height: a.elevation.abs_diff(b.elevation),
+        diagonals: rule_name(board.grid(), rule),
+    })
 }
 
-/// The movement a token has at the start of its turn, with or without a Dash.
-fn budget(token: &Token, dash: bool) -> u32 {
-    let mut turn = TurnMovement::new(token.speed);
+/// The movement a creature has at the start of its turn (after its conditions and exhaustion),
+/// with or without a Dash.
+fn budget(mover: &Fighter, dash: bool) -> u32 {
+    let mut turn = TurnMovement::new(mover.speed_now());
     if dash {
         turn.dash();
     }
@@ -320,20 +427,14 @@ struct PathAnswer {
     explanation: Option<String>,
 }
 
-fn board<'a>(scenario: &'a Scenario, others: &'a [Occupant]) -> Board<'a> {
-    Board { map: &scenario.map, rule: scenario.rules.diagonals, others }
-}
-
-fn path(scenario: &Scenario, id: &str, to: Cell, dash: bool) -> Result<PathAnswer, String> {
-    let mover = token(scenario, id)?;
-    let others = scenario.occupants_except(id);
-    let board = board(scenario, &others);
+fn path(board: &Board, id: &str, to: Cell, dash: bool) -> Result<PathAnswer, QueryError> {
+    let mover = board.fighter(id)?;
     let budget = budget(mover, dash);
-    let found = reach(&board, &mover.mover(), mover.anchor, budget, DiagonalParity::default()).path(to);
+    let found = board.field().path(mover, to, budget, DiagonalParity::default());
     let mut answer = PathAnswer {
-        id: id.to_owned(),
+        id: mover.id.clone(),
         budget,
-        reachable: found.is_some(),
+        reachable: found.is_ok(),
         cost: None,
         cells: None,
         steps: None,
@@ -342,14 +443,13 @@ fn path(scenario: &Scenario, id: &str, to: Cell, dash: bool) -> Result<PathAnswe
         explanation: None,
     };
     match found {
-        Some(path) => {
+        Ok(path) => {
             answer.cost = Some(path.cost);
             answer.cells = Some(path.cells());
             answer.squeezing_at_end = Some(path.fit == Fit::Squeezing);
             answer.steps = Some(path.steps);
         }
-        None => {
-            let reason = why_not(&board, &mover.mover(), mover.anchor, to, budget, DiagonalParity::default());
+        Err(reason) => {
             answer.explanation = reason.as_ref().map(ToString::to_string);
             answer.why = reason;
         }
@@ -372,38 +472,37 @@ struct ReachCell {
     squeezing: bool,
 }
 
-fn reach_cells(scenario: &Scenario, id: &str, dash: bool) -> Result<ReachAnswer, String> {
-    let mover = token(scenario, id)?;
-    let others = scenario.occupants_except(id);
+fn reach_cells(board: &Board, id: &str, dash: bool) -> Result<ReachAnswer, QueryError> {
+    let mover = board.fighter(id)?;
     let budget = budget(mover, dash);
-    let reach = reach(&board(scenario, &others), &mover.mover(), mover.anchor, budget, DiagonalParity::default());
+    let reach = board.field().reach(mover, budget, DiagonalParity::default());
     let cells = reach
         .cells()
         .iter()
         .map(|r| ReachCell { cell: r.cell, cost: r.cost, squeezing: r.fit == Fit::Squeezing })
         .collect();
-    Ok(ReachAnswer { id: id.to_owned(), budget, dash, cells })
+    Ok(ReachAnswer { id: mover.id.clone(), budget, dash, cells })
 }
 
 /// Resolves a written point on the scenario's grid, refusing one off the map.
-fn point(scenario: &Scenario, written: PointArg) -> Result<Point, String> {
+fn point(scenario: &Scenario, written: PointArg) -> Result<Point, QueryError> {
     let grid = scenario.grid;
     let (x, y) = written.cell;
     match (grid, written.corner) {
-        (Grid::Square, Some(_)) => Err("on squares a point is a grid intersection X,Y, without @N".into()),
+        (Grid::Square, Some(_)) => Err(QueryError::CornerOnSquares),
         (Grid::Square, None) => {
-            let (w, h) = (scenario.map.width() as i32, scenario.map.height() as i32);
-            if (0..=w).contains(&x) && (0..=h).contains(&y) {
+            let (w, h) = (scenario.map.width(), scenario.map.height());
+            if (0..=w as i32).contains(&x) && (0..=h as i32).contains(&y) {
                 Ok(Point::square_corner(x, y))
             } else {
-                Err(format!("the point {x},{y} is off the map: intersections run from 0,0 to {w},{h}"))
+                Err(QueryError::PointOffMap { x, y, width: w, height: h })
             }
         }
-        (Grid::Hex(_), Some(n)) if n > 5 => Err(format!("a hex has corners 0 to 5, not {n}")),
+        (Grid::Hex(_), Some(n)) if n > 5 => Err(QueryError::NoSuchCorner(n)),
         (Grid::Hex(_), corner) => {
             let cell = Cell::new(x, y);
             if !scenario.map.contains(cell) {
-                return Err(format!("the hex {x},{y} is not on the map; a point is a hex's centre or corner"));
+                return Err(QueryError::HexOffMap { x, y });
             }
             Ok(match corner {
                 Some(n) => lattice::corners(grid, cell)[n],
@@ -413,14 +512,27 @@ fn point(scenario: &Scenario, written: PointArg) -> Result<Point, String> {
     }
 }
 
+/// A point that only gives a direction: anywhere within the bounds `parse_pair` keeps points in,
+/// on the map or off it.
+fn direction_point(scenario: &Scenario, written: PointArg) -> Result<Point, QueryError> {
+    let grid = scenario.grid;
+    let (x, y) = written.cell;
+    match (grid, written.corner) {
+        (Grid::Square, Some(_)) => Err(QueryError::CornerOnSquares),
+        (Grid::Square, None) => Ok(Point::square_corner(x, y)),
+        (Grid::Hex(_), Some(n)) if n > 5 => Err(QueryError::NoSuchCorner(n)),
+        (Grid::Hex(_), Some(n)) => Ok(lattice::corners(grid, Cell::new(x, y))[n]),
+        (Grid::Hex(_), None) => Ok(lattice::centre(grid, Cell::new(x, y))),
+    }
+}
+
 /// A cell as written, refusing one off the map.
-fn point_cell(scenario: &Scenario, (x, y): (i32, i32)) -> Result<Cell, String> {
+fn point_cell(scenario: &Scenario, (x, y): (i32, i32)) -> Result<Cell, QueryError> {
     let cell = Cell::new(x, y);
     if scenario.map.contains(cell) {
         Ok(cell)
     } else {
-        let (w, h) = (scenario.map.width(), scenario.map.height());
-        Err(format!("the cell {x},{y} is not on the map ({w} × {h} cells)"))
+        Err(QueryError::CellOffMap { x, y, width: scenario.map.width(), height: scenario.map.height() })
     }
 }
 
@@ -428,7 +540,7 @@ fn point_cell(scenario: &Scenario, (x, y): (i32, i32)) -> Result<Cell, String> {
 struct SightAnswer {
     from: String,
     to: String,
-    /// A clear line between the spaces (terrain and creatures only).
+    /// A clear line between the spaces (terrain only: creatures never block sight).
     line_of_sight: bool,
     line: Option<LineAnswer>,
     /// Whether A sees B: a line, and A not blinded or unconscious, B not invisible, and under the
@@ -450,24 +562,16 @@ impl LineAnswer {
     }
 }
 
-fn sight_board(scenario: &Scenario) -> Vec<Occupant> {
-    scenario.tokens.iter().map(|t| t.occupant(scenario.grid)).collect()
-}
-
-fn sight(scenario: &Scenario, from: &str, to: &str) -> Result<SightAnswer, String> {
-    let (a, b) = (token(scenario, from)?, token(scenario, to)?);
-    let tokens = sight_board(scenario);
-    let board = SightBoard { map: &scenario.map, tokens: &tokens };
-    let line = line_of_sight(&board, &a.cells(scenario.grid), &b.cells(scenario.grid));
-    let fighters = scenario.fighters();
-    let field = crate::rules::fight::Field::new(&scenario.map, &fighters, scenario.fight_rules());
-    let (viewer, seen) = (field.fighter(&a.id), field.fighter(&b.id));
-    let unseen = viewer.zip(seen).and_then(|(v, s)| Some(field.unseen_because(v, s)?.describe(v.name(), s.name())));
+fn sight(board: &Board, from: &str, to: &str) -> Result<SightAnswer, QueryError> {
+    let (a, b) = (board.fighter(from)?, board.fighter(to)?);
+    let field = board.field();
+    let line = field.line_of_sight(a, b);
+    let unseen = field.unseen_because(a, b).map(|why| why.describe(a.name(), b.name()));
     Ok(SightAnswer {
         from: a.id.clone(),
         to: b.id.clone(),
         line_of_sight: line.is_some(),
-        line: line.map(|l| LineAnswer::of(scenario.grid, &l)),
+        line: line.map(|l| LineAnswer::of(board.grid(), &l)),
         sees: unseen.is_none(),
         unseen_because: unseen,
     })
@@ -488,6 +592,9 @@ struct CoverAnswer {
     target_cell: Cell,
     lines: Vec<CoverLineAnswer>,
     total: bool,
+    /// Total cover from siege equipment (a siege tower around the target, a ram's roof), in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sheltered: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -518,29 +625,27 @@ impl CoverAnswer {
                 })
                 .collect(),
             total: ruling.total,
+            sheltered: ruling.sheltered.map(|s| s.to_string()),
         }
     }
 }
 
-fn cover_between(scenario: &Scenario, from: &str, to: &str) -> Result<CoverAnswer, String> {
-    let (a, b) = (token(scenario, from)?, token(scenario, to)?);
-    let tokens = sight_board(scenario);
-    let board = SightBoard { map: &scenario.map, tokens: &tokens };
-    let cells = a.cells(scenario.grid);
-    let ruling =
-        cover(&board, CoverFrom::Space { cells: &cells, id: Some(&a.id) }, Some(&b.id), &b.cells(scenario.grid));
-    Ok(CoverAnswer { from: Some(a.id.clone()), ..CoverAnswer::of(scenario.grid, ruling, &b.id) })
+/// The cover B has against A: the ruling an attack of A's would get ([`Field::cover`]).
+fn cover_between(board: &Board, from: &str, to: &str) -> Result<CoverAnswer, QueryError> {
+    let (a, b) = (board.fighter(from)?, board.fighter(to)?);
+    let ruling = board.field().cover(a, b, false);
+    Ok(CoverAnswer { from: Some(a.id.clone()), ..CoverAnswer::of(board.grid(), ruling, &b.id) })
 }
 
-fn cover_from(scenario: &Scenario, origin: PointArg, to: &str) -> Result<CoverAnswer, String> {
-    let origin = point(scenario, origin)?;
-    let b = token(scenario, to)?;
-    let tokens = sight_board(scenario);
-    let board = SightBoard { map: &scenario.map, tokens: &tokens };
-    let ruling = cover(&board, CoverFrom::Origin(origin), Some(&b.id), &b.cells(scenario.grid));
+fn cover_from(board: &Board, origin: PointArg, to: &str) -> Result<CoverAnswer, QueryError> {
+    let origin = point(board.scenario, origin)?;
+    let b = board.fighter(to)?;
+    let field = board.field();
+    let sight_board = field.sight_board();
+    let ruling = CoverContext::new(&sight_board, CoverFrom::Origin(origin)).cover(Some(&b.id), &b.cells);
     Ok(CoverAnswer {
-        origin: Some(units(origin.to_units(scenario.grid))),
-        ..CoverAnswer::of(scenario.grid, ruling, &b.id)
+        origin: Some(units(origin.to_units(board.grid()))),
+        ..CoverAnswer::of(board.grid(), ruling, &b.id)
     })
 }
 
@@ -548,6 +653,9 @@ fn cover_from(scenario: &Scenario, origin: PointArg, to: &str) -> Result<CoverAn
 struct AreaAnswer {
     shape: Shape,
     origin: Units,
+    /// The point of origin's height above the ground, and the heights the area spans.
+    height: u32,
+    heights: [u32; 2],
     degrees: f64,
     cells: Vec<Cell>,
     tokens: Vec<String>,
@@ -565,22 +673,25 @@ struct Adjusted {
     targets: u32,
 }
 
-/// An area's answer, and the cells it covers with how much of each.
+/// An area's answer, the cells it covers with how much of each, and the space it fills.
 struct ShownArea {
-    covered: Vec<CoveredCell>,
+    origin: Point,
+    volume: Volume,
     answer: AreaAnswer,
 }
 
-fn area(scenario: &Scenario, args: &AreaArgs) -> Result<ShownArea, String> {
+fn area(board: &Board, args: &AreaArgs) -> Result<ShownArea, QueryError> {
+    let scenario = board.scenario;
     let grid = scenario.grid;
     let shape = Shape::new(args.shape, args.feet, args.face, args.width);
-    let origin = point(scenario, args.origin)?.to_units(grid);
+    let origin = point(scenario, args.origin)?;
+    let from = origin.to_units(grid);
     let degrees = match (args.toward, args.angle) {
-        (Some(toward), _) => degrees_toward(origin, point(scenario, toward)?.to_units(grid)),
+        (Some(toward), _) => degrees_toward(from, direction_point(scenario, toward)?.to_units(grid)),
         (None, angle) => angle.unwrap_or(0.0),
     };
-    let cells = covered_cells(&scenario.map, shape, origin, degrees).map_err(|e| e.to_string())?;
-    let occupants = sight_board(scenario);
+    let cells: Vec<CoveredCell> = covered_cells(&scenario.map, shape, from, degrees)?;
+    let volume = Volume::of(&cells, shape, args.height);
     let estimate = estimated_targets(shape.table_area(), args.feet);
     let adjusted = args.adjust.map(|bunching| {
         let roll_1d3 = rand::rngs::StdRng::seed_from_u64(args.seed).random_range(1..=3u32);
@@ -589,14 +700,16 @@ fn area(scenario: &Scenario, args: &AreaArgs) -> Result<ShownArea, String> {
     });
     let answer = AreaAnswer {
         shape,
-        origin: units(origin),
+        origin: units(from),
+        height: args.height,
+        heights: [volume.lowest, volume.highest],
         degrees: (degrees * 1000.0).round() / 1000.0,
         cells: cells.iter().map(|c| c.cell).collect(),
-        tokens: holders(&cells, &occupants).into_iter().map(|o| o.id.clone()).collect(),
+        tokens: board.field().in_area(&volume).map(|f| f.id.clone()).collect(),
         estimate,
         adjusted,
     };
-    Ok(ShownArea { covered: cells, answer })
+    Ok(ShownArea { origin, volume, answer })
 }
 
 mod fight;

@@ -4,15 +4,16 @@
 
 use serde::Serialize;
 
-use super::token;
+use super::{Board, QueryError};
 use crate::rules::Cell;
 use crate::rules::creature::Attack;
+use crate::rules::fight::Fighter;
 use crate::rules::fight::adjudicate::{adjudicate, pick_attack};
 use crate::rules::fight::saves::{InArea, SaveEffect};
-use crate::rules::fight::{Field, Fighter};
 use crate::rules::health::Defenses;
-use crate::rules::siege::{Crew, Crewing, Push, Readiness, SiegeKind, Step, in_pour, may_crew, push, ram_crew};
-use crate::scenario::Scenario;
+use crate::rules::siege::{
+    CREW_REACH, Crew, Crewing, Push, Readiness, SiegeError, SiegeKind, Step, in_pour, may_crew, push, ram_crew,
+};
 
 #[derive(Serialize)]
 pub(super) struct SiegeAnswer {
@@ -53,6 +54,7 @@ pub(super) struct SiegeAnswer {
 struct CrewMember {
     id: String,
     can_work: bool,
+    /// The refusal in words.
     #[serde(skip_serializing_if = "Option::is_none")]
     why_not: Option<String>,
 }
@@ -71,23 +73,19 @@ struct PourAnswer {
     creatures: Vec<InArea>,
 }
 
-pub(super) fn siege(scenario: &Scenario, id: &str) -> Result<SiegeAnswer, String> {
-    let id = token(scenario, id)?.id.clone();
-    let mut fighters = scenario.fighters();
-    let index = fighters.iter().position(|f| f.id == id).ok_or_else(|| format!("no fighter has the id {id:?}"))?;
-    let Some(siege) = fighters[index].siege else {
-        return Err(format!("{id} is not siege equipment: give an object `siege: Ballista` (or another kind)"));
-    };
+pub(super) fn siege(board: &Board, id: &str) -> Result<SiegeAnswer, QueryError> {
+    let weapon = board.fighter(id)?;
+    let id = weapon.id.clone();
+    let Some(siege) = weapon.siege else { return Err(QueryError::NotSiege { id }) };
     let kind = siege.kind;
-    let field = Field::new(&scenario.map, &fighters, scenario.fight_rules());
-    let weapon = &fighters[index];
+    let field = board.field();
     let next = siege.crewing.next_step(kind);
     let crew = field
         .fighters
         .iter()
-        .filter(|f| !f.is_object && f.id != id && field.feet_between(f, weapon) <= crate::rules::siege::CREW_REACH)
+        .filter(|f| !f.is_object && f.id != id && field.feet_between(f, weapon) <= CREW_REACH)
         .map(|f| {
-            let why_not = may_crew(&field, f, weapon).err().map(|e| e.to_string());
+            let why_not = may_crew(&field, f, weapon).err().as_ref().map(SiegeError::to_string);
             CrewMember { id: f.id.clone(), can_work: why_not.is_none(), why_not }
         })
         .collect();
@@ -110,18 +108,20 @@ pub(super) fn siege(scenario: &Scenario, id: &str) -> Result<SiegeAnswer, String
         attack: weapon.sheet.attacks.first().cloned(),
         crew,
         ram_crew: (kind == SiegeKind::Ram).then(|| ram_crew(&field, weapon)),
-        push: push(&field, weapon, kind, |f: &Fighter| f.sheet.speed),
+        push: push(&field, weapon, kind, Fighter::speed_now),
         targets: Vec::new(),
         pour,
     };
     // The rulings once aimed: the same board with this weapon readied.
-    if let Some(aimed) = fighters[index].siege.as_mut() {
-        aimed.crewing = Crewing::ready(kind, Readiness::Aimed);
+    let mut aimed: Vec<Fighter> = board.fighters.clone();
+    let Some(index) = aimed.iter().position(|f| f.id == id) else { return Ok(answer) };
+    if let Some(readied) = aimed[index].siege.as_mut() {
+        readied.crewing = Crewing::ready(kind, Readiness::Aimed);
     }
-    let field = Field::new(&scenario.map, &fighters, scenario.fight_rules());
-    let weapon = &fighters[index];
+    let field = board.scenario.field(&aimed);
+    let weapon = &aimed[index];
     if let Ok(attack) = pick_attack(weapon, None) {
-        answer.targets = fighters
+        answer.targets = aimed
             .iter()
             .filter(|f| f.id != id)
             .map(|target| {

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::rules::creature::CheckKind;
 use crate::rules::creature::{Ability, Skill};
-use crate::rules::dice::Notation;
-use crate::rules::tables::{self, parse_range};
+use crate::rules::dice::{DiceError, Notation};
+use crate::rules::tables::{self, RangeError, parse_range};
 
 /// A check (any one of `options`, the participant's choice) or a saving throw.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -135,6 +135,34 @@ pub const MAX_FEET: u32 = 1000;
 /// The largest attack bonus a row's attacker may have, either way.
 pub const MAX_BONUS: i32 = 30;
 
+/// Why a complication table can't be played, as [`ComplicationTable::validate`] finds it: each
+/// sentence names the row by its d20 results.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+pub enum ComplicationError {
+    /// The rows don't cover 1 to 20 once each, in order.
+    #[error("{0}")]
+    Ranges(#[from] RangeError),
+    /// A row's check lets the participant make it with no ability or skill.
+    #[error("the row {roll:?} has a check with no ability or skill to make it")]
+    CheckWithoutOptions { roll: String },
+    /// A row's check or save has a DC outside 1 to 30.
+    #[error("the row {roll:?} has DC {dc}: DCs run from 1 to 30")]
+    DcOutOfRange { roll: String, dc: i32 },
+    /// A row's way round the test spends more than [`MAX_FEET`] of movement.
+    #[error("the row {roll:?} spends {feet} ft: at most {MAX_FEET}")]
+    AlternativeTooFar { roll: String, feet: u32 },
+    /// A row's damage, attack damage or fall is not dice notation a roll can make.
+    #[error("the row {roll:?}: {error}")]
+    Dice { roll: String, error: DiceError },
+    /// A row's difficult terrain, or the movement after which its attacker strikes, is more than
+    /// [`MAX_FEET`].
+    #[error("the row {roll:?} has {feet} ft: at most {MAX_FEET}")]
+    EffectTooFar { roll: String, feet: u32 },
+    /// A row's attacker has an attack bonus beyond [`MAX_BONUS`] either way.
+    #[error("the row {roll:?} has an attack bonus of {bonus}: from -{MAX_BONUS} to +{MAX_BONUS}")]
+    BonusOutOfRange { roll: String, bonus: i32 },
+}
+
 /// A d20 table of complications.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename = "ComplicationTable")]
@@ -149,24 +177,27 @@ impl ComplicationTable {
         self.rows.iter().find(|row| parse_range(&row.roll, 20).is_some_and(|(low, high)| (low..=high).contains(&d20)))
     }
 
-    /// Checks that the rows cover 1 to 20 once each, and that their dice and DCs make sense.
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks that the rows cover 1 to 20 once each, and that their dice and DCs make sense: a
+    /// check names an ability or skill, DCs run from 1 to 30, feet are at most [`MAX_FEET`],
+    /// attack bonuses at most [`MAX_BONUS`] either way, and dice are notation a roll can make.
+    pub fn validate(&self) -> Result<(), ComplicationError> {
         tables::check_ranges(self.rows.iter().map(|row| row.roll.as_str()), 20)?;
         for row in &self.rows {
+            let roll = || row.roll.clone();
             if let Some(Test::Check { options, .. }) = &row.test
                 && options.is_empty()
             {
-                return Err(format!("the row {:?} has a check with no ability or skill to make it", row.roll));
+                return Err(ComplicationError::CheckWithoutOptions { roll: roll() });
             }
             if let Some(test) = &row.test
                 && !(1..=30).contains(&test.dc())
             {
-                return Err(format!("the row {:?} has DC {}: DCs run from 1 to 30", row.roll, test.dc()));
+                return Err(ComplicationError::DcOutOfRange { roll: roll(), dc: test.dc() });
             }
             if let Some(Alternative::SpendMovement { feet }) = row.alternative
                 && feet > MAX_FEET
             {
-                return Err(format!("the row {:?} spends {feet} ft: at most {MAX_FEET}", row.roll));
+                return Err(ComplicationError::AlternativeTooFar { roll: roll(), feet });
             }
             for effect in row.on_fail.iter().chain(&row.always) {
                 let (dice, feet, bonus) = match effect {
@@ -176,17 +207,14 @@ impl ComplicationTable {
                     Effect::DifficultTerrain { feet } => (None, *feet, 0),
                     _ => (None, 0, 0),
                 };
-                if let Some(Err(e)) = dice.map(|d| Notation::parse(d)) {
-                    return Err(format!("the row {:?}: {e}", row.roll));
+                if let Some(Err(error)) = dice.map(|d| Notation::parse(d)) {
+                    return Err(ComplicationError::Dice { roll: roll(), error });
                 }
                 if feet > MAX_FEET {
-                    return Err(format!("the row {:?} has {feet} ft: at most {MAX_FEET}", row.roll));
+                    return Err(ComplicationError::EffectTooFar { roll: roll(), feet });
                 }
                 if !(-MAX_BONUS..=MAX_BONUS).contains(&bonus) {
-                    return Err(format!(
-                        "the row {:?} has an attack bonus of {bonus}: from -{MAX_BONUS} to +{MAX_BONUS}",
-                        row.roll
-                    ));
+                    return Err(ComplicationError::BonusOutOfRange { roll: roll(), bonus });
                 }
             }
         }

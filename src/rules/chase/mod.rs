@@ -24,7 +24,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use serde::Serialize;
 
-pub use complication::{Alternative, CheckKind, Complication, ComplicationTable, Effect, TableSource, Test};
+pub use complication::{
+    Alternative, CheckKind, Complication, ComplicationError, ComplicationTable, Effect, TableSource, Test,
+};
 pub use escape::EscapeFactor;
 pub use event::{Event, EventKind};
 pub use turn::{Resolution, Turn};
@@ -185,38 +187,77 @@ pub struct Pending {
 }
 
 /// Why a chase request can't be done, in a sentence.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 pub enum ChaseError {
-    Setup(String),
+    /// The chase's complication table fails [`ComplicationTable::validate`]: `table` is its name.
+    #[error("{table}: {error}")]
+    BadTable { table: String, error: ComplicationError },
+    /// Two entrants of [`Chase::start`] share an id.
+    #[error("a creature is entered twice")]
+    EnteredTwice,
+    /// [`Chase::start`] was given no quarry or no pursuer.
+    #[error("a chase needs a quarry and at least one pursuer")]
+    NeedsBothSides,
+    /// The newcomer of [`Chase::join_pursuing`] (by id) is a participant already.
+    #[error("{0} is already in the chase")]
+    AlreadyIn(String),
+    /// The newcomer of [`Chase::join_pursuing`] is given no quarry, or one not running here.
+    #[error("the newcomer must chase someone running in this chase")]
+    NoQuarryForNewcomer,
+    #[error("{0:?} is not in this chase")]
     UnknownParticipant(String),
+    #[error("nobody's turn has begun")]
     NoTurn,
+    #[error("finish the current turn first")]
     TurnInProgress,
+    #[error("resolve the complication first")]
     ComplicationFirst,
+    #[error("the action of this turn is used")]
     ActionUsed,
+    #[error("{0}")]
     Refused(String),
+    #[error("the chase is over")]
     Over,
-    Dice(DiceError),
+    #[error("{0}")]
+    Dice(#[from] DiceError),
+    /// Both are running in the chase, so neither may make an opportunity attack on the other
+    /// ([`Chase::may_opportunity_attack`]): their names.
+    #[error(
+        "{attacker} and {target} are both in the chase, moving the same way at the same time: no opportunity attacks"
+    )]
+    NoOpportunityAttacks { attacker: String, target: String },
 }
 
-impl std::fmt::Display for ChaseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ChaseError::Setup(why) | ChaseError::Refused(why) => f.write_str(why),
-            ChaseError::UnknownParticipant(id) => write!(f, "{id:?} is not in this chase"),
-            ChaseError::NoTurn => f.write_str("nobody's turn has begun"),
-            ChaseError::TurnInProgress => f.write_str("finish the current turn first"),
-            ChaseError::ComplicationFirst => f.write_str("resolve the complication first"),
-            ChaseError::ActionUsed => f.write_str("the action of this turn is used"),
-            ChaseError::Over => f.write_str("the chase is over"),
-            ChaseError::Dice(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl From<DiceError> for ChaseError {
-    fn from(e: DiceError) -> Self {
-        ChaseError::Dice(e)
-    }
+/// Why chases read back from a saved session can't be played, as [`Chases::checked`] finds it:
+/// chases are named by their names, participants by their ids.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SavedChaseError {
+    /// The list of chases is empty, or the active one is past its end.
+    #[error("a saved chase has no chase to play")]
+    NoChase,
+    /// Two participants of the chase share an id.
+    #[error("{chase:?} names a participant twice")]
+    ParticipantTwice { chase: String },
+    /// A pursuit, the initiative order, a complication waiting, the turn or the quarry out of
+    /// sight names an id that is not one of the chase's participants.
+    #[error("{id:?} is not a participant of {chase:?}")]
+    NotAParticipant { chase: String, id: String },
+    /// The current turn is past the initiative order's entries, or the round past any a chase
+    /// reaches.
+    #[error("the turn of {chase:?} is past its initiative order")]
+    TurnPastOrder { chase: String },
+    /// The chase's complication table fails [`ComplicationTable::validate`].
+    #[error("the table of {chase:?}: {error}")]
+    BadTable { chase: String, error: ComplicationError },
+    /// A complication waiting or an effect deferred is not a row of the chase's table.
+    #[error("a complication waiting in {chase:?} is not a row of its table")]
+    ComplicationNotInTable { chase: String },
+    /// A participant's place, dashes, exhaustion, hit points or sheet is out of bounds.
+    #[error("{id:?} holds numbers a chase can't reach")]
+    ParticipantOutOfBounds { id: String },
+    /// The turn's movement, the forced rolls or the local creature's sheet is out of bounds.
+    #[error("{chase:?} holds numbers a chase can't reach")]
+    ChaseOutOfBounds { chase: String },
 }
 
 /// One chase: participants on one route, one initiative order, pursuits run at the same time.
@@ -257,17 +298,17 @@ impl Chase {
         existing: Option<&InitiativeOrder>,
         dice: &mut SeededDice,
     ) -> Result<Self, ChaseError> {
-        rules.table.validate().map_err(|e| ChaseError::Setup(format!("{}: {e}", rules.table.name)))?;
+        rules.table.validate().map_err(|error| ChaseError::BadTable { table: rules.table.name.clone(), error })?;
         let ids: BTreeSet<&str> = entrants.iter().map(|e| e.id.as_str()).collect();
         if ids.len() != entrants.len() {
-            return Err(ChaseError::Setup("a creature is entered twice".to_owned()));
+            return Err(ChaseError::EnteredTwice);
         }
         let of_role = |role| -> Vec<String> {
             entrants.iter().filter(|e| e.role == role).map(|e| e.id.clone()).collect::<Vec<_>>()
         };
         let (quarry, pursuers) = (of_role(Role::Quarry), of_role(Role::Pursuer));
         if quarry.is_empty() || pursuers.is_empty() {
-            return Err(ChaseError::Setup("a chase needs a quarry and at least one pursuer".to_owned()));
+            return Err(ChaseError::NeedsBothSides);
         }
         let mut chase = Chase {
             name: name.to_owned(),
@@ -331,11 +372,12 @@ impl Chase {
     }
 
     /// The checks of [`Chases::checked`] on one chase.
-    fn check_saved(&self) -> Result<(), String> {
+    fn check_saved(&self) -> Result<(), SavedChaseError> {
         const FAR: u32 = 10_000_000;
+        let chase = || self.name.clone();
         let ids: BTreeSet<&str> = self.participants.iter().map(|p| p.id.as_str()).collect();
         if ids.len() != self.participants.len() {
-            return Err(format!("{:?} names a participant twice", self.name));
+            return Err(SavedChaseError::ParticipantTwice { chase: chase() });
         }
         let turn = self
             .turn
@@ -351,13 +393,13 @@ impl Chase {
             .chain(turn);
         for id in named {
             if !ids.contains(id.as_str()) {
-                return Err(format!("{id:?} is not a participant of {:?}", self.name));
+                return Err(SavedChaseError::NotAParticipant { chase: chase(), id: id.clone() });
             }
         }
         if self.order.current.is_some_and(|i| i >= self.order.entries.len()) || self.order.round > 1_000_000 {
-            return Err(format!("the turn of {:?} is past its initiative order", self.name));
+            return Err(SavedChaseError::TurnPastOrder { chase: chase() });
         }
-        self.rules.table.validate().map_err(|e| format!("the table of {:?}: {e}", self.name))?;
+        self.rules.table.validate().map_err(|error| SavedChaseError::BadTable { chase: chase(), error })?;
         // Complications waiting and effects deferred are the table's own rows.
         let rows = &self.rules.table.rows;
         let pending = self
@@ -369,7 +411,7 @@ impl Chase {
         if pending.clone().any(|c| !rows.contains(c))
             || effects.clone().any(|e| !rows.iter().any(|r| r.on_fail.contains(e) || r.always.contains(e)))
         {
-            return Err(format!("a complication waiting in {:?} is not a row of its table", self.name));
+            return Err(SavedChaseError::ComplicationNotInTable { chase: chase() });
         }
         let turn_far = self.turn.as_ref().is_some_and(|t| t.moved > 100_000 || t.lost > 100_000);
         let forced_far = self.forced_rolls.iter().any(|r| !(-1000..=1000).contains(r));
@@ -386,10 +428,10 @@ impl Chase {
                 || sheet_far(&p.sheet)
         });
         if let Some(p) = wild {
-            return Err(format!("{:?} holds numbers a chase can't reach", p.id));
+            return Err(SavedChaseError::ParticipantOutOfBounds { id: p.id.clone() });
         }
         if turn_far || forced_far || self.rules.local_creature.as_ref().is_some_and(|(_, s)| sheet_far(s)) {
-            return Err(format!("{:?} holds numbers a chase can't reach", self.name));
+            return Err(SavedChaseError::ChaseOutOfBounds { chase: chase() });
         }
         Ok(())
     }
@@ -523,15 +565,15 @@ impl Chase {
     }
 
     /// Chase participants can't make opportunity attacks against each other; creatures outside
-    /// the chase can (DMG "Spells and Attacks").
-    pub fn may_opportunity_attack(&self, attacker: &str, target: &str) -> Result<(), String> {
+    /// the chase can (DMG "Spells and Attacks"). Refused with [`ChaseError::NoOpportunityAttacks`]
+    /// when both are running in the chase.
+    pub fn may_opportunity_attack(&self, attacker: &str, target: &str) -> Result<(), ChaseError> {
         let inside = |id: &str| self.participant(id).is_some_and(Participant::is_running);
         if inside(attacker) && inside(target) {
-            return Err(format!(
-                "{} and {} are both in the chase, moving the same way at the same time: no opportunity attacks",
-                self.name_of(attacker),
-                self.name_of(target)
-            ));
+            return Err(ChaseError::NoOpportunityAttacks {
+                attacker: self.name_of(attacker),
+                target: self.name_of(target),
+            });
         }
         Ok(())
     }
@@ -755,10 +797,10 @@ impl Chase {
         dice: &mut SeededDice,
     ) -> Result<(), ChaseError> {
         if self.participant(&entrant.id).is_some() {
-            return Err(ChaseError::Setup(format!("{} is already in the chase", entrant.id)));
+            return Err(ChaseError::AlreadyIn(entrant.id));
         }
         if quarry.is_empty() || quarry.iter().any(|q| !self.running(q)) {
-            return Err(ChaseError::Setup("the newcomer must chase someone running in this chase".to_owned()));
+            return Err(ChaseError::NoQuarryForNewcomer);
         }
         let id = entrant.id.clone();
         self.enter(entrant, None, dice)?;
@@ -893,13 +935,13 @@ impl Chases {
         Self { chases: vec![chase], active: 0 }
     }
 
-    /// Chases read back from a saved session: refused with a sentence unless every id they name
-    /// is one of their participants', their table is valid and its rows are the complications
-    /// waiting, and places, hit points, sheets, forced rolls and the turn's movement are within
-    /// bounds; their indexes are then rebuilt.
-    pub fn checked(mut self) -> Result<Self, String> {
+    /// Chases read back from a saved session: refused with a [`SavedChaseError`] unless every id
+    /// they name is one of their participants', their table is valid and its rows are the
+    /// complications waiting, and places, hit points, sheets, forced rolls and the turn's movement
+    /// are within bounds; their indexes are then rebuilt.
+    pub fn checked(mut self) -> Result<Self, SavedChaseError> {
         if self.chases.is_empty() || self.active >= self.chases.len() {
-            return Err("a saved chase has no chase to play".to_owned());
+            return Err(SavedChaseError::NoChase);
         }
         for chase in &mut self.chases {
             chase.check_saved()?;

@@ -7,6 +7,7 @@ use crate::rules::attack::Outcome;
 use crate::rules::creature::{Abilities, Attack, Skill};
 use crate::rules::initiative::Entry;
 use crate::rules::sight::CoverDegree;
+use crate::rules::tables::RangeError;
 
 fn sheet(name: &str, speed: u32, con: i8) -> Sheet {
     Sheet {
@@ -499,8 +500,113 @@ fn the_lead_changes_and_a_close_pursuer_catches() {
 #[test]
 fn no_opportunity_attacks_between_participants() {
     let (chase, _) = thief_and_guard(ChaseRules::default());
-    assert!(chase.may_opportunity_attack("guard", "thief").is_err());
+    let refused = chase.may_opportunity_attack("guard", "thief");
+    assert_eq!(refused, Err(ChaseError::NoOpportunityAttacks { attacker: "guard".into(), target: "thief".into() }));
+    assert_eq!(
+        refused.map_err(|e| e.to_string()),
+        Err("guard and thief are both in the chase, moving the same way at the same time: no opportunity attacks"
+            .to_owned())
+    );
     assert!(chase.may_opportunity_attack("thug", "thief").is_ok());
+}
+
+/// A chase that can't begin, or a newcomer that can't join, is refused with its reason, in the
+/// sentence the DM reads.
+#[test]
+fn a_chase_refused_says_why() {
+    let mut dice = SeededDice::new(1);
+    let pair = || vec![entrant("thief", Role::Quarry, 40), entrant("guard", Role::Pursuer, 0)];
+    let mut table = ComplicationTable::urban();
+    table.rows.pop();
+    let rules = ChaseRules { table, ..ChaseRules::default() };
+    let refused = Chase::start("t", rules, pair(), None, &mut dice).expect_err("the rows stop at 10");
+    let short = ComplicationError::Ranges(RangeError::StopsShort { last: 10, die: 20 });
+    assert_eq!(refused, ChaseError::BadTable { table: "Urban Chase Complications".into(), error: short });
+    assert_eq!(refused.to_string(), "Urban Chase Complications: the rows stop at 10: they must reach 20");
+    let twice = vec![entrant("thief", Role::Quarry, 40), entrant("thief", Role::Pursuer, 0)];
+    assert_eq!(Chase::start("t", ChaseRules::default(), twice, None, &mut dice), Err(ChaseError::EnteredTwice));
+    let alone = vec![entrant("thief", Role::Quarry, 40)];
+    assert_eq!(Chase::start("t", ChaseRules::default(), alone, None, &mut dice), Err(ChaseError::NeedsBothSides));
+
+    let (mut chase, mut dice) = thief_and_guard(ChaseRules::default());
+    let again = chase.join_pursuing(entrant("guard", Role::Pursuer, 0), &["thief".into()], &mut dice);
+    assert_eq!(again, Err(ChaseError::AlreadyIn("guard".into())));
+    assert_eq!(again.map_err(|e| e.to_string()), Err("guard is already in the chase".to_owned()));
+    let nobody = chase.join_pursuing(entrant("thug", Role::Pursuer, 0), &[], &mut dice);
+    assert_eq!(nobody, Err(ChaseError::NoQuarryForNewcomer));
+}
+
+/// DMG "Designing Your Own Chase Tables": a row that can't be played is refused, named by its d20
+/// results.
+#[test]
+fn a_broken_complication_table_names_the_row() {
+    fn with_first_row(change: impl FnOnce(&mut Complication)) -> Result<(), ComplicationError> {
+        let mut table = ComplicationTable::urban();
+        change(&mut table.rows[0]);
+        table.validate()
+    }
+    let roll = || "1".to_owned();
+    assert_eq!(
+        with_first_row(|row| row.test = Some(Test::Check { dc: 10, options: Vec::new() })),
+        Err(ComplicationError::CheckWithoutOptions { roll: roll() })
+    );
+    let impossible = with_first_row(|row| row.test = Some(Test::Save { dc: 31, ability: Ability::Dex }));
+    assert_eq!(impossible, Err(ComplicationError::DcOutOfRange { roll: roll(), dc: 31 }));
+    assert_eq!(impossible.map_err(|e| e.to_string()), Err("the row \"1\" has DC 31: DCs run from 1 to 30".to_owned()));
+    assert_eq!(
+        with_first_row(|row| row.alternative = Some(Alternative::SpendMovement { feet: 1001 })),
+        Err(ComplicationError::AlternativeTooFar { roll: roll(), feet: 1001 })
+    );
+    assert_eq!(
+        with_first_row(|row| row.on_fail = vec![Effect::DifficultTerrain { feet: 2000 }]),
+        Err(ComplicationError::EffectTooFar { roll: roll(), feet: 2000 })
+    );
+    let fall = with_first_row(|row| row.always = vec![Effect::Fall { distance: "lots".into() }]);
+    assert!(matches!(&fall, Err(ComplicationError::Dice { roll, .. }) if roll == "1"), "{fall:?}");
+    let attack = Effect::OpportunityAttack {
+        attacker: "a guard".into(),
+        bonus: 31,
+        dice: "1d6".into(),
+        kind: "piercing".into(),
+        min_move: 0,
+    };
+    let strong = with_first_row(|row| row.always = vec![attack]);
+    assert_eq!(strong, Err(ComplicationError::BonusOutOfRange { roll: roll(), bonus: 31 }));
+    assert_eq!(
+        strong.map_err(|e| e.to_string()),
+        Err("the row \"1\" has an attack bonus of 31: from -30 to +30".to_owned())
+    );
+}
+
+/// A saved chase read back is refused, with its reason, when it names a stranger, holds numbers
+/// play never reaches or its table broke; an untouched one is played on.
+#[test]
+fn a_saved_chase_is_refused_with_its_reason() {
+    fn refusal(chase: &Chase, change: impl FnOnce(&mut Chase)) -> Option<SavedChaseError> {
+        let mut saved = chase.clone();
+        change(&mut saved);
+        Chases::new(saved).checked().err()
+    }
+    let (chase, _) = thief_and_guard(ChaseRules::default());
+    assert_eq!(Chases { chases: Vec::new(), active: 0 }.checked(), Err(SavedChaseError::NoChase));
+    let stranger = refusal(&chase, |c| {
+        c.out_of_sight.insert("ghost".into());
+    });
+    assert_eq!(stranger, Some(SavedChaseError::NotAParticipant { chase: "test".into(), id: "ghost".into() }));
+    assert_eq!(stranger.map(|e| e.to_string()).as_deref(), Some("\"ghost\" is not a participant of \"test\""));
+    let far = refusal(&chase, |c| c.participants[0].position = i32::MAX);
+    assert_eq!(far, Some(SavedChaseError::ParticipantOutOfBounds { id: "thief".into() }));
+    assert_eq!(far.map(|e| e.to_string()).as_deref(), Some("\"thief\" holds numbers a chase can't reach"));
+    let forced = refusal(&chase, |c| c.forced_rolls.push_back(5000));
+    assert_eq!(forced, Some(SavedChaseError::ChaseOutOfBounds { chase: "test".into() }));
+    let table = refusal(&chase, |c| c.rules.table.rows[0].test = Some(Test::Save { dc: 0, ability: Ability::Dex }));
+    let dc = ComplicationError::DcOutOfRange { roll: "1".into(), dc: 0 };
+    assert_eq!(table, Some(SavedChaseError::BadTable { chase: "test".into(), error: dc }));
+    assert_eq!(
+        table.map(|e| e.to_string()).as_deref(),
+        Some("the table of \"test\": the row \"1\" has DC 0: DCs run from 1 to 30")
+    );
+    assert_eq!(refusal(&chase, |_| {}), None);
 }
 
 /// A guard pursuing at 0 ft with a shortbow (+4, 1d6+2) of these ranges.

@@ -7,25 +7,99 @@
 use serde::Serialize;
 
 use super::{Field, Fighter};
+use crate::rules::Grid;
+use crate::rules::creature::Direction;
+use crate::rules::economy::{Economy, EconomyError};
+use crate::rules::facing::turned;
 
 /// The Help action's reach: the target must be within 5 ft of the helper.
 pub const HELP_FEET: u32 = 5;
 
+/// Why a creature can't take the Help action for an ally against a target.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum CantHelp {
+    #[error("{helper} can't act")]
+    CannotAct { helper: String },
+    #[error("{ally} is not an ally of {helper}")]
+    NotAnAlly { ally: String, helper: String },
+    #[error("{target} is not an enemy of {ally}")]
+    NotAnEnemy { target: String, ally: String },
+    #[error("{target} is {feet} ft from {helper}: Help needs it within 5 ft")]
+    TooFar { target: String, helper: String, feet: u32 },
+}
+
 /// Why `helper` can't help `ally` attack `target`, or `None` if it can (PHB "Help": "you can aid
 /// a friendly creature in attacking a creature within 5 feet of you").
-pub fn cannot_help_because(field: &Field, helper: &Fighter, ally: &Fighter, target: &Fighter) -> Option<String> {
+pub fn cannot_help_because(field: &Field, helper: &Fighter, ally: &Fighter, target: &Fighter) -> Option<CantHelp> {
+    let name = |f: &Fighter| f.name().to_owned();
     if !helper.can_act() {
-        return Some(format!("{} can't act", helper.name()));
+        return Some(CantHelp::CannotAct { helper: name(helper) });
     }
     if ally.id == helper.id || ally.is_object || helper.side.is_hostile_to(ally.side) {
-        return Some(format!("{} is not an ally of {}", ally.name(), helper.name()));
+        return Some(CantHelp::NotAnAlly { ally: name(ally), helper: name(helper) });
     }
     if target.id == ally.id || !ally.side.is_hostile_to(target.side) {
-        return Some(format!("{} is not an enemy of {}", target.name(), ally.name()));
+        return Some(CantHelp::NotAnEnemy { target: name(target), ally: name(ally) });
     }
     let feet = field.feet_between(helper, target);
-    (feet > HELP_FEET)
-        .then(|| format!("{} is {feet} ft from {}: Help needs it within 5 ft", target.name(), helper.name()))
+    (feet > HELP_FEET).then(|| CantHelp::TooFar { target: name(target), helper: name(helper), feet })
+}
+
+/// The creatures `helper` could help against now: its enemies within 5 ft by the one distance
+/// (the card offers them).
+pub fn help_targets<'a>(field: &'a Field, helper: &'a Fighter) -> impl Iterator<Item = &'a Fighter> + 'a {
+    field
+        .fighters
+        .iter()
+        .filter(move |f| !f.is_object && f.side.is_hostile_to(helper.side) && field.feet_between(helper, f) <= HELP_FEET)
+}
+
+/// What turning to face another way costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnCost {
+    /// In its own turn: nothing.
+    Free,
+    /// Out of its turn: its reaction.
+    Reaction,
+}
+
+/// Why a creature can't turn to face another way.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum CantTurn {
+    /// Out of its turn, nobody else has moved yet.
+    #[error("out of its turn it turns only as a reaction when another creature moves")]
+    NobodyMoved,
+    #[error("{0}")]
+    NoReaction(EconomyError),
+}
+
+/// A creature turns to the next facing clockwise or counterclockwise (DMG "Optional Rule:
+/// Facing": "Whenever a creature ends its move, it can change its facing", and "A creature can
+/// also change its facing as a reaction when any other creature moves"): free in its own turn
+/// (`in_its_turn`; call: at any point of it, since it may end a move anywhere); out of it, only
+/// after another creature has moved (`another_moved`), spending its reaction from `economy`.
+/// Returns the new facing and what it cost.
+pub fn turn_to_face(
+    grid: Grid,
+    facing: Direction,
+    clockwise: bool,
+    in_its_turn: bool,
+    another_moved: bool,
+    economy: &mut Economy,
+) -> Result<(Direction, TurnCost), CantTurn> {
+    let cost = if in_its_turn {
+        TurnCost::Free
+    } else {
+        if !another_moved {
+            return Err(CantTurn::NobodyMoved);
+        }
+        economy.react().map_err(CantTurn::NoReaction)?;
+        TurnCost::Reaction
+    };
+    Ok((turned(grid, facing, clockwise), cost))
 }
 
 /// How a Hide attempt went.
@@ -95,8 +169,8 @@ mod tests {
         let field = Field::new(&map, &fighters, Default::default());
         let f = |id: &str| field.fighter(id).expect("there");
         assert_eq!(cannot_help_because(&field, f("brom"), f("lia"), f("thug")), None);
-        assert!(cannot_help_because(&field, f("brom"), f("lia"), f("far")).is_some_and(|w| w.contains("within 5 ft")));
-        assert!(cannot_help_because(&field, f("brom"), f("thug"), f("lia")).is_some_and(|w| w.contains("not an ally")));
+        assert!(matches!(cannot_help_because(&field, f("brom"), f("lia"), f("far")), Some(CantHelp::TooFar { .. })));
+        assert!(matches!(cannot_help_because(&field, f("brom"), f("thug"), f("lia")), Some(CantHelp::NotAnAlly { .. })));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::{Field, Fighter, Unseen};
+use super::{CLOSE_FEET, Field, Fighter, Unseen};
 use crate::rules::Cell;
 use crate::rules::advantage::Sources;
 use crate::rules::conditions::Condition;
@@ -19,16 +19,12 @@ use crate::rules::creature::{Attack, AttackKind};
 use crate::rules::facing::{Arc, shield_counts};
 use crate::rules::flanking::{cells_that_flank_with, flanking_cells_of};
 use crate::rules::health::Life;
-use crate::rules::siege::{Siege, SiegeKind, Step, ram_crew, shelter};
-use crate::rules::sight::{Cover, CoverContext, CoverDegree, From};
+use crate::rules::siege::{Shelter, Siege, SiegeKind, Step, ram_crew};
+use crate::rules::sight::{Cover, CoverDegree};
 
 /// A shield's bonus to AC (PHB "Armor": a shield raises AC by 2). A scenario's AC includes it;
 /// under the facing rule an attack from outside the shield's arcs doesn't meet it.
 pub const SHIELD_BONUS: i32 = 2;
-
-/// Within this many feet, a prone target gives advantage and a paralyzed or unconscious one takes
-/// critical hits (PHB appendix A).
-pub const CLOSE_FEET: u32 = 5;
 
 /// Why an attack can't be made.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -84,11 +80,10 @@ pub enum Refusal {
         crew: String,
     },
     /// Total cover from siege equipment: inside a siege tower, or under a ram's gallery roof.
-    Sheltered {
-        target: String,
-        why: String,
-    },
+    Sheltered(Shelter),
 }
+
+impl std::error::Error for Refusal {}
 
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -119,7 +114,7 @@ impl std::fmt::Display for Refusal {
             Refusal::TooFewCrew { weapon, crew } => {
                 write!(f, "{weapon} needs four Medium creatures to work it: {crew}")
             }
-            Refusal::Sheltered { target, why } => write!(f, "{target} has total cover: {why}"),
+            Refusal::Sheltered(shelter) => write!(f, "total cover: {shelter}"),
         }
     }
 }
@@ -207,21 +202,63 @@ impl Adjudication {
     }
 }
 
+/// Why a creature can't flank an enemy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CantFlank {
+    /// An object, or dead.
+    CannotFight { who: String },
+    NotHostile { who: String, enemy: String },
+    Incapacitated { who: String, by: Condition },
+    CannotSee { who: String, enemy: String, why: String },
+}
+
+impl std::fmt::Display for CantFlank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CantFlank::CannotFight { who } => write!(f, "{who} can't fight"),
+            CantFlank::NotHostile { who, enemy } => write!(f, "{who} is not hostile to {enemy}"),
+            CantFlank::Incapacitated { who, by } => write!(f, "{who} is {} (incapacitated)", by.name()),
+            CantFlank::CannotSee { who, enemy, why } => write!(f, "{who} can't see {enemy}: {why}"),
+        }
+    }
+}
+
+impl Serialize for CantFlank {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 /// Why `who` can't flank `enemy`, or `None` if it may (conventions, "Flanking": "A creature
 /// can't flank an enemy it can't see, nor while incapacitated").
-pub fn cannot_flank_because(field: &Field, who: &Fighter, enemy: &Fighter) -> Option<String> {
+pub fn cannot_flank_because(field: &Field, who: &Fighter, enemy: &Fighter) -> Option<CantFlank> {
+    let (name, enemy_name) = (who.name().to_owned(), enemy.name().to_owned());
     if who.is_object || who.health.life == Life::Dead {
-        return Some(format!("{} can't fight", who.name()));
+        return Some(CantFlank::CannotFight { who: name });
     }
     if !who.side.is_hostile_to(enemy.side) {
-        return Some(format!("{} is not hostile to {}", who.name(), enemy.name()));
+        return Some(CantFlank::NotHostile { who: name, enemy: enemy_name });
     }
-    if let Some(c) = who.conditions.incapacitated_by() {
-        return Some(format!("{} is {} (incapacitated)", who.name(), c.name()));
+    if let Some(by) = who.conditions.incapacitated_by() {
+        return Some(CantFlank::Incapacitated { who: name, by });
     }
-    field
-        .unseen_because(who, enemy)
-        .map(|why| format!("{} can't see {}: {}", who.name(), enemy.name(), why.describe(who.name(), enemy.name())))
+    let why = field.unseen_because(who, enemy)?.describe(who.name(), enemy.name());
+    Some(CantFlank::CannotSee { who: name, enemy: enemy_name, why })
+}
+
+/// Whether `who` may flank `enemy` now: able to ([`cannot_flank_because`]) and adjacent to it by
+/// the one distance, so not from a wall walk above it (docs/rules.md, "Elevation").
+fn flanks(field: &Field, who: &Fighter, enemy: &Fighter) -> bool {
+    field.adjacent(who, enemy) && cannot_flank_because(field, who, enemy).is_none()
+}
+
+/// The cells around `enemy` from which a creature would flank it together with `partner`: none
+/// unless `partner` itself could flank it there ([`flanks`]).
+pub fn partner_cells(field: &Field, enemy: &Fighter, partner: &Fighter) -> Vec<Cell> {
+    if !flanks(field, partner, enemy) {
+        return Vec::new();
+    }
+    cells_that_flank_with(field.grid(), &enemy.cells, &partner.cells)
 }
 
 /// Whether `a` and `b` are allies against `enemy`: two different creatures, friends to each
@@ -235,8 +272,7 @@ fn allies_against(a: &Fighter, b: &Fighter, enemy: &Fighter) -> bool {
 
 /// Every pair that flanks `enemy` (each pair once), with the cells that do it.
 pub fn flanking_pairs(field: &Field, enemy: &Fighter) -> Vec<FlankingPair> {
-    let able: Vec<&Fighter> =
-        field.fighters.iter().filter(|f| cannot_flank_because(field, f, enemy).is_none()).collect();
+    let able: Vec<&Fighter> = field.fighters.iter().filter(|f| flanks(field, f, enemy)).collect();
     let mut pairs = Vec::new();
     for (i, a) in able.iter().enumerate() {
         for b in &able[i + 1..] {
@@ -253,13 +289,13 @@ pub fn flanking_pairs(field: &Field, enemy: &Fighter) -> Vec<FlankingPair> {
 
 /// The ally with whom `attacker` flanks `target`, if the flanking rule is on and one does.
 pub fn flanking_partner(field: &Field, attacker: &Fighter, target: &Fighter) -> Option<FlankingPair> {
-    if !field.rules.flanking || cannot_flank_because(field, attacker, target).is_some() {
+    if !field.rules.flanking || !flanks(field, attacker, target) {
         return None;
     }
     field
         .fighters
         .iter()
-        .filter(|ally| allies_against(attacker, ally, target) && cannot_flank_because(field, ally, target).is_none())
+        .filter(|ally| allies_against(attacker, ally, target) && flanks(field, ally, target))
         .find_map(|ally| {
             let (a_cell, b_cell) = flanking_cells_of(field.grid(), &target.cells, &attacker.cells, &ally.cells)?;
             Some(FlankingPair { a: attacker.id.clone(), b: ally.id.clone(), a_cell, b_cell })
@@ -276,12 +312,9 @@ pub fn where_to_flank(field: &Field, me: &Fighter, enemy: &Fighter) -> Vec<Cell>
     }
     let occupied: HashSet<Cell> = field.fighters.iter().flat_map(|f| f.cells.iter().copied()).collect();
     let mut cells: Vec<Cell> = Vec::new();
-    let partners = field
-        .fighters
-        .iter()
-        .filter(|f| !f.is_object && !f.side.is_hostile_to(me.side) && cannot_flank_because(field, f, enemy).is_none());
+    let partners = field.fighters.iter().filter(|f| !f.is_object && !f.side.is_hostile_to(me.side));
     for partner in partners {
-        for cell in cells_that_flank_with(field.grid(), &enemy.cells, &partner.cells) {
+        for cell in partner_cells(field, enemy, partner) {
             if !occupied.contains(&cell) && !cells.contains(&cell) {
                 cells.push(cell);
             }
@@ -305,31 +338,12 @@ pub fn pick_attack<'a>(attacker: &'a Fighter, name: Option<&str>) -> Result<&'a 
     }
 }
 
-/// The cover `target` has against `attacker`'s attacks (DMG "Cover", from the attacker's best
-/// corner). Shooting down from higher up, an attacker sees over the low walls and parapets nearer
-/// to it than to the target: they give the target no cover (call: docs/rules.md, "Siege equipment
-/// and objects"). The map's cover preview draws this ruling.
-pub fn attack_cover(field: &Field, attacker: &Fighter, target: &Fighter) -> Cover {
-    let grid = field.grid();
-    let leaned_over = (attacker.elevation > target.elevation).then(|| {
-        let steps = |cell: Cell, space: &[Cell]| space.iter().map(|&c| grid.steps_between(c, cell)).min();
-        let nearer = field.map.cells().filter(|&cell| {
-            field.map.terrain(cell).is_some_and(|t| t.blocks_cover && !t.blocks_sight)
-                && steps(cell, &attacker.cells) < steps(cell, &target.cells)
-        });
-        field.map.leaning_over(nearer.collect::<Vec<_>>())
-    });
-    let board = leaned_over.as_ref().map_or_else(|| field.sight_board(), |map| field.sight_board_on(map));
-    CoverContext::new(&board, From::Space { cells: &attacker.cells, id: Some(&attacker.id) })
-        .cover(Some(&target.id), &target.cells)
-}
-
 /// The whole ruling on `attacker` making `attack` against `target`.
 pub fn adjudicate(field: &Field, attacker: &Fighter, target: &Fighter, attack: &Attack) -> Adjudication {
     let grid = field.grid();
     let kind = attack.kind();
     let distance = field.feet_between(attacker, target);
-    let cover = attack_cover(field, attacker, target);
+    let cover = field.cover(attacker, target, attack.indirect);
     let unseen = field.unseen_because(attacker, target);
     let target_in_arc = field.arc_of(attacker, target);
     let attacker_in_arc = field.arc_of(target, attacker);
@@ -411,8 +425,8 @@ fn refusal(
     if target_in_arc == Some(Arc::Rear) {
         return Some(Refusal::InRearArc { target: target.name().to_owned() });
     }
-    if let Some(why) = shelter(field, attacker, target, attack) {
-        return Some(Refusal::Sheltered { target: target.name().to_owned(), why });
+    if let Some(shelter) = &cover.sheltered {
+        return Some(Refusal::Sheltered(shelter.clone()));
     }
     (cover.total && !attack.indirect).then(|| Refusal::TotalCover { target: target.name().to_owned() })
 }

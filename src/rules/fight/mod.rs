@@ -14,15 +14,25 @@ pub mod saves;
 
 use serde::{Deserialize, Serialize};
 
-use super::conditions::{Condition, Conditions, exhausted_max_hp, speed};
+use std::collections::HashSet;
+
+use super::area::Volume;
+use super::conditions::{Condition, Conditions, DEATH_BY_EXHAUSTION, exhausted_max_hp, speed, standing_cost};
 use super::creature::{Direction, Sheet, ShieldSide, Side};
-use super::distance::{DiagonalRule, range_feet};
-use super::facing::{Arc, ArcLayout, Facer, arc_of_space};
+use super::distance::{DiagonalRule, Spot, range_between};
+use super::facing::{Arc, ArcLayout, Facer, arc_of_cell, arc_of_space};
 use super::health::{DamageTaken, DamageType, DeathSave, Defenses, Health, Life};
-use super::movement::Occupant;
-use super::siege::{Siege, holds_creatures};
-use super::sight::{SightBoard, line_of_sight};
+use super::lattice::Segment;
+use super::distance::DiagonalParity;
+use super::movement::{self, MoveError, Mover, Occupant, Path, Reach};
+use super::siege::{Siege, holds_creatures, shelter};
+use super::sight::{Cover, CoverContext, From, SightBoard, line_of_sight, unseen_cells};
 use super::{Cell, Grid, Size, TerrainMap};
+
+/// Within this many feet (by [`Field::feet_between`]), creatures are adjacent: a prone target
+/// gives advantage, a paralyzed or unconscious one takes critical hits (PHB appendix A), and
+/// allies flank (conventions, "Flanking").
+pub const CLOSE_FEET: u32 = 5;
 
 /// The optional rules and settings a fight is played with (a scene's `rules`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -47,9 +57,13 @@ pub struct Fighter {
     pub id: String,
     /// Name, AC, abilities, saves, attacks and exhaustion.
     pub sheet: Sheet,
+    /// The anchor of its space (the north-west square, or the anchor hex) and the space's cells.
+    pub anchor: Cell,
     pub cells: Vec<Cell>,
     pub side: Side,
     pub size: Size,
+    /// The side of a larger Gargantuan creature's square space, as its scenario gives it.
+    pub square_side: Option<u32>,
     pub is_object: bool,
     pub conditions: Conditions,
     pub facing: Option<Direction>,
@@ -78,6 +92,26 @@ pub struct Fighter {
 impl Fighter {
     pub fn name(&self) -> &str {
         &self.sheet.name
+    }
+
+    /// Where it is, for ranges: its space and its height.
+    pub fn spot(&self) -> Spot<'_> {
+        Spot { cells: &self.cells, elevation: self.elevation }
+    }
+
+    /// It as the creature that moves: a prone creature crawls (PHB "Being Prone").
+    pub fn mover(&self) -> Mover {
+        Mover {
+            size: self.size,
+            square_side: self.square_side,
+            side: self.side,
+            crawling: self.conditions.has(Condition::Prone),
+        }
+    }
+
+    /// Its walking speed now, after its conditions and exhaustion (PHB appendix A).
+    pub fn speed_now(&self) -> u32 {
+        speed(self.sheet.speed, &self.conditions, self.sheet.exhaustion).feet
     }
 
     /// Able to act: not an object, not dead, not incapacitated. (A siege weapon acts through its
@@ -149,6 +183,30 @@ impl<'a> Field<'a> {
         self.fighters.iter().find(|f| f.id == id)
     }
 
+    /// Everyone but `mover` as movement sees them: the board `mover` moves on.
+    pub fn others_than(&self, mover: &str) -> Vec<Occupant> {
+        self.occupants.iter().filter(|o| o.id != mover).cloned().collect()
+    }
+
+    /// Every cell `mover` can put its anchor on with `budget` feet, the turn's diagonals counted
+    /// from `parity` (`rules::movement::reach` on this board).
+    pub fn reach(&self, mover: &Fighter, budget: u32, parity: DiagonalParity) -> Reach {
+        let others = self.others_than(&mover.id);
+        let board = movement::Board { map: self.map, rule: self.rules.diagonals, others: &others };
+        movement::reach(&board, &mover.mover(), mover.anchor, budget, parity)
+    }
+
+    /// The cheapest path for `mover`'s anchor to `to` within `budget` feet, or why there is none
+    /// (`None`: out of reach for no other reason).
+    pub fn path(&self, mover: &Fighter, to: Cell, budget: u32, parity: DiagonalParity) -> Result<Path, Option<MoveError>> {
+        let others = self.others_than(&mover.id);
+        let board = movement::Board { map: self.map, rule: self.rules.diagonals, others: &others };
+        let me = mover.mover();
+        movement::reach(&board, &me, mover.anchor, budget, parity)
+            .path(to)
+            .ok_or_else(|| movement::why_not(&board, &me, mover.anchor, to, budget, parity))
+    }
+
     /// Every fighter on another map of the same place (the terrain an attacker leans over).
     pub fn sight_board_on<'m>(&'m self, map: &'m TerrainMap) -> SightBoard<'m> {
         SightBoard { map, tokens: &self.occupants }
@@ -160,12 +218,75 @@ impl<'a> Field<'a> {
         SightBoard { map: self.map, tokens: &self.occupants }
     }
 
-    /// The range in feet between two fighters' spaces (nearest cell to nearest cell), or their
-    /// difference in elevation if that is more (call: height counts like a straight step of the
-    /// grid, so a creature on a wall 20 ft up is 20 ft from one at its foot).
+    /// The range in feet between two fighters: the one distance of `rules::distance::range_between`
+    /// (nearest cell to nearest cell, or their difference in height if that is more).
     pub fn feet_between(&self, a: &Fighter, b: &Fighter) -> u32 {
-        let across = range_feet(self.grid(), self.rules.diagonals, &a.cells, &b.cells).unwrap_or(u32::MAX);
-        across.max(a.elevation.abs_diff(b.elevation))
+        range_between(self.grid(), self.rules.diagonals, a.spot(), b.spot()).unwrap_or(u32::MAX)
+    }
+
+    /// Whether two fighters are adjacent: within 5 ft by [`Self::feet_between`], so never across a
+    /// height of more than 5 ft.
+    pub fn adjacent(&self, a: &Fighter, b: &Fighter) -> bool {
+        self.feet_between(a, b) <= CLOSE_FEET
+    }
+
+    /// A clear line of sight from a corner of `viewer`'s space to a point of `target`'s, through
+    /// terrain (creatures never block sight), if there is one (conventions, "Line of sight").
+    pub fn line_of_sight(&self, viewer: &Fighter, target: &Fighter) -> Option<Segment> {
+        line_of_sight(&self.sight_board(), &viewer.cells, &target.cells)
+    }
+
+    /// The cover `target` has against `attacker` (DMG "Cover", from the attacker's best corner),
+    /// the one ruling the adjudicator, the command line's `cover` and the map's preview all give.
+    /// Shooting down from higher up, an attacker sees over the low walls and parapets nearer to it
+    /// than to the target: they give the target no cover (call: docs/rules.md, "Elevation"). Siege
+    /// equipment can give total cover besides the walls ([`shelter`]): inside a siege tower, or
+    /// under a ram's roof against an attack from above (`indirect`: a stone's high arc comes down).
+    pub fn cover(&self, attacker: &Fighter, target: &Fighter, indirect: bool) -> Cover {
+        let grid = self.grid();
+        let leaned_over = (attacker.elevation > target.elevation).then(|| {
+            let steps = |cell: Cell, space: &[Cell]| space.iter().map(|&c| grid.steps_between(c, cell)).min();
+            let nearer = self.map.cells().filter(|&cell| {
+                self.map.terrain(cell).is_some_and(|t| t.blocks_cover && !t.blocks_sight)
+                    && steps(cell, &attacker.cells) < steps(cell, &target.cells)
+            });
+            self.map.leaning_over(nearer.collect::<Vec<_>>())
+        });
+        let board = leaned_over.as_ref().map_or_else(|| self.sight_board(), |map| self.sight_board_on(map));
+        let mut cover = CoverContext::new(&board, From::Space { cells: &attacker.cells, id: Some(&attacker.id) })
+            .cover(Some(&target.id), &target.cells);
+        cover.sheltered = shelter(self, attacker, target, indirect);
+        if cover.sheltered.is_some() {
+            cover.degree = super::sight::CoverDegree::Total;
+            cover.total = true;
+        }
+        cover
+    }
+
+    /// The cells of the map `viewer` can't see (the map's sight overlay): every cell when it can't
+    /// see at all (blinded, unconscious, petrified: PHB appendix A), else those no line of sight
+    /// reaches, and under the facing rule its rear arc too (DMG "Optional Rule: Facing": "It can't
+    /// see into its rear arc"). Its own space is never among them.
+    pub fn unseen_cells(&self, viewer: &Fighter) -> Vec<Cell> {
+        if viewer.conditions.cannot_see() {
+            return self.map.cells().filter(|c| !viewer.cells.contains(c)).collect();
+        }
+        let mut unseen = unseen_cells(&self.sight_board(), &viewer.cells);
+        if let Some(facer) = viewer.facer(self.rules) {
+            let hidden: HashSet<Cell> = unseen.iter().copied().collect();
+            let behind = self.map.cells().filter(|&c| {
+                !hidden.contains(&c) && arc_of_cell(self.grid(), &facer, c) == Some(Arc::Rear)
+            });
+            unseen.extend(behind.collect::<Vec<_>>());
+        }
+        unseen
+    }
+
+    /// Every creature and object an area holds: any cell of its space in the area, and its
+    /// height within the area's (docs/rules.md, "Areas of effect"). The one definition the
+    /// template, saving throws, the cauldron's pour and the command line's `aoe` use.
+    pub fn in_area<'v>(&'v self, area: &'v Volume) -> impl Iterator<Item = &'a Fighter> + 'v {
+        self.fighters.iter().filter(move |f| area.holds(&f.cells, f.elevation))
     }
 
     /// Where `other` stands in `of`'s arcs, under the facing rule.
@@ -177,10 +298,7 @@ impl<'a> Field<'a> {
     /// petrified), the target invisible, the target in its rear arc (DMG "Optional Rule: Facing":
     /// "It can't see into its rear arc"), or no line of sight (conventions, "Line of sight").
     pub fn unseen_because(&self, viewer: &Fighter, target: &Fighter) -> Option<Unseen> {
-        if let Some(c) = [Condition::Blinded, Condition::Unconscious, Condition::Petrified]
-            .into_iter()
-            .find(|&c| viewer.conditions.has(c))
-        {
+        if let Some(c) = viewer.conditions.blinding() {
             return Some(Unseen::ViewerIs(c));
         }
         if target.conditions.has(Condition::Invisible) {
@@ -192,7 +310,7 @@ impl<'a> Field<'a> {
         if self.arc_of(viewer, target) == Some(Arc::Rear) {
             return Some(Unseen::RearArc);
         }
-        if line_of_sight(&self.sight_board(), &viewer.cells, &target.cells).is_none() {
+        if self.line_of_sight(viewer, target).is_none() {
             return Some(Unseen::NoLineOfSight);
         }
         None
@@ -253,16 +371,55 @@ pub fn death_save(health: &mut Health, conditions: &mut Conditions, natural: i32
     Some(save)
 }
 
-/// Heals up to `max_hp`; a creature at 0 that regains hit points is no longer unconscious (it
-/// stays prone). Returns the hit points regained.
-pub fn heal(health: &mut Health, conditions: &mut Conditions, amount: i32, max_hp: i32) -> i32 {
+/// Heals up to the hit point maximum that `exhaustion` leaves (PHB appendix A: halved from level
+/// 4), on the map and in a chase alike; a creature at 0 that regains hit points is no longer
+/// unconscious (it stays prone). Returns the hit points regained.
+pub fn heal(health: &mut Health, conditions: &mut Conditions, amount: i32, exhaustion: u8) -> i32 {
     let was_down = health.hp == 0;
-    let regained = health.heal(amount, max_hp);
+    let regained = health.heal(amount, exhausted_max_hp(health.max_hp, exhaustion));
     if was_down && health.life == Life::Up {
         conditions.set(Condition::Unconscious, false);
     }
     regained
 }
 
+/// Sets a creature's exhaustion to `level` (at most 6) and returns it: at level 6 it dies (PHB
+/// appendix A, "Exhaustion").
+pub fn set_exhaustion(health: &mut Health, level: u8) -> u8 {
+    let level = level.min(DEATH_BY_EXHAUSTION);
+    if level >= DEATH_BY_EXHAUSTION {
+        health.life = Life::Dead;
+    }
+    level
+}
+
+/// Why a creature can't stand up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum StandError {
+    #[error("it isn't prone")]
+    NotProne,
+    /// Standing costs half its speed, and it has less movement left.
+    #[error("it needs {cost} ft to stand and has {left} ft left")]
+    NotEnoughMovement { cost: u32, left: u32 },
+}
+
+/// A prone creature stands up, paying half its speed now from `movement_left` (PHB "Being Prone":
+/// "Standing up takes more effort; doing so costs an amount of movement equal to half your
+/// speed"). Returns the feet it cost; the caller spends them.
+pub fn stand_up(conditions: &mut Conditions, base_speed: u32, exhaustion: u8, movement_left: u32) -> Result<u32, StandError> {
+    if !conditions.has(Condition::Prone) {
+        return Err(StandError::NotProne);
+    }
+    let cost = standing_cost(speed(base_speed, conditions, exhaustion).feet);
+    if movement_left < cost {
+        return Err(StandError::NotEnoughMovement { cost, left: movement_left });
+    }
+    conditions.set(Condition::Prone, false);
+    Ok(cost)
+}
+
+#[cfg(test)]
+pub(crate) mod tests;
 #[cfg(test)]
 pub(crate) mod tests;

@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::{Field, Fighter};
 use crate::rules::Cell;
 use crate::rules::creature::{Attack, AttackKind};
+use crate::rules::distance::{Spot, range_between};
 
 /// How the creature is moving.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -81,9 +82,10 @@ pub fn provocations(
     let mut found: Vec<Provocation> = Vec::new();
     for (step, pair) in anchors.windows(2).enumerate() {
         let (here, there) = (cells_at(pair[0]), cells_at(pair[1]));
+        // The one distance, heights included: a guard on a wall walk above the path reaches no one.
         let within = |cells: &[Cell], reactor: &Fighter, reach: u32| {
-            crate::rules::distance::range_feet(field.grid(), field.rules.diagonals, cells, &reactor.cells)
-                .is_some_and(|feet| feet <= reach)
+            let mover = Spot { cells, elevation: me.elevation };
+            range_between(field.grid(), field.rules.diagonals, mover, reactor.spot()).is_some_and(|feet| feet <= reach)
         };
         // Struck already on this path, or let the mover go at this very cell.
         let asked = |id: &String| found.iter().any(|p| &p.reactor == id) || (step == 0 && skip.contains(id));

@@ -8,25 +8,20 @@
 use serde::Serialize;
 
 use super::adjudicate::{Adjudication, Refusal};
+use super::{Fighter, take_damage};
 use crate::rules::attack::{Outcome, critical_dice};
+use crate::rules::conditions::Conditions;
 use crate::rules::dice::{DiceError, DiceRoll, Notation, RollMode, SeededDice};
-use crate::rules::health::{Adjusted, DamageType, Defenses};
+use crate::rules::health::{Adjusted, DamageTaken, DamageType, Defenses, Health};
 
 /// Why an attack wasn't rolled.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(untagged)]
 pub enum RollError {
+    #[error("{0}")]
     Refused(Refusal),
-    Dice(DiceError),
-}
-
-impl std::fmt::Display for RollError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RollError::Refused(refusal) => refusal.fmt(f),
-            RollError::Dice(error) => error.fmt(f),
-        }
-    }
+    #[error("{0}")]
+    Dice(#[from] DiceError),
 }
 
 /// The damage of a hit.
@@ -99,6 +94,49 @@ pub fn roll_attack(
         None
     };
     Ok(AttackRoll { natural, total: roll.total, ac: ruling.ac.total, roll, outcome, damage })
+}
+
+/// What a rolled attack changes, besides the roll: the damage the target takes, the Help it used
+/// up (PHB "Help": the advantage is for the ally's next attack roll against the target), and the
+/// hiding place it gave away (PHB "Unseen Attackers and Targets": "If you are hidden ... you give
+/// away your location when the attack hits or misses"). The map and `query attack --roll` apply
+/// the same aftermath.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Aftermath {
+    /// The damage after the target's defenses, on a hit.
+    pub damage: Option<i32>,
+    pub critical: bool,
+    /// The attacker had an ally's Help against this target: it is used up.
+    pub help_used: bool,
+    /// The attacker was hidden: it no longer is.
+    pub revealed: bool,
+}
+
+impl Aftermath {
+    /// The aftermath of `attacker`'s `roll` under `ruling`.
+    pub fn of(ruling: &Adjudication, attacker: &Fighter, roll: &AttackRoll) -> Self {
+        Self {
+            damage: roll.damage.as_ref().map(|d| d.dealt.amount),
+            critical: roll.outcome == Outcome::Critical,
+            help_used: attacker.helped_against.as_deref() == Some(ruling.target.as_str()),
+            revealed: attacker.hidden.is_some(),
+        }
+    }
+
+    /// Deals the damage to the target's hit points and conditions, and says what it did.
+    pub fn harm(&self, health: &mut Health, conditions: &mut Conditions) -> Option<DamageTaken> {
+        self.damage.map(|amount| take_damage(health, conditions, amount, self.critical))
+    }
+
+    /// Clears what the attack used up of the attacker: the Help it had, its hiding place.
+    pub fn settle(&self, helped_against: &mut Option<String>, hidden: &mut Option<i32>) {
+        if self.help_used {
+            *helped_against = None;
+        }
+        if self.revealed {
+            *hidden = None;
+        }
+    }
 }
 
 /// Rolls (or averages) the damage of a hit and applies the target's defenses.

@@ -9,18 +9,17 @@
 //! PHB "Damage Rolls": the damage of an effect that hits several targets at once is rolled once
 //! for all of them; "Saving Throws": half damage on a success where the effect says so.
 
-use std::collections::HashSet;
-
 use serde::Serialize;
 
 use super::{Field, Fighter};
 use crate::rules::advantage::Sources;
-use crate::rules::area::CoveredCell;
+use crate::rules::area::Volume;
 use crate::rules::conditions::Condition;
 use crate::rules::creature::Ability;
 use crate::rules::dice::{DiceError, DiceRoll, Notation, RollMode, SeededDice};
 use crate::rules::health::{Adjusted, DamageType};
 use crate::rules::lattice::Point;
+use crate::rules::siege::Shelter;
 use crate::rules::sight::{CoverContext, CoverDegree, From};
 
 /// A creature an area holds, with its cover from the point of origin.
@@ -29,28 +28,50 @@ pub struct InArea {
     pub id: String,
     pub name: String,
     pub cover: CoverDegree,
-    /// Why the area doesn't affect it (total cover from the origin), if so.
-    pub sheltered: Option<String>,
+    /// Why the area doesn't affect it, if so (written as a sentence in the command line's JSON).
+    #[serde(rename = "sheltered")]
+    pub unaffected: Option<Unaffected>,
 }
 
-/// The creatures with any cell of their space in the area (objects and the dead left out), in the
+/// Why a creature in an area is not affected by it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unaffected {
+    /// Walls give it total cover from the point of origin.
+    BehindWalls,
+    /// Siege equipment gives it total cover (a ram's roof against oil from above).
+    Sheltered(Shelter),
+}
+
+impl std::fmt::Display for Unaffected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unaffected::BehindWalls => write!(f, "total cover from the point of origin"),
+            Unaffected::Sheltered(shelter) => write!(f, "total cover from above ({shelter})"),
+        }
+    }
+}
+
+impl Serialize for Unaffected {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// The creatures the area holds ([`Field::in_area`]; objects and the dead left out), in the
 /// field's order, each with its cover from `origin`.
-pub fn creatures_in_area(field: &Field, cells: &[CoveredCell], origin: Point) -> Vec<InArea> {
-    let inside: HashSet<_> = cells.iter().map(|c| c.cell).collect();
+pub fn creatures_in_area(field: &Field, area: &Volume, origin: Point) -> Vec<InArea> {
     let board = field.sight_board();
     let from_origin = CoverContext::new(&board, From::Origin(origin));
     field
-        .fighters
-        .iter()
+        .in_area(area)
         .filter(|f| !f.is_object && f.health.life != crate::rules::health::Life::Dead)
-        .filter(|f| f.cells.iter().any(|c| inside.contains(c)))
         .map(|f| {
             let cover = from_origin.cover(Some(&f.id), &f.cells);
             InArea {
                 id: f.id.clone(),
                 name: f.name().to_owned(),
                 cover: cover.degree,
-                sheltered: cover.total.then(|| "total cover from the point of origin".to_owned()),
+                unaffected: cover.total.then_some(Unaffected::BehindWalls),
             }
         })
         .collect()
@@ -82,9 +103,34 @@ pub struct SaveResult {
     pub success: bool,
     /// Why it failed without rolling (PHB appendix A: paralyzed, petrified, stunned and
     /// unconscious creatures fail Strength and Dexterity saves), or why it is unaffected.
-    pub note: Option<String>,
+    pub note: Option<SaveNote>,
     /// The damage it takes after halving and its defenses.
     pub damage: Option<Adjusted>,
+}
+
+/// Why a creature's save wasn't rolled (written as a sentence in the command line's JSON).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveNote {
+    Unaffected(Unaffected),
+    /// It fails Strength and Dexterity saves while it has this condition.
+    FailsAutomatically { name: String, condition: Condition },
+}
+
+impl std::fmt::Display for SaveNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SaveNote::Unaffected(why) => write!(f, "unaffected: {why}"),
+            SaveNote::FailsAutomatically { name, condition } => {
+                write!(f, "{name} is {}: fails automatically", condition.name())
+            }
+        }
+    }
+}
+
+impl Serialize for SaveNote {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
 }
 
 /// Every save, and the one damage roll.
@@ -140,14 +186,16 @@ pub fn roll_saves(
             note: None,
             damage: None,
         };
-        if let Some(why) = &entry.sheltered {
+        if let Some(why) = &entry.unaffected {
             result.success = true;
-            result.note = Some(format!("unaffected: {why}"));
+            result.note = Some(SaveNote::Unaffected(why.clone()));
             results.push(result);
             continue;
         }
         match who.conditions.auto_fail_by(effect.ability) {
-            Some(c) => result.note = Some(format!("{} is {}: fails automatically", who.name(), c.name())),
+            Some(condition) => {
+                result.note = Some(SaveNote::FailsAutomatically { name: who.name().to_owned(), condition });
+            }
             None => {
                 let roll = dice.roll(&format!("1d20{:+}", bonus + cover_bonus), result.sources.mode())?;
                 result.success = roll.total >= effect.dc;

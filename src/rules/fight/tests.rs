@@ -8,7 +8,7 @@ use super::saves::{SaveEffect, creatures_in_area, roll_saves};
 use super::*;
 use crate::rules::Footprint;
 use crate::rules::HexOrientation;
-use crate::rules::area::{Shape, covered_cells};
+use crate::rules::area::{Shape, Volume, covered_cells};
 use crate::rules::attack::Outcome;
 use crate::rules::creature::{Abilities, Ability, Attack};
 use crate::rules::dice::{Notation, RollMode, SeededDice};
@@ -82,9 +82,11 @@ pub(crate) fn sized(id: &str, side: Side, at: (i32, i32), size: Size, grid: Grid
             attacks: vec![sword(), bow()],
             ..Sheet::default()
         },
+        anchor: Cell::new(at.0, at.1),
         cells: Footprint::of(grid, size, None).at(Cell::new(at.0, at.1)).collect(),
         side,
         size,
+        square_side: None,
         is_object: false,
         conditions: Conditions::default(),
         facing: None,
@@ -463,12 +465,13 @@ fn saves_against_an_area_take_cover_from_its_origin() {
     let field = Field::new(&map, &fighters, RULES);
     let origin = Point::square_corner(4, 3);
     let cells = covered_cells(&map, Shape::Sphere { radius: 20 }, origin.to_units(Grid::Square), 0.0).unwrap();
-    let inside = creatures_in_area(&field, &cells, origin);
+    let inside = creatures_in_area(&field, &Volume::of(&cells, Shape::Sphere { radius: 20 }, 0), origin);
     let ids: Vec<&str> = inside.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, ["open", "low", "walled", "stiff"]);
     let low = inside.iter().find(|c| c.id == "low").unwrap();
-    assert!(low.cover >= crate::rules::sight::CoverDegree::Half && low.sheltered.is_none());
-    assert!(inside.iter().find(|c| c.id == "walled").unwrap().sheltered.is_some(), "behind the wall");
+    assert!(low.cover >= crate::rules::sight::CoverDegree::Half && low.unaffected.is_none());
+    let walled = inside.iter().find(|c| c.id == "walled").unwrap();
+    assert_eq!(walled.unaffected, Some(super::saves::Unaffected::BehindWalls), "behind the wall");
     let fireball = SaveEffect {
         ability: Ability::Dex,
         dc: 15,
@@ -503,7 +506,7 @@ fn dropping_to_zero_knocks_out_and_healing_wakes() {
     let mut conditions = Conditions::default();
     take_damage(&mut health, &mut conditions, 5, false);
     assert!(conditions.has(Condition::Unconscious) && conditions.has(Condition::Prone));
-    assert_eq!(heal(&mut health, &mut conditions, 4, 20), 4);
+    assert_eq!(heal(&mut health, &mut conditions, 4, 0), 4);
     assert!(!conditions.has(Condition::Unconscious) && conditions.has(Condition::Prone), "wakes up prone");
 }
 

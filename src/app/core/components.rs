@@ -1,0 +1,179 @@
+//! The components that hold a token's live state: the design's `Position`, `Size`, `Facing`,
+//! `Shield`, `ChaseState` and `SiegeWeapon`, and the rest of what a creature or object is now.
+
+use bevy::prelude::*;
+
+use crate::rules::chase::{Role, Status};
+use crate::rules::conditions::Conditions;
+use crate::rules::creature::{Abilities, Direction, Sheet, ShieldSide, Side};
+use crate::rules::economy::Economy;
+use crate::rules::facing::ArcLayout;
+use crate::rules::health::{Defenses, Health};
+use crate::rules::movement::TurnMovement;
+use crate::rules::{Cell, Footprint, Grid};
+use crate::scenario::TokenKind;
+
+/// Marks a token's root entity: a creature or an object of the scenario.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct TokenMarker;
+
+/// The scenario's id of a creature or object.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TokenId(pub String);
+
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct DisplayName(pub String);
+
+/// The anchor cell of the token's space (north-west square, or anchor hex).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position(pub Cell);
+
+/// The size category and, for a large Gargantuan creature on squares, its side in squares.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    pub size: crate::rules::Size,
+    pub square_side: Option<u32>,
+}
+
+impl Size {
+    /// The cells of the space whose anchor is `anchor`.
+    pub fn cells(self, grid: Grid, anchor: Cell) -> Vec<Cell> {
+        Footprint::of(grid, self.size, self.square_side).at(anchor).collect()
+    }
+}
+
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allegiance(pub Side);
+
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kind(pub TokenKind);
+
+/// Armor Class, walking speed and exhaustion level.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vitals {
+    pub ac: i32,
+    pub speed: u32,
+    /// Exhaustion lasts until a rest (PHB appendix A), so a chase's exhaustion comes back with it.
+    pub exhaustion: u8,
+}
+
+/// Hit points, temporary hit points, death saves and whether it lives (`rules::health`).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HitPoints(pub Health);
+
+/// What the fight rules read of a creature besides its place and hit points: its sheet (attacks,
+/// saves), conditions, defenses, arcs, and the Dodge and Help it has now.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Combatant {
+    pub sheet: Sheet,
+    pub conditions: Conditions,
+    pub defenses: Defenses,
+    pub arcs: ArcLayout,
+    pub dodging: bool,
+    /// An ally's Help: the next attack against this target has advantage.
+    pub helped_against: Option<String>,
+    /// Who gave that Help: it lasts until the helper's next turn (PHB "Help").
+    pub helped_by: Option<Entity>,
+    pub average_damage: bool,
+    /// Hidden by the Hide action, with its Stealth total (PHB "Hide").
+    pub hidden: Option<i32>,
+    /// Feet above the ground: attacks from higher up come from above.
+    pub elevation: u32,
+}
+
+/// A token whose space creatures stand in (a siege tower): not an obstacle to movement or sight.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenSpace;
+
+/// A siege weapon or siege tower (`rules::siege`): its kind, how far it is readied, and who
+/// worked it this round. Only the siege feature writes it.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct SiegeWeapon {
+    pub siege: crate::rules::siege::Siege,
+    /// The round the crew below worked it in.
+    pub round: u32,
+    /// What each creature did to it this round, such as `Brom loaded it`.
+    pub crew_this_round: Vec<String>,
+}
+
+/// What is spent of a creature's turn and round: action, bonus action, object interaction,
+/// reaction, Disengage and a readied action (`rules::economy`).
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+pub struct Actions(pub Economy);
+
+/// A creature's movement this turn, with the moves it made (for undo).
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+pub struct TurnMoves {
+    pub turn: TurnMovement,
+    /// Prone: every foot of movement costs 1 extra foot (PHB "Being Prone").
+    pub crawling: bool,
+}
+
+/// A player character's inspiration: whether it has it, and whether it was spent on the next roll.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Inspiration {
+    pub has: bool,
+    pub spent_on_next_roll: bool,
+}
+
+/// Kept from the players: the players' view doesn't draw it (the scene's `hidden`, or the DM's
+/// switch on the initiative tracker).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Secret;
+
+/// Marks a token the current audience doesn't see: not drawn, not picked, not listed.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct OutOfView;
+
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbilityModifiers(pub Abilities);
+
+/// The side of its space a creature faces (DMG "Optional Rule: Facing").
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Facing(pub Direction);
+
+/// The arm a creature carries its shield on.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shield(pub ShieldSide);
+
+/// A player character (who can earn inspiration).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct PlayerCharacter;
+
+/// Where the token stands in the scenario's list (the order of the roster).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RosterOrder(pub usize);
+
+/// Where the token's disc is drawn and how big, in world units (for picking and overlays).
+/// Its look is built around `home_anchor`; when the token moves, the whole token is translated.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct TokenDisc {
+    /// The disc's centre where the token stands now.
+    pub center: Vec2,
+    pub radius: f32,
+    /// The anchor and disc centre the token's look was built at.
+    pub home_anchor: Cell,
+    pub home_center: Vec2,
+}
+
+/// A creature in a running chase (DMG "Chases"), as the chase-round scheduler's engine has it
+/// now: written by the chase feature after every request, read by the chase screens and the map.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct ChaseState {
+    /// Which of the running chases it is in (after a split there may be several), and its name.
+    pub chase: usize,
+    pub chase_name: String,
+    /// Quarry, pursuer, or both (a role reversal).
+    pub roles: Vec<Role>,
+    /// Its place on the track, in feet.
+    pub position: i32,
+    pub status: Status,
+    /// Dashes it may still take without a Constitution check.
+    pub free_dashes_left: u32,
+    /// Its exhaustion now (what the chase gave it comes back to the map with it).
+    pub exhaustion: u8,
+    /// Out of its lead pursuer's sight this round (a quarry's chance to escape).
+    pub out_of_sight: bool,
+    /// Whose turn it is in its chase.
+    pub acting: bool,
+}

@@ -1,0 +1,79 @@
+//! The session's randomness and records: one seeded generator for every roll ([`Dice`]), the roll
+//! log ([`Rolls`]), and the DM's tables ([`Tables`]), each its own resource.
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+
+use super::options::LaunchOptions;
+use crate::rules::dice::{DiceError, DiceRoll, LogEntry, RollLog, RollMode, SeededDice};
+use crate::rules::tables::{self, Table};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Dice>().init_resource::<RollRecord>().init_resource::<Tables>();
+}
+
+/// The session's one seeded generator: every roll, table roll and initiative roll comes from it,
+/// so a session replays from its seed (recorded in the roll log, settable with `--seed`).
+#[derive(Resource)]
+pub struct Dice(pub SeededDice);
+
+impl FromWorld for Dice {
+    fn from_world(world: &mut World) -> Self {
+        let seed = world.get_resource::<LaunchOptions>().and_then(|o| o.seed).unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+        });
+        Self(SeededDice::new(seed))
+    }
+}
+
+/// Every roll of the session, with the dice's seed.
+#[derive(Resource)]
+pub struct RollRecord(pub RollLog);
+
+impl FromWorld for RollRecord {
+    fn from_world(world: &mut World) -> Self {
+        let seed = world.get_resource_or_init::<Dice>().0.seed;
+        Self(RollLog { seed, entries: Vec::new() })
+    }
+}
+
+/// The DM's tables (DMG chapter 8's and the others the app carries).
+#[derive(Resource)]
+pub struct Tables(pub Vec<Table>);
+
+impl Default for Tables {
+    fn default() -> Self {
+        Self(tables::all().unwrap_or_else(|e| {
+            error!("{e}");
+            Vec::new()
+        }))
+    }
+}
+
+/// The dice and the log together: a roll made and written down.
+#[derive(SystemParam)]
+pub struct Rolls<'w> {
+    pub dice: ResMut<'w, Dice>,
+    pub log: ResMut<'w, RollRecord>,
+}
+
+impl Rolls<'_> {
+    /// Rolls `notation` and writes it in the log as `who`'s, for `reason`.
+    pub fn roll(
+        &mut self,
+        notation: &str,
+        mode: RollMode,
+        who: &str,
+        reason: impl Into<String>,
+        hidden: bool,
+    ) -> Result<DiceRoll, DiceError> {
+        let roll = self.dice.0.roll(notation, mode)?;
+        self.write(who, reason, roll.clone(), hidden);
+        Ok(roll)
+    }
+
+    /// Writes a roll already made in the log.
+    pub fn write(&mut self, who: &str, reason: impl Into<String>, roll: DiceRoll, hidden: bool) {
+        self.log.0.entries.push(LogEntry { who: who.to_owned(), reason: reason.into(), roll, hidden });
+    }
+}

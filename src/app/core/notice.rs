@@ -1,0 +1,280 @@
+//! What the app tells the user, as data: every outcome and refusal a request can have is a
+//! [`Said`], with the names and numbers it needs; `ui::words` renders it in English at the edge,
+//! and tests assert on the variant.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+
+use crate::rules::Cell;
+use crate::rules::chase::ChaseError;
+use crate::rules::conditions::Condition;
+use crate::rules::creature::Direction;
+use crate::rules::dice::DiceError;
+use crate::rules::economy::{Action, EconomyError};
+use crate::rules::fight::StandError;
+use crate::rules::fight::actions::{CantHelp, CantTurn};
+use crate::rules::fight::adjudicate::Refusal;
+use crate::rules::fight::resolve::AttackRoll;
+use crate::rules::health::{DamageTaken, DeathSave, Life};
+use crate::rules::movement::MoveError;
+use crate::rules::siege::SiegeError;
+use crate::scenario::ScenarioErrors;
+use crate::scenario::edit::EditError;
+
+/// The last thing the app has to tell the user (the status bar shows it, red when it is a
+/// refusal).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Notice(pub Option<Said>);
+
+impl Notice {
+    /// Tells the user `said`, in place of what was said before.
+    pub fn say(&mut self, said: Said) {
+        self.0 = Some(said);
+    }
+
+    /// Whether the last thing said is a refusal or a failure.
+    pub fn is_refusal(&self) -> bool {
+        self.0.as_ref().is_some_and(Said::is_refusal)
+    }
+}
+
+/// How an attack was made, as the log and the notice name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttackKindWords {
+    Attack,
+    Opportunity,
+    Readied,
+}
+
+/// Why a move, an action or an attack was refused before the rules were asked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NotNow {
+    /// A reaction prompt waits for its answer.
+    ReactionWaiting,
+    /// Out of its turn a creature acts only with its reaction.
+    NotItsTurn { who: String },
+    /// Its action economy has nothing left for it.
+    Spent { who: String, error: EconomyError },
+}
+
+/// A creature's saving throw against an area, in a few words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveLine {
+    pub name: String,
+    pub success: bool,
+    /// The damage it took.
+    pub taken: i32,
+    /// Why it didn't roll, in words (unaffected, fails automatically).
+    pub note: Option<String>,
+    pub rolled: bool,
+}
+
+/// Why a siege weapon can't be worked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CantWork {
+    Siege(SiegeError),
+    NotNow(NotNow),
+    /// Firing needs a target: the fire button, then a click on it.
+    NeedsTarget,
+    NoAttack,
+    NoSuchWeapon,
+}
+
+/// Why a siege weapon can't be pushed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CantPush {
+    /// Too few creatures beside it: its crew in words.
+    TooFew { crew: String },
+    /// No path for its space within what its pushers can move it.
+    NoPath { why: Option<MoveError>, feet: u32 },
+    /// A pusher can't walk alongside it.
+    Blocked { pusher: String, at: Cell },
+    /// While a fight runs, one of its pushers must be the creature whose turn it is.
+    NotTheirTurn,
+    NoSuchWeapon,
+}
+
+/// Why the creature whose turn it is can't delay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CantDelay {
+    NoFight,
+    StartedByHand { who: String },
+    AlreadyActed { who: String },
+    Last { who: String },
+    NextIsGone,
+}
+
+/// What an edit of the editor did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edited {
+    Filled { cells: usize, refused: Option<String> },
+    Added { id: String },
+    Placed { id: String, anchor: Cell },
+    Resized { width: u32, height: u32 },
+    Grid { name: &'static str, warnings: Vec<String> },
+    Duplicated { copy: String, of: String },
+    Deleted { id: String, warning: Option<String> },
+    Changed { name: String },
+}
+
+/// Something the app tells the user.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Said {
+    // Scenario files, saving and the autosave.
+    ReloadedBuiltIn,
+    Opened(PathBuf),
+    /// A file that didn't load: the current scenario stays.
+    KeptScenario(ScenarioErrors),
+    Saved(PathBuf),
+    CouldNotSave { path: PathBuf, error: String },
+    BuiltInHasNoFile,
+    /// The map has no recorded state yet (a save or an edit in its first frame).
+    MapNotReady,
+    RestoredAutosave,
+    AutosaveNotRestored { error: String, kept: Option<PathBuf> },
+    AutosaveFailed { path: PathBuf, error: String },
+    Screenshot(String),
+    SceneHasChase { name: String },
+
+    // Undo, redo and the editor.
+    FinishTheStepFirst,
+    NothingTo { redo: bool },
+    Undid { redo: bool, left: usize },
+    EditorOpen,
+    BackToPlay,
+    EditRefused(EditError),
+    Edited(Edited),
+
+    // Moves and reactions.
+    CantMove { who: String, why: NotNow },
+    CantMoveTo { who: String, to: Cell, why: Option<MoveError> },
+    Stays { who: String, at: Cell },
+    Moved { who: String, feet: u32, dashed: bool, squeezing: bool, left: u32 },
+    /// Moved by the DM or another force, not with its own movement.
+    MovedBy { who: String, feet: u32 },
+    /// The DM moved a creature out of its turn while a fight runs.
+    ByTheDm(Box<Said>),
+    LeavingReach { mover: String, reactors: Vec<String>, at: Cell },
+    LetsGo { reactor: String, mover: String },
+    HoldsReadied { who: String },
+    ReleasesSpell { who: String, spell: String },
+    ReadiedFires { who: String, what: String },
+    ReadiedAttackWaits { who: String },
+    NothingReadied { who: String },
+    Gone { who: String },
+    DropsAndStops { who: String },
+    SpeedZeroStops { who: String },
+    AnswerTheReactionFirst,
+    /// Several things at once, told in order.
+    Several(Vec<Said>),
+
+    // Turns and actions.
+    TurnWaitsForReaction,
+    TurnStarts { round: u32, who: String, speed: u32 },
+    Delays { who: String, then: Box<Said> },
+    CantDelay(CantDelay),
+    Joins { who: String, initiative: i32 },
+    LeavesOrder { who: String },
+    KeptFromPlayers { who: String, kept: bool },
+    MoveTakenBack { who: String, to: Cell, left: u32 },
+    HasItsOwnButton(Action),
+    NotNow(NotNow),
+    Acts { who: String, action: Action, bonus: bool, left: u32 },
+    Interacts { who: String, with_action: bool },
+    Readies { who: String, words: String },
+
+    // Dice.
+    Dice(DiceError),
+    InspirationGiven { who: String },
+    InspirationSpent { who: String },
+
+    // The fight.
+    AttackPicked { who: String, attack: String },
+    WeaponFiresThroughCrew { weapon: String },
+    CantAttack { who: String, why: Refusal },
+    CantAttackNow { who: String, why: NotNow },
+    Attacked {
+        attacker: String,
+        target: String,
+        attack: String,
+        how: AttackKindWords,
+        roll: Box<AttackRoll>,
+        taken: Option<DamageTaken>,
+        revealed: bool,
+    },
+    Damaged { who: String, taken: DamageTaken },
+    Healed { who: String, regained: i32 },
+    TempHp { who: String, now: i32 },
+    ConditionSet { who: String, condition: Condition, on: bool },
+    Exhaustion { who: String, level: u8 },
+    NotDying { who: String },
+    DeathSaved { who: String, save: Option<DeathSave>, successes: u8, failures: u8, life: Life },
+    Stabilized { who: String },
+    FacesNoWay { who: String },
+    CantTurn { who: String, why: CantTurn },
+    Turned { who: String, facing: Direction, reaction: bool },
+    Dodging { who: String, on: bool },
+    CantStand { who: String, why: StandError },
+    StoodUp { who: String, cost: u32 },
+    CantHelp { who: String, why: CantHelp },
+    Helps { helper: String, ally: String, target: String },
+    CantHide { who: String, seen_by: Vec<String> },
+    /// Hidden; the Stealth total shown for a player character.
+    Hides { who: String, stealth: Option<i32> },
+    /// Noticed; the numbers shown for a player character.
+    FailsToHide { who: String, noticed_by: String, numbers: Option<(i32, i32)> },
+    Searched { who: String, found: Vec<String> },
+    SavesRolled { lines: Vec<SaveLine> },
+
+    // Siege weapons.
+    CantWork { who: String, weapon: String, why: CantWork },
+    Worked { who: String, weapon: String, verb: &'static str, state: String },
+    LetsGoOf { who: String, weapon: String },
+    Mans { who: String, weapon: String },
+    Tipped { who: String, weapon: String, lines: Vec<SaveLine> },
+    CantPush { weapon: String, to: Cell, why: CantPush },
+    DmMovedWeapon { weapon: String, to: Cell },
+    Pushed { pushers: Vec<String>, weapon: String, feet: u32, each: u32 },
+
+    // Chases.
+    Chase(ChaseError),
+}
+
+impl Said {
+    /// Whether it tells of a refusal or a failure (the status bar shows it in red).
+    pub fn is_refusal(&self) -> bool {
+        match self {
+            Said::KeptScenario(_)
+            | Said::CouldNotSave { .. }
+            | Said::BuiltInHasNoFile
+            | Said::MapNotReady
+            | Said::AutosaveNotRestored { .. }
+            | Said::AutosaveFailed { .. }
+            | Said::FinishTheStepFirst
+            | Said::EditRefused(_)
+            | Said::CantMove { .. }
+            | Said::CantMoveTo { .. }
+            | Said::AnswerTheReactionFirst
+            | Said::TurnWaitsForReaction
+            | Said::CantDelay(_)
+            | Said::HasItsOwnButton(_)
+            | Said::NotNow(_)
+            | Said::Dice(_)
+            | Said::WeaponFiresThroughCrew { .. }
+            | Said::CantAttack { .. }
+            | Said::CantAttackNow { .. }
+            | Said::NotDying { .. }
+            | Said::FacesNoWay { .. }
+            | Said::CantTurn { .. }
+            | Said::CantStand { .. }
+            | Said::CantHelp { .. }
+            | Said::CantHide { .. }
+            | Said::CantWork { .. }
+            | Said::CantPush { .. }
+            | Said::Chase(_) => true,
+            Said::Several(all) => all.last().is_some_and(Said::is_refusal),
+            _ => false,
+        }
+    }
+}

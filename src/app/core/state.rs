@@ -1,0 +1,321 @@
+//! The shared resources of the app's state: the loaded scenario, the selection, the audience, the
+//! attack picked, the reactions waiting, the cells shaded on the map; and the systems that load a
+//! scenario and select a token.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+
+use super::messages::{OpenScenario, ScenarioChanged, SelectToken, Toggle};
+use super::notice::{Notice, Said};
+use super::schedule::AppSystems;
+use super::tokens::TokenIndex;
+use crate::rules::Cell;
+use crate::rules::creature::Side;
+use crate::rules::fight::opportunity::{Moving, Provocation};
+use crate::rules::movement::Path;
+use crate::scenario::{DEFAULT_SCENARIO_NAME, Scenario};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Selection>()
+        .init_resource::<GridVisible>()
+        .init_resource::<RedrawFrames>()
+        .init_resource::<Audience>()
+        .init_resource::<AttackMode>()
+        .init_resource::<Reactions>()
+        .init_resource::<CellShades>()
+        .init_resource::<StepUnderWay>()
+        .add_systems(Startup, announce_first_scenario)
+        .add_systems(PreUpdate, open_scenarios)
+        .add_systems(Update, (toggle_diagonal_rule, toggle_grid_lines).in_set(AppSystems::Apply))
+        .add_systems(Update, apply_selection.after(AppSystems::Build).before(AppSystems::Pointer))
+        .add_systems(Last, keep_redrawing);
+}
+
+/// The scenario being played and the file it came from.
+#[derive(Resource, Clone, Debug)]
+pub struct LoadedScenario {
+    pub scenario: Scenario,
+    /// `None` for the built-in scenario.
+    pub source: Option<PathBuf>,
+}
+
+impl LoadedScenario {
+    pub fn from_file(scenario: Scenario, path: PathBuf) -> Self {
+        Self { scenario, source: Some(path) }
+    }
+
+    pub fn built_in(scenario: Scenario) -> Self {
+        Self { scenario, source: None }
+    }
+
+    pub fn source_name(&self) -> String {
+        self.source.as_ref().map_or_else(|| DEFAULT_SCENARIO_NAME.to_owned(), |p| p.display().to_string())
+    }
+}
+
+/// The selected token, if any.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Selection(pub Option<Entity>);
+
+/// Whether grid lines are drawn.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridVisible(pub bool);
+
+impl Default for GridVisible {
+    fn default() -> Self {
+        Self(true)
+    }
+}
+
+/// How many more frames to draw without input: spawning a map takes a frame or two to show, and
+/// the app otherwise redraws only on input.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct RedrawFrames(pub u32);
+
+impl RedrawFrames {
+    /// Draws at least `frames` more frames.
+    pub fn at_least(&mut self, frames: u32) {
+        self.0 = self.0.max(frames);
+    }
+}
+
+/// Who is looking at the screen: the players' view (the default) or the DM's view behind a
+/// deliberate switch.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Audience {
+    /// The DM's view is up.
+    pub dm: bool,
+}
+
+impl Audience {
+    /// Whether this audience sees a creature's exact hit points: the DM always; the players those
+    /// of player characters and of their party.
+    pub fn sees_hit_points(self, pc: bool, side: Side) -> bool {
+        self.dm || pc || side == Side::Party
+    }
+
+    /// Whether this audience sees the creature at all: the players don't see a creature kept
+    /// from them, nor a creature hostile to the party hidden by the Hide action (their own and
+    /// their friends' hiding places they know).
+    pub fn sees(self, secret: bool, hidden: bool, side: Side) -> bool {
+        self.dm || !(secret || (hidden && Side::Party.is_hostile_to(side)))
+    }
+}
+
+/// The attack the selected creature has picked on its card: a click on a target makes it. Only
+/// the fight feature writes it.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AttackMode {
+    pub attacker: Option<Entity>,
+    pub attack: Option<String>,
+    /// The siege weapon the attacker crews and fires instead of its own attacks.
+    pub weapon: Option<Entity>,
+}
+
+impl AttackMode {
+    /// The attack picked by `attacker`, if it is the one picking.
+    pub fn picked_by(&self, attacker: Option<Entity>) -> Option<&str> {
+        self.attack.as_deref().filter(|_| attacker.is_some() && self.attacker == attacker)
+    }
+
+    /// What fires the picked attack: the crewed weapon, else the attacker.
+    pub fn shooter(&self) -> Option<Entity> {
+        self.weapon.or(self.attacker)
+    }
+}
+
+/// The reactions waiting for an answer (the reactions feature writes it; moves and turns wait for
+/// it).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Reactions {
+    /// A move stopped where it provokes opportunity attacks.
+    pub interrupted: Option<Interrupted>,
+    /// Readied actions a finished move set off, to offer in turn.
+    pub readied: VecDeque<ReadiedOffer>,
+}
+
+impl Reactions {
+    /// Whether a prompt is up: moves wait for it.
+    pub fn waiting(&self) -> bool {
+        self.interrupted.is_some() || !self.readied.is_empty()
+    }
+}
+
+/// A move stopped for opportunity attacks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interrupted {
+    pub mover: Entity,
+    /// The rest of the path, from the cell where it stopped.
+    pub rest: Path,
+    pub moving: Moving,
+    /// The opportunity attacks to offer here, first first.
+    pub offers: VecDeque<Provocation>,
+    /// The reactors offered one here (they don't get a second offer for leaving this cell).
+    pub offered: Vec<String>,
+    /// What the answers said so far, to tell with what comes of the move.
+    pub told: Vec<Said>,
+    /// An opportunity attack was asked for this frame: the move goes on once it is made.
+    pub striking: bool,
+}
+
+/// A readied action set off by `trigger`'s move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadiedOffer {
+    pub reactor: Entity,
+    pub trigger: Entity,
+}
+
+/// Cells tinted over the terrain, each with its colour (translucent), in layers one over the
+/// other ([`ShadeLayer`]). Features set their own layer; the board draws them under the tokens.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct CellShades([Vec<(Cell, Color)>; ShadeLayer::COUNT]);
+
+/// The layers of [`CellShades`], from the bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShadeLayer {
+    /// The selected creature's arcs (front, sides, rear) under the facing rule.
+    Arcs,
+    /// The cells the selected creature can't see (the sight overlay).
+    Unseen,
+    /// The cells the token being dragged can reach.
+    Reach,
+    /// The cells from which the selected creature or an ally would flank the hovered enemy.
+    Flanking,
+    /// The cells the area template covers.
+    Area,
+}
+
+impl ShadeLayer {
+    pub const COUNT: usize = 5;
+}
+
+impl CellShades {
+    /// The cells of `layer`.
+    pub fn layer(&self, layer: ShadeLayer) -> &[(Cell, Color)] {
+        &self.0[layer as usize]
+    }
+
+    /// Replaces the cells of `layer`.
+    pub fn set(&mut self, layer: ShadeLayer, cells: Vec<(Cell, Color)>) {
+        self.0[layer as usize] = cells;
+    }
+
+    /// Empties `layer`, touching the resource only if it held something.
+    pub fn clear(shades: &mut ResMut<Self>, layer: ShadeLayer) {
+        if !shades.layer(layer).is_empty() {
+            shades.set(layer, Vec::new());
+        }
+    }
+
+    /// Every layer's cells, from the bottom.
+    pub fn layers(&self) -> impl Iterator<Item = &(Cell, Color)> {
+        self.0.iter().flatten()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(Vec::is_empty)
+    }
+}
+
+/// A step under way that ends as one change: a drag, a move waiting for its reactions, a stroke of
+/// the editor's brush. Nothing is recorded, undone or edited meanwhile. Each feature sets its own
+/// part.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepUnderWay {
+    pub drag: bool,
+    pub stroke: bool,
+}
+
+impl StepUnderWay {
+    /// Whether any step is under way, the reactions waiting included.
+    pub fn any(&self, reactions: &Reactions) -> bool {
+        self.drag || self.stroke || reactions.waiting()
+    }
+}
+
+fn announce_first_scenario(mut changed: MessageWriter<ScenarioChanged>) {
+    changed.write(ScenarioChanged);
+}
+
+/// Loads requested files; a file that does not load leaves the current scenario as it was.
+fn open_scenarios(
+    mut requests: MessageReader<OpenScenario>,
+    mut loaded: ResMut<LoadedScenario>,
+    mut notice: ResMut<Notice>,
+    mut selection: ResMut<Selection>,
+    mut changed: MessageWriter<ScenarioChanged>,
+    mut redraw: ResMut<RedrawFrames>,
+) {
+    for request in requests.read() {
+        let path = match (&request.path, &loaded.source) {
+            (Some(path), _) | (None, Some(path)) => path.clone(),
+            (None, None) => {
+                *loaded = LoadedScenario::built_in(Scenario::built_in());
+                selection.0 = None;
+                notice.say(Said::ReloadedBuiltIn);
+                changed.write(ScenarioChanged);
+                continue;
+            }
+        };
+        match Scenario::load(&path) {
+            Ok(scenario) => {
+                notice.say(Said::Opened(path.clone()));
+                *loaded = LoadedScenario::from_file(scenario, path);
+                selection.0 = None;
+                changed.write(ScenarioChanged);
+            }
+            Err(errors) => {
+                warn!("{errors}");
+                notice.say(Said::KeptScenario(errors));
+            }
+        }
+        redraw.at_least(3);
+    }
+}
+
+fn apply_selection(mut requests: MessageReader<SelectToken>, index: Res<TokenIndex>, mut selection: ResMut<Selection>) {
+    for SelectToken(id) in requests.read() {
+        selection.0 = id.as_deref().and_then(|id| index.entity(id));
+    }
+}
+
+/// Switches between the standard and the optional diagonal rule.
+fn toggle_diagonal_rule(mut toggles: MessageReader<Toggle>, mut loaded: ResMut<LoadedScenario>) {
+    for _ in toggles.read().filter(|t| **t == Toggle::Diagonals) {
+        let rules = &mut loaded.scenario.rules;
+        rules.diagonals = rules.diagonals.toggled();
+    }
+}
+
+fn toggle_grid_lines(mut toggles: MessageReader<Toggle>, mut visible: ResMut<GridVisible>) {
+    for _ in toggles.read().filter(|t| **t == Toggle::GridLines) {
+        visible.0 = !visible.0;
+    }
+}
+
+fn keep_redrawing(mut frames: ResMut<RedrawFrames>, mut redraw: MessageWriter<bevy::window::RequestRedraw>) {
+    if frames.0 > 0 {
+        frames.0 -= 1;
+        redraw.write(bevy::window::RequestRedraw);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_players_see_numbers_for_their_own_and_hidden_enemies_not_at_all() {
+        let players = Audience::default();
+        let dm = Audience { dm: true };
+        assert!(players.sees_hit_points(true, Side::Party) && players.sees_hit_points(false, Side::Party));
+        assert!(!players.sees_hit_points(false, Side::Enemy) && !players.sees_hit_points(false, Side::Ally));
+        assert!(dm.sees_hit_points(false, Side::Enemy));
+        assert!(!players.sees(false, true, Side::Enemy), "a hidden enemy isn't drawn for them");
+        assert!(players.sees(false, true, Side::Party) && players.sees(false, true, Side::Ally), "their own hiding");
+        assert!(!players.sees(true, false, Side::Ally), "a creature kept from them");
+        assert!(dm.sees(true, true, Side::Enemy));
+    }
+}

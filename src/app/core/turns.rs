@@ -1,0 +1,62 @@
+//! Whose turn it is: the fight's initiative order and the creature acting now, in one resource
+//! that only the turns feature changes.
+
+use bevy::prelude::*;
+
+use super::notice::NotNow;
+use crate::rules::economy::{Action, Economy, Slot, TurnOptions};
+use crate::rules::initiative::InitiativeOrder;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Turns>();
+}
+
+/// The fight's turns: the initiative order (its place and its round), the creature whose turn it
+/// is, and who has moved during that turn (a creature may turn to face another way as its reaction
+/// when another creature moves: DMG "Optional Rule: Facing"). The one place that says whose turn
+/// it is: the creature at the order's place, or one the DM started by hand out of the order.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Turns {
+    pub order: InitiativeOrder,
+    /// The creature whose turn it is; `None` while no fight runs, or after it left the fight.
+    pub active: Option<Entity>,
+    /// Creatures that moved since the turn began.
+    pub movers: Vec<Entity>,
+}
+
+impl Turns {
+    /// The round, 1 from the first turn on.
+    pub fn round(&self) -> u32 {
+        self.order.round
+    }
+
+    /// A fight runs once someone's turn has started: only that creature moves and acts then.
+    pub fn fight_runs(&self) -> bool {
+        self.active.is_some()
+    }
+
+    /// Whether `who` may spend its turn now: no fight runs, or it is its turn.
+    pub fn its_turn(&self, who: Entity) -> bool {
+        self.active.is_none_or(|active| active == who)
+    }
+
+    /// Takes `action` for `who` (named `name`) from its economy, in its turn.
+    pub fn take(
+        &self,
+        who: Entity,
+        name: &str,
+        economy: &mut Economy,
+        options: &TurnOptions,
+        action: Action,
+    ) -> Result<Slot, NotNow> {
+        if !self.its_turn(who) {
+            return Err(NotNow::NotItsTurn { who: name.to_owned() });
+        }
+        economy.take(action, options).map_err(|error| NotNow::Spent { who: name.to_owned(), error })
+    }
+
+    /// Whether a creature other than `who` moved during this turn.
+    pub fn another_moved(&self, who: Entity) -> bool {
+        self.movers.iter().any(|&m| m != who)
+    }
+}

@@ -1,0 +1,308 @@
+//! The game in progress as one value (`core::history::Snapshot`): captured after every change, for
+//! undo and redo (`Ctrl+Z`, `Ctrl+Shift+Z`) and for the autosave, and put back on the map by
+//! [`restore`]. The autosave ([`file`]) writes it atomically beside the scenario, with the roll
+//! log and the dice's position, and the next start restores it.
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+
+use crate::app::core::chase::ChaseRun;
+use crate::app::core::components::*;
+use crate::app::core::dice::{Dice, RollRecord};
+use crate::app::core::history::{History, Pending, Snapshot, TokenState, TurnState};
+use crate::app::core::layout::{BoardLayout, MapLayout};
+use crate::app::core::messages::{HistoryRequest, Restored, ScenarioChanged, TerrainEdited};
+use crate::app::core::notice::{Notice, Said};
+use crate::app::core::pointer::MapKeys;
+use crate::app::core::schedule::AppSystems;
+use crate::app::core::state::{LoadedScenario, Reactions, RedrawFrames, Selection, StepUnderWay};
+use crate::app::core::tokens::{TokenIndex, spawn_all};
+use crate::app::core::turns::Turns;
+use crate::rules::conditions::{Condition, speed};
+use crate::rules::movement::TurnMovement;
+use crate::scenario::TokenKind;
+
+pub mod file;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            forget_history.run_if(on_message::<ScenarioChanged>).in_set(AppSystems::Build),
+            history_keys.in_set(AppSystems::Input),
+            (choose_restore, restore_pending).chain().in_set(AppSystems::Follow),
+        ),
+    )
+    .add_systems(Last, (notice_changes, record_changes).chain());
+    file::plugin(app);
+}
+
+/// `Ctrl+Z` undoes, `Ctrl+Shift+Z` (or `Ctrl+Y`) redoes.
+fn history_keys(keys: MapKeys, mut requests: MessageWriter<HistoryRequest>) {
+    if !keys.control() {
+        return;
+    }
+    if keys.pressed(KeyCode::KeyY) || (keys.shift() && keys.pressed(KeyCode::KeyZ)) {
+        requests.write(HistoryRequest::Redo);
+    } else if keys.pressed(KeyCode::KeyZ) {
+        requests.write(HistoryRequest::Undo);
+    }
+}
+
+/// A new scenario starts a new history (and is autosaved as it starts).
+fn forget_history(mut history: ResMut<History>) {
+    *history = History { settling: true, unsaved: true, ..History::default() };
+}
+
+/// Picks the snapshot an undo or a redo goes back to; refused while a step is under way.
+fn choose_restore(
+    mut requests: MessageReader<HistoryRequest>,
+    mut history: ResMut<History>,
+    busy: (Res<StepUnderWay>, Res<Reactions>),
+    mut notice: ResMut<Notice>,
+) {
+    let (step, reactions) = busy;
+    for request in requests.read() {
+        if step.any(&reactions) {
+            notice.say(Said::FinishTheStepFirst);
+            continue;
+        }
+        let redo = *request == HistoryRequest::Redo;
+        let popped = if redo { history.redo.pop() } else { history.undo.pop() };
+        let Some(snapshot) = popped else {
+            notice.say(Said::NothingTo { redo });
+            continue;
+        };
+        // Two requests in one frame: the second starts from the first's snapshot.
+        if let Some(current) = history.take_latest() {
+            if redo { history.undo.push(current) } else { history.redo.push(current) }
+        }
+        let left = if redo { history.redo.len() } else { history.undo.len() };
+        history.pending = Some(Pending { snapshot, dice: None, said: Some(Said::Undid { redo, left }) });
+    }
+}
+
+/// Puts a chosen snapshot on the map.
+fn restore_pending(world: &mut World) {
+    let Some(pending) = world.resource_mut::<History>().pending.take() else { return };
+    restore(world, &pending.snapshot);
+    if let Some((seed, position, log)) = pending.dice {
+        world.resource_mut::<Dice>().0 = crate::rules::dice::SeededDice::resume(seed, position);
+        world.resource_mut::<RollRecord>().0 = log;
+    }
+    if let Some(said) = pending.said {
+        world.resource_mut::<Notice>().say(said);
+    }
+    let mut history = world.resource_mut::<History>();
+    history.settling = true;
+    history.unsaved = true;
+}
+
+/// The components a snapshot reads of a token.
+type Captured<'a> = (
+    Entity,
+    &'a TokenId,
+    &'a Position,
+    &'a Vitals,
+    &'a HitPoints,
+    &'a Combatant,
+    (Option<&'a Facing>, Option<&'a Inspiration>, Has<Secret>, Option<&'a SiegeWeapon>, Option<&'a Actions>, Option<&'a TurnMoves>),
+);
+
+/// The state of the map now.
+pub fn capture(world: &mut World) -> Snapshot {
+    let mut board = world.resource::<LoadedScenario>().scenario.clone();
+    let mut tokens = BTreeMap::new();
+    let mut query = world.query::<Captured>();
+    let ids: BTreeMap<Entity, String> = query.iter(world).map(|(e, id, ..)| (e, id.0.clone())).collect();
+    for (_, id, position, vitals, hit_points, combatant, extras) in query.iter(world) {
+        let (facing, inspiration, secret, siege, actions, moves) = extras;
+        let Some(token) = board.tokens.iter_mut().find(|t| t.id == id.0) else { continue };
+        token.anchor = position.0;
+        token.ac = vitals.ac;
+        token.speed = vitals.speed;
+        token.exhaustion = vitals.exhaustion;
+        let health = hit_points.0;
+        token.hp = health.hp;
+        token.max_hp = health.max_hp;
+        token.temp_hp = health.temp_hp;
+        token.makes_death_saves = health.makes_death_saves;
+        token.death_saves = health.death_saves_to_write();
+        token.conditions = combatant.conditions.clone();
+        token.facing = facing.map(|f| f.0).or(token.facing);
+        if let Some(inspiration) = inspiration {
+            token.inspiration = inspiration.has;
+        }
+        token.hidden = secret;
+        if let Some(weapon) = siege {
+            token.siege = Some(weapon.siege);
+        }
+        let name_of = |entity: Option<Entity>| entity.and_then(|e| ids.get(&e).cloned());
+        tokens.insert(
+            id.0.clone(),
+            TokenState {
+                economy: actions.map(|a| a.0.clone()).unwrap_or_default(),
+                movement: moves.map(|m| m.turn.clone()),
+                crawling: moves.is_some_and(|m| m.crawling),
+                dodging: combatant.dodging,
+                helped_against: combatant.helped_against.clone(),
+                helped_by: name_of(combatant.helped_by),
+                stealth: combatant.hidden,
+                inspiration_spent: inspiration.is_some_and(|i| i.spent_on_next_roll),
+                crewing: siege.map(|s| s.siege.crewing),
+                siege_round: siege.map_or(0, |s| s.round),
+                crew_this_round: siege.map(|s| s.crew_this_round.clone()).unwrap_or_default(),
+            },
+        );
+    }
+    let name_of = |entity: Entity| ids.get(&entity).cloned();
+    let turns = world.resource::<Turns>();
+    let turn = TurnState {
+        round: turns.round(),
+        active: turns.active.and_then(name_of),
+        movers: turns.movers.iter().filter_map(|e| name_of(*e)).collect(),
+    };
+    let initiative = turns.order.clone();
+    let run = world.resource::<ChaseRun>();
+    let (chase, awaiting_handover) = (run.chases.clone(), run.awaiting_handover);
+    // The board keeps the static parts as loaded; the creatures' places are the live ones.
+    board.tokens.retain(|t| tokens.contains_key(&t.id));
+    // The scene's chase keeps its own copy of the local creature's sheet: as it is now.
+    if let Some((id, sheet)) = board.chase.as_mut().and_then(|c| c.rules.local_creature.as_mut())
+        && let Some(token) = board.tokens.iter().find(|t| t.id == *id)
+    {
+        *sheet = token.sheet();
+    }
+    Snapshot { board, tokens, turn, initiative, chase, awaiting_handover }
+}
+
+/// Rebuilds the map from `snapshot`: the board (the terrain redrawn if it differs), every token
+/// spawned again from its entry, then each token's turn, whose turn it is, the initiative and the
+/// chase. The selection is kept by id; a reaction prompt or a picked attack is dropped.
+pub fn restore(world: &mut World, snapshot: &Snapshot) {
+    let terrain_changed = {
+        let mut loaded = world.resource_mut::<LoadedScenario>();
+        let changed = loaded.scenario.map != snapshot.board.map;
+        loaded.scenario = snapshot.board.clone();
+        changed
+    };
+    let selected = world.resource::<Selection>().0.and_then(|e| world.get::<TokenId>(e).map(|id| id.0.clone()));
+    if terrain_changed {
+        world.insert_resource(MapLayout(BoardLayout::of(&snapshot.board.map)));
+        world.write_message(TerrainEdited);
+    }
+    respawn(world, snapshot);
+    let index = world.resource::<TokenIndex>().clone();
+    let entity_of = |id: &Option<String>| id.as_deref().and_then(|id| index.entity(id));
+    for token in &snapshot.board.tokens {
+        let Some(entity) = index.entity(&token.id) else { continue };
+        let state = snapshot.tokens.get(&token.id).cloned().unwrap_or_default();
+        let helped_by = entity_of(&state.helped_by);
+        let mut entity = world.entity_mut(entity);
+        entity.insert(Actions(state.economy));
+        if token.kind == TokenKind::Creature {
+            // The speed as the conditions and exhaustion give it now (the fight feature keeps it so).
+            let feet = speed(token.speed, &token.conditions, token.exhaustion).feet;
+            let mut turn = state.movement.unwrap_or_else(|| TurnMovement::new(feet));
+            turn.speed = feet;
+            entity.insert(TurnMoves { turn, crawling: token.conditions.has(Condition::Prone) });
+        }
+        if token.player_character {
+            entity.insert(Inspiration { has: token.inspiration, spent_on_next_roll: state.inspiration_spent });
+        }
+        if let Some(mut combatant) = entity.get_mut::<Combatant>() {
+            combatant.dodging = state.dodging;
+            combatant.helped_against = state.helped_against;
+            combatant.helped_by = helped_by;
+            combatant.hidden = state.stealth;
+        }
+        if let Some(mut weapon) = entity.get_mut::<SiegeWeapon>() {
+            if let Some(crewing) = state.crewing {
+                weapon.siege.crewing = crewing;
+            }
+            weapon.round = state.siege_round;
+            weapon.crew_this_round = state.crew_this_round;
+        }
+    }
+    let mut order = snapshot.initiative.clone();
+    order.round = order.round.max(snapshot.turn.round);
+    *world.resource_mut::<Turns>() = Turns {
+        order,
+        active: entity_of(&snapshot.turn.active),
+        movers: snapshot.turn.movers.iter().filter_map(|id| index.entity(id)).collect(),
+    };
+    world.resource_mut::<ChaseRun>().restore(snapshot.chase.clone(), snapshot.awaiting_handover);
+    world.resource_mut::<Selection>().0 = entity_of(&selected);
+    world.write_message(Restored);
+    world.resource_mut::<RedrawFrames>().at_least(3);
+}
+
+/// Despawns every token and spawns the snapshot's, indexing them.
+fn respawn(world: &mut World, snapshot: &Snapshot) {
+    let old: Vec<Entity> = world.query_filtered::<Entity, With<TokenMarker>>().iter(world).collect();
+    for entity in old {
+        world.despawn(entity);
+    }
+    let mut commands = world.commands();
+    spawn_all(&mut commands, &snapshot.board);
+    world.flush();
+    TokenIndex::rebuild(world);
+}
+
+/// The components and resources a snapshot reads.
+type Watched = Or<(
+    Changed<Position>,
+    Changed<Vitals>,
+    Changed<HitPoints>,
+    Changed<Combatant>,
+    Changed<Actions>,
+    Changed<TurnMoves>,
+    Changed<SiegeWeapon>,
+    Changed<Facing>,
+    Changed<Inspiration>,
+    Added<Secret>,
+)>;
+
+/// Whether anything a snapshot reads changed this frame: a frame that changed nothing (a hover,
+/// a redraw) takes no snapshot, so a big map pays nothing for undo while nothing happens.
+fn notice_changes(
+    changed: Query<(), Watched>,
+    mut unhidden: RemovedComponents<Secret>,
+    loaded: Res<LoadedScenario>,
+    turns: Res<Turns>,
+    chase: Res<ChaseRun>,
+    step: Res<StepUnderWay>,
+    mut history: ResMut<History>,
+) {
+    let resources = loaded.is_changed() || turns.is_changed() || chase.is_changed() || step.is_changed();
+    let touched = resources || !changed.is_empty() || unhidden.read().count() > 0;
+    if touched || history.current.is_none() {
+        history.touched = true;
+    }
+}
+
+/// Records the state after the frame's changes: a new state is a step to undo and is autosaved.
+/// Nothing is recorded while a drag or a reaction prompt is under way (the step ends with it).
+fn record_changes(world: &mut World) {
+    let busy = world.resource::<StepUnderWay>().any(world.resource::<Reactions>());
+    let history = world.resource::<History>();
+    if busy || history.pending.is_some() || !history.touched {
+        return;
+    }
+    world.resource_mut::<History>().touched = false;
+    let snapshot = capture(world);
+    let mut history = world.resource_mut::<History>();
+    if std::mem::take(&mut history.settling) {
+        history.current = Some(snapshot);
+        return;
+    }
+    if history.current.as_ref() == Some(&snapshot) {
+        return;
+    }
+    if let Some(before) = history.current.replace(snapshot) {
+        history.push_undo(before);
+        history.redo.clear();
+    }
+    history.unsaved = true;
+}

@@ -1,0 +1,311 @@
+//! Turns in a fight: the initiative order and whose turn it is (Next turn, delay, creatures
+//! joining and leaving, entries kept from the players), and each creature's action economy with
+//! the actions taken from its card (Dash, Disengage, Dodge, Use an Object, Ready, an object
+//! interaction). What starts a turn: movement, actions and the reaction come back, Dodge and the
+//! Help it gave end, an unfired readied action is lost. The only writer of [`Turns`].
+
+use bevy::prelude::*;
+
+use crate::app::core::components::*;
+use crate::app::core::dice::Rolls;
+use crate::app::core::messages::{ScenarioChanged, SelectToken, TurnRequest, TurnStarted};
+use crate::app::core::notice::{CantDelay, NotNow, Notice, Said};
+use crate::app::core::pointer::MapKeys;
+use crate::app::core::schedule::AppSystems;
+use crate::app::core::state::Reactions;
+use crate::app::core::turns::Turns;
+use crate::rules::economy::{Action, Readied, Slot};
+use crate::rules::initiative::InitiativeOrder;
+use crate::rules::movement::TurnMovement;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            forget_the_fight.run_if(on_message::<ScenarioChanged>).in_set(AppSystems::Build),
+            turn_keys.in_set(AppSystems::Input),
+            apply_turn_requests.in_set(AppSystems::Apply),
+            begin_turns.in_set(AppSystems::Follow),
+        ),
+    );
+}
+
+/// A new scenario starts without a fight: its creatures roll initiative on the first Next turn.
+fn forget_the_fight(mut turns: ResMut<Turns>) {
+    *turns = Turns::default();
+}
+
+/// `N` gives the next creature its turn.
+fn turn_keys(keys: MapKeys, mut turn: MessageWriter<TurnRequest>) {
+    if keys.pressed(KeyCode::KeyN) && !keys.control() {
+        turn.write(TurnRequest::NextTurn);
+    }
+}
+
+/// The creatures as turns see them.
+type Turners<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static mut TurnMoves,
+        &'static mut Position,
+        &'static DisplayName,
+        &'static RosterOrder,
+        &'static TokenId,
+        Has<Secret>,
+    ),
+>;
+
+/// What the turn requests change.
+type Economies<'w, 's> =
+    Query<'w, 's, (&'static mut Actions, &'static mut Combatant, &'static AbilityModifiers)>;
+
+fn apply_turn_requests(
+    mut commands: Commands,
+    mut requests: MessageReader<TurnRequest>,
+    mut turns: ResMut<Turns>,
+    mut movers: Turners,
+    mut fighters: Economies,
+    mut select: MessageWriter<SelectToken>,
+    mut started: MessageWriter<TurnStarted>,
+    mut notice: ResMut<Notice>,
+    mut rolls: Rolls,
+    reactions: Res<Reactions>,
+) {
+    for request in requests.read() {
+        let changes_turn = matches!(request, TurnRequest::NextTurn | TurnRequest::StartTurn(_) | TurnRequest::Delay);
+        if changes_turn && reactions.waiting() {
+            notice.say(Said::TurnWaitsForReaction);
+            continue;
+        }
+        let said = match request {
+            TurnRequest::NextTurn => next_turn(&mut turns, &mut movers, &fighters, &mut rolls, &mut select, &mut started),
+            TurnRequest::StartTurn(entity) => {
+                turns.order.round = turns.order.round.max(1);
+                start_turn(&mut turns, *entity, &mut movers, &mut started)
+            }
+            TurnRequest::Delay => delay(&mut turns, &mut movers, &fighters, &mut started),
+            TurnRequest::Join(entity) => join(&mut turns, &movers, &fighters, *entity, &mut rolls),
+            TurnRequest::Leave(entity) => leave(&mut turns, &movers, *entity),
+            TurnRequest::Secret(entity, on) => keep_secret(&mut commands, &mut turns, &movers, *entity, *on),
+            TurnRequest::Undo(entity) => undo_move(&mut movers, &mut fighters, *entity),
+            TurnRequest::Act(entity, action) => act(&turns, &mut movers, &mut fighters, *entity, *action),
+            TurnRequest::Interact(entity) => interact(&turns, &movers, &mut fighters, *entity),
+            TurnRequest::Ready(entity, readied) => ready(&turns, &movers, &mut fighters, *entity, readied),
+        };
+        if let Some(said) = said {
+            notice.say(said);
+        }
+    }
+}
+
+fn name_of(movers: &Turners, entity: Entity) -> String {
+    movers.get(entity).map_or_else(|_| "?".to_owned(), |m| m.3.0.clone())
+}
+
+/// The next creature in the order starts its turn; the first Next turn rolls initiative for every
+/// creature, in the roster's order.
+fn next_turn(
+    turns: &mut Turns,
+    movers: &mut Turners,
+    fighters: &Economies,
+    rolls: &mut Rolls,
+    select: &mut MessageWriter<SelectToken>,
+    started: &mut MessageWriter<TurnStarted>,
+) -> Option<Said> {
+    if turns.order.entries.is_empty()
+        && let Err(error) = roll_initiative(turns, movers, fighters, rolls)
+    {
+        return Some(Said::Dice(error));
+    }
+    let id = turns.order.pass_turn().map(|e| e.id.clone())?;
+    let next = movers.iter().find_map(|m| (m.5.0 == id).then_some(m.0))?;
+    select.write(SelectToken(Some(id)));
+    start_turn(turns, next, movers, started)
+}
+
+/// Rolls initiative for every creature, in the roster's order, hiding the entries (and the rolls)
+/// of those kept from the players.
+fn roll_initiative(
+    turns: &mut Turns,
+    movers: &Turners,
+    fighters: &Economies,
+    rolls: &mut Rolls,
+) -> Result<(), crate::rules::dice::DiceError> {
+    let mut roster: Vec<(RosterOrder, Entity)> = movers.iter().map(|m| (*m.4, m.0)).collect();
+    roster.sort();
+    let participants: Vec<(String, i8)> = roster
+        .iter()
+        .filter_map(|(_, e)| Some((movers.get(*e).ok()?.5.0.clone(), fighters.get(*e).map_or(0, |f| f.2.0.dex))))
+        .collect();
+    let (order, dice_rolls) = InitiativeOrder::roll(&participants, &mut rolls.dice.0)?;
+    turns.order = order;
+    for ((_, entity), roll) in roster.iter().zip(dice_rolls) {
+        let Ok(m) = movers.get(*entity) else { continue };
+        // The rolls of creatures kept from the players are the DM's, and so are their places.
+        let secret = m.6;
+        rolls.write(&m.3.0, "initiative", roll, secret);
+        turns.order.set_hidden(&m.5.0, secret);
+    }
+    Ok(())
+}
+
+fn join(turns: &mut Turns, movers: &Turners, fighters: &Economies, entity: Entity, rolls: &mut Rolls) -> Option<Said> {
+    let (Ok(m), Ok((_, _, abilities))) = (movers.get(entity), fighters.get(entity)) else { return None };
+    Some(match turns.order.join(&m.5.0, abilities.0.dex, &mut rolls.dice.0) {
+        Ok(roll) => {
+            let initiative = roll.total;
+            let secret = m.6;
+            turns.order.set_hidden(&m.5.0, secret);
+            rolls.write(&m.3.0, "initiative", roll, secret);
+            Said::Joins { who: m.3.0.clone(), initiative }
+        }
+        Err(error) => Said::Dice(error),
+    })
+}
+
+fn leave(turns: &mut Turns, movers: &Turners, entity: Entity) -> Option<Said> {
+    let m = movers.get(entity).ok()?;
+    turns.order.remove(&m.5.0);
+    if turns.active == Some(entity) {
+        turns.active = None;
+    }
+    Some(Said::LeavesOrder { who: m.3.0.clone() })
+}
+
+fn keep_secret(commands: &mut Commands, turns: &mut Turns, movers: &Turners, entity: Entity, on: bool) -> Option<Said> {
+    if on {
+        commands.entity(entity).insert(Secret);
+    } else {
+        commands.entity(entity).remove::<Secret>();
+    }
+    let m = movers.get(entity).ok()?;
+    turns.order.set_hidden(&m.5.0, on);
+    Some(Said::KeptFromPlayers { who: m.3.0.clone(), kept: on })
+}
+
+fn undo_move(movers: &mut Turners, fighters: &mut Economies, entity: Entity) -> Option<Said> {
+    let (_, mut m, mut position, name, ..) = movers.get_mut(entity).ok()?;
+    let last = m.turn.undo()?;
+    position.0 = last.from;
+    if last.dashed
+        && let Ok((mut actions, ..)) = fighters.get_mut(entity)
+    {
+        actions.0.refund(Action::Dash);
+    }
+    Some(Said::MoveTakenBack { who: name.0.clone(), to: last.to, left: m.turn.left() })
+}
+
+/// One of the actions without a target: Dash, Disengage, Dodge, Use an Object.
+fn act(turns: &Turns, movers: &mut Turners, fighters: &mut Economies, entity: Entity, action: Action) -> Option<Said> {
+    let who = name_of(movers, entity);
+    let (mut actions, mut combatant, _) = fighters.get_mut(entity).ok()?;
+    if !matches!(action, Action::Dash | Action::Disengage | Action::Dodge | Action::UseAnObject) {
+        return Some(Said::HasItsOwnButton(action));
+    }
+    let options = combatant.sheet.turn.clone();
+    let slot = match turns.take(entity, &who, &mut actions.0, &options, action) {
+        Ok(slot) => slot,
+        Err(why) => return Some(Said::NotNow(why)),
+    };
+    let mut left = 0;
+    match action {
+        Action::Dash => {
+            if let Ok((_, mut m, ..)) = movers.get_mut(entity) {
+                m.turn.dash();
+                left = m.turn.left();
+            }
+        }
+        Action::Dodge => combatant.dodging = true,
+        _ => {}
+    }
+    Some(Said::Acts { who, action, bonus: slot == Slot::BonusAction, left })
+}
+
+fn interact(turns: &Turns, movers: &Turners, fighters: &mut Economies, entity: Entity) -> Option<Said> {
+    let who = name_of(movers, entity);
+    let (mut actions, combatant, _) = fighters.get_mut(entity).ok()?;
+    if !turns.its_turn(entity) {
+        return Some(Said::NotNow(NotNow::NotItsTurn { who }));
+    }
+    Some(match actions.0.interact(&combatant.sheet.turn) {
+        Ok(slot) => Said::Interacts { who, with_action: slot.is_some() },
+        Err(error) => Said::NotNow(NotNow::Spent { who, error }),
+    })
+}
+
+fn ready(turns: &Turns, movers: &Turners, fighters: &mut Economies, entity: Entity, readied: &Readied) -> Option<Said> {
+    let who = name_of(movers, entity);
+    let (mut actions, ..) = fighters.get_mut(entity).ok()?;
+    if !turns.its_turn(entity) {
+        return Some(Said::NotNow(NotNow::NotItsTurn { who }));
+    }
+    let words = readied.describe(|id| movers.iter().find(|m| m.5.0 == id).map_or_else(|| id.to_owned(), |m| m.3.0.clone()));
+    Some(match actions.0.ready(readied.clone()) {
+        Ok(()) => Said::Readies { who, words },
+        Err(error) => Said::NotNow(NotNow::Spent { who, error }),
+    })
+}
+
+/// The creature whose turn it is delays: only before it has moved or acted.
+fn delay(
+    turns: &mut Turns,
+    movers: &mut Turners,
+    fighters: &Economies,
+    started: &mut MessageWriter<TurnStarted>,
+) -> Option<Said> {
+    let Some(active) = turns.active else { return Some(Said::CantDelay(CantDelay::NoFight)) };
+    let who = name_of(movers, active);
+    let in_order = movers.get(active).is_ok_and(|m| turns.order.current().is_some_and(|e| e.id == m.5.0));
+    if !in_order {
+        return Some(Said::CantDelay(CantDelay::StartedByHand { who }));
+    }
+    let moved = movers.get(active).is_ok_and(|m| !m.1.turn.moves.is_empty() || m.1.turn.spent > 0);
+    let acted = fighters.get(active).is_ok_and(|f| !f.0.0.taken.is_empty());
+    if moved || acted {
+        return Some(Said::CantDelay(CantDelay::AlreadyActed { who }));
+    }
+    let Some(next) = turns.order.delay().map(|e| e.id.clone()) else {
+        return Some(Said::CantDelay(CantDelay::Last { who }));
+    };
+    let Some(entity) = movers.iter().find_map(|m| (m.5.0 == next).then_some(m.0)) else {
+        return Some(Said::CantDelay(CantDelay::NextIsGone));
+    };
+    let then = start_turn(turns, entity, movers, started)?;
+    Some(Said::Delays { who, then: Box::new(then) })
+}
+
+/// Gives `entity` its turn: its movement resets (the rest, in [`begin_turns`]).
+fn start_turn(
+    turns: &mut Turns,
+    entity: Entity,
+    movers: &mut Turners,
+    started: &mut MessageWriter<TurnStarted>,
+) -> Option<Said> {
+    turns.active = Some(entity);
+    turns.movers.clear();
+    started.write(TurnStarted(entity));
+    let (_, mut m, _, name, ..) = movers.get_mut(entity).ok()?;
+    m.turn = TurnMovement::new(m.turn.speed);
+    Some(Said::TurnStarts { round: turns.order.round, who: name.0.clone(), speed: m.turn.speed })
+}
+
+/// The start of a creature's turn: its action, bonus action, object interaction and reaction come
+/// back and an unfired readied action is lost (PHB "Ready"); its Dodge ends (PHB "Dodge": "until
+/// the start of your next turn"), and so does the Help it gave (PHB "Help": "before your next
+/// turn").
+fn begin_turns(mut started: MessageReader<TurnStarted>, mut fighters: Query<(Entity, &mut Actions, &mut Combatant)>) {
+    for TurnStarted(entity) in started.read() {
+        for (other, mut actions, mut combatant) in &mut fighters {
+            if other == *entity {
+                actions.0.start_turn();
+                combatant.dodging = false;
+            }
+            if combatant.helped_by == Some(*entity) {
+                combatant.helped_against = None;
+                combatant.helped_by = None;
+            }
+        }
+    }
+}

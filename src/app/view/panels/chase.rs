@@ -1,0 +1,239 @@
+//! The chase's screens, drawn over the map: the setup window (who flees, who pursues), and the
+//! hotseat chase screen that takes the whole window while the chase runs; their requests go to the
+//! chase feature as [`ChaseMessage`]s.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use crate::app::core::chase::ChaseRun;
+use crate::app::core::components::{Allegiance, DisplayName, Kind, RosterOrder, TokenId};
+use crate::app::core::messages::ChaseMessage;
+use crate::app::core::state::Selection;
+use crate::app::features::chase::ChaseScreens;
+use crate::rules::chase::{Chase, Chases, Participant, Test};
+use crate::rules::creature::Side;
+use crate::scenario::TokenKind;
+use crate::ui::chase::{
+    AttackChoice, Candidate, ChaseRequest, ChaseStage, ChaseView, ComplicationCard, TrackRow, TurnCard, chase_screen, chase_setup,
+};
+
+/// Draws the chase's screen while a chase runs, or its setup window while it is open.
+pub(super) fn draw_chase(
+    mut contexts: EguiContexts,
+    mut screens: ResMut<ChaseScreens>,
+    run: Res<ChaseRun>,
+    tokens: Query<(&TokenId, &DisplayName, &Allegiance, &Kind, &RosterOrder, Entity)>,
+    selection: Res<Selection>,
+    mut messages: MessageWriter<ChaseMessage>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    // Drawing changes only the screens' own fields (what is typed, where buttons are), not the
+    // chase: it doesn't count as a change for the undo history.
+    let mode = screens.bypass_change_detection();
+    let mut requests = Vec::new();
+    if let Some(chases) = &run.chases {
+        let sides = tokens.iter().map(|t| (t.0.0.clone(), t.2.0)).collect();
+        let view = chase_view(chases, run.awaiting_handover, &sides);
+        let screen = ctx.content_rect();
+        egui::Area::new("chase-screen".into()).order(egui::Order::Foreground).fixed_pos(screen.min).show(ctx, |ui| {
+            egui::Frame::new().fill(ui.visuals().panel_fill).inner_margin(16.0).show(ui, |ui| {
+                ui.set_min_size(screen.size() - egui::vec2(32.0, 32.0));
+                ui.set_max_width(screen.width() - 32.0);
+                if let Some(error) = &mode.error {
+                    ui.colored_label(egui::Color32::from_rgb(240, 110, 100), error.to_string());
+                }
+                let (asked, targets) = chase_screen(ui, &view, &mut mode.edit);
+                requests = asked;
+                mode.targets = targets;
+            });
+        });
+    } else if mode.setup_open {
+        let mut candidates: Vec<(usize, Candidate)> = tokens
+            .iter()
+            .filter(|t| t.3.0 == TokenKind::Creature)
+            .map(|(id, name, side, _, order, entity)| {
+                let candidate = Candidate {
+                    id: id.0.clone(),
+                    name: name.0.clone(),
+                    side: side.0,
+                    selected_on_map: selection.0 == Some(entity),
+                };
+                (order.0, candidate)
+            })
+            .collect();
+        candidates.sort_by_key(|(order, _)| *order);
+        let candidates: Vec<Candidate> = candidates.into_iter().map(|(_, c)| c).collect();
+        let mut open = true;
+        let draft = &mut mode.draft;
+        let shown = egui::Window::new("Chase setup")
+            .open(&mut open)
+            .default_pos(egui::pos2(420.0, 80.0))
+            .resizable(false)
+            .show(ctx, |ui| chase_setup(ui, &candidates, draft));
+        mode.targets.clear();
+        if let Some((asked, targets)) = shown.and_then(|s| s.inner) {
+            requests = asked;
+            mode.targets = targets;
+        }
+        if !open {
+            requests.push(ChaseRequest::ToggleSetup);
+        }
+    }
+    messages.write_batch(requests.into_iter().map(ChaseMessage));
+    Ok(())
+}
+
+/// The side of each creature on the map, so a participant keeps its token's colour.
+type Sides = std::collections::HashMap<String, Side>;
+
+fn side_of(sides: &Sides, id: &str) -> Side {
+    sides.get(id).copied().unwrap_or(Side::Neutral)
+}
+
+/// The chase screen's view model.
+fn chase_view(chases: &Chases, awaiting_handover: bool, sides: &Sides) -> ChaseView {
+    let chase = chases.active();
+    let leads: Vec<String> = chase.pursuits.iter().filter_map(|p| chase.lead(p)).collect();
+    let distance_of = |id: &str| -> Option<u32> {
+        chase.pursuits.iter().flat_map(|p| chase.distances(p)).filter(|(p, _, _)| p == id).map(|(_, _, d)| d).min()
+    };
+    let mut rows: Vec<&Participant> = chase.participants.iter().collect();
+    rows.sort_by_key(|p| std::cmp::Reverse(p.position));
+    let track = rows
+        .into_iter()
+        .map(|p| TrackRow {
+            id: p.id.clone(),
+            name: p.name().to_owned(),
+            side: side_of(sides, &p.id),
+            roles: chase.roles(&p.id),
+            position: p.position,
+            running: p.is_running(),
+            status: p.status.name().to_owned(),
+            lead: leads.contains(&p.id),
+            distance: distance_of(&p.id),
+            out_of_sight: chase.out_of_sight.contains(&p.id),
+            acting: chase.turn.as_ref().is_some_and(|t| t.id == p.id),
+            hp: p.hp,
+            max_hp: p.sheet.hp.max(p.hp),
+            exhaustion: p.exhaustion,
+            free_dashes_left: p.free_dashes_left(),
+            inspiration: p.inspiration,
+        })
+        .collect();
+    let stage = if chases.is_over() {
+        ChaseStage::Over { outcome: chases.chases.iter().filter_map(Chase::outcome).collect::<Vec<_>>().join(" ") }
+    } else if let Some(turn) = chase.turn.as_ref().filter(|_| !awaiting_handover) {
+        ChaseStage::Turn(Box::new(turn_card(chase, turn, sides)))
+    } else {
+        let (index, id) = chases.next_up().unwrap_or((chases.active, String::new()));
+        let next_chase = &chases.chases[index];
+        ChaseStage::Handover {
+            name: next_chase.participant(&id).map_or(id.clone(), |p| p.name().to_owned()),
+            side: side_of(sides, &id),
+            roles: next_chase.roles(&id),
+            complication: next_chase.pending.iter().any(|p| p.affected == id),
+        }
+    };
+    let sight = chase
+        .rules
+        .sight_feet
+        .map_or("the lead pursuer sees the quarry unless the DM rules otherwise".to_owned(), |s| {
+            format!("the lead pursuer loses sight beyond {s} ft")
+        });
+    ChaseView {
+        title: chase.name.clone(),
+        round: chase.order.round,
+        stage,
+        track,
+        log: chase
+            .events
+            .iter()
+            .map(|e| {
+                let text = chase.describe(e);
+                if e.round == 0 { text } else { format!("R{} {text}", e.round) }
+            })
+            .collect(),
+        other_chases: chases
+            .chases
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != chases.active)
+            .map(|(_, c)| (c.name.clone(), c.is_over()))
+            .collect(),
+        escape_note: format!(
+            "{}; escape checks at the end of each round; no opportunity attacks between participants.",
+            capitalise(&sight)
+        ),
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+fn turn_card(chase: &Chase, turn: &crate::rules::chase::Turn, sides: &Sides) -> TurnCard {
+    let p = chase.participant(&turn.id);
+    let complication = turn.complication.as_ref().map(|pending| {
+        let c = &pending.complication;
+        let options = match &c.test {
+            Some(Test::Check { options, .. }) if options.len() > 1 => options.iter().map(|o| o.name()).collect(),
+            _ => Vec::new(),
+        };
+        let negators = [&pending.affected, &pending.roller]
+            .into_iter()
+            .filter_map(|id| {
+                chase.participant(id).filter(|p| p.inspiration).map(|p| (p.id.clone(), p.name().to_owned()))
+            })
+            .collect();
+        ComplicationCard {
+            roller: chase.participant(&pending.roller).map_or(pending.roller.clone(), |p| p.name().to_owned()),
+            d20: pending.d20,
+            table: chase.rules.table.name.clone(),
+            text: c.text.clone(),
+            test: c.test.as_ref().map(Test::name),
+            options,
+            alternative: c.alternative.map(crate::rules::chase::complication::Alternative::name),
+            negators,
+        }
+    });
+    let attacks = p
+        .map(|p| {
+            p.sheet
+                .attacks
+                .iter()
+                .enumerate()
+                .map(|(index, attack)| AttackChoice {
+                    index,
+                    name: attack.name.clone(),
+                    targets: chase
+                        .targets_in_range(attack)
+                        .into_iter()
+                        .filter_map(|id| {
+                            let target = chase.participant(&id)?;
+                            Some((id.clone(), target.name().to_owned(), chase.distance(&turn.id, &id)?))
+                        })
+                        .collect(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    TurnCard {
+        id: turn.id.clone(),
+        name: p.map_or(turn.id.clone(), |p| p.name().to_owned()),
+        side: side_of(sides, &turn.id),
+        roles: chase.roles(&turn.id),
+        movement_left: chase.movement_left(),
+        speed: chase.turn_speed(),
+        action_used: turn.action_used,
+        dashed: turn.dashed,
+        free_dashes_left: p.map_or(0, Participant::free_dashes_left),
+        free_dashes: p.map_or(0, Participant::free_dashes),
+        exhaustion: p.map_or(0, |p| p.exhaustion),
+        restrained: p.is_some_and(|p| p.restrained),
+        blinded: turn.blinded,
+        complication,
+        attacks,
+        last_of_round: chase.last_turn_of_round(),
+    }
+}

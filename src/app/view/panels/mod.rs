@@ -1,0 +1,431 @@
+//! The egui pass: builds the panels' view models from the ECS (`views`), draws them with
+//! [`crate::ui`], and sends each request to the feature that applies it (`route`). The chase's
+//! screens (`chase`) and the siege part of the card (`siege_card`) have their own files.
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use crate::app::core::dice::{RollRecord, Tables};
+use crate::app::core::history::History;
+use crate::app::core::messages::Toggle;
+use crate::app::core::mode::AppMode;
+use crate::app::core::notice::Notice;
+use crate::app::core::options::{LaunchOptions, Part};
+use crate::app::core::pointer::{MapViewRect, PointerOnMap, toggle_key};
+use crate::app::core::schedule::AppSystems;
+use crate::app::core::state::{AttackMode, Audience, GridVisible, LoadedScenario, Reactions, Selection};
+use crate::app::core::tokens::Battlefield;
+use crate::app::core::turns::Turns;
+use crate::app::features::chase::ChaseScreens;
+use crate::app::features::editor::Editor;
+use crate::app::features::fight::AttackPreview;
+use crate::app::features::movement::{Dragging, Preview};
+use crate::app::features::ruler::Ruler;
+use crate::app::features::sight::{CoverPreview, SightOverlay};
+use crate::app::features::template::TemplateTool;
+use crate::ui::{
+    DiceEdit, EditorEdit, FightEdit, PanelRequest, RosterView, StatusEdit, StatusView, TurnEdit, cursor_label,
+    dice_panel, dm_banner, editor_panel, initiative_panel, reaction_prompt, roster_panel, status_bar, template_panel,
+};
+
+mod chase;
+mod route;
+pub mod siege_card;
+mod views;
+
+use views::{Roster, RosterContext};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<DicePanelOpen>()
+        .init_resource::<ButtonTargets>()
+        .add_plugins(siege_card::plugin)
+        .add_systems(
+            Update,
+            (
+                toggle_key(KeyCode::KeyD, Toggle::DicePanel).in_set(AppSystems::Input),
+                toggle_dice_panel.in_set(AppSystems::Apply),
+            ),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                draw_panels.in_set(MapPanels).run_if(|o: Option<Res<LaunchOptions>>| !o.is_some_and(|o| o.hides(Part::Panels))),
+                chase::draw_chase.after(MapPanels),
+            ),
+        )
+        .add_systems(
+            PreUpdate,
+            drop_repeated_modifier_events
+                .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
+                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+        );
+    render_plugin(app);
+}
+
+/// Drawing the panels: bevy_egui's shader replaced by `egui.wgsl`, which reads egui's textures
+/// as stored and converts colours more cheaply (only where there is a renderer; added after
+/// bevy_egui's plugin, which installs its own shader at the same handle).
+fn render_plugin(app: &mut App) {
+    bevy::asset::load_internal_asset!(app, bevy_egui::render::EGUI_SHADER_HANDLE, "egui.wgsl", Shader::from_wgsl);
+    app.add_systems(
+        PostUpdate,
+        read_egui_textures_as_stored
+            .after(bevy_egui::EguiPostUpdateSet::PostProcessOutput)
+            .run_if(resource_changed::<bevy_egui::EguiManagedTextures>),
+    );
+}
+
+/// Gives each of egui's textures (the font atlas) a view that reads its bytes as they are stored,
+/// gamma-encoded (`Rgba8Unorm`), instead of decoding them to linear light as its `Rgba8UnormSrgb`
+/// format would. egui multiplies colours in gamma space, so `egui.wgsl` no longer encodes what the
+/// sampler decoded, and software rendering samples an 8-bit texture without the sRGB curve on
+/// each of the four texels it filters: 1.7 ms of the tavern's frame (docs/performance.md). Text
+/// sampled at its texels' centres is drawn exactly as before; where a sample falls between texels
+/// (italic text, the small discs), they are blended as stored. The app gives egui no images of its
+/// own; one would need the same view, or the shader would take its linear texels for gamma.
+fn read_egui_textures_as_stored(textures: Res<bevy_egui::EguiManagedTextures>, mut images: ResMut<Assets<Image>>) {
+    use bevy::render::render_resource::{TextureFormat, TextureViewDescriptor};
+    for texture in textures.0.values() {
+        let without_view = images.get(&texture.handle).is_some_and(|image| image.texture_view_descriptor.is_none());
+        if without_view && let Some(mut image) = images.get_mut(&texture.handle) {
+            image.texture_descriptor.view_formats = &[TextureFormat::Rgba8Unorm];
+            image.texture_view_descriptor =
+                Some(TextureViewDescriptor { format: Some(TextureFormat::Rgba8Unorm), ..default() });
+        }
+    }
+}
+
+/// The map's panels in the egui pass: screens drawn over them come after.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct MapPanels;
+
+/// bevy_egui reports the keyboard modifiers to egui every frame, and egui answers any input
+/// event by asking for another frame at once: the app would redraw forever. egui keeps the
+/// modifiers between frames, so only changes are passed on, and the app idles until input.
+fn drop_repeated_modifier_events(
+    mut inputs: Query<&mut bevy_egui::EguiInput>,
+    mut last: Local<Option<egui::Modifiers>>,
+) {
+    for mut input in &mut inputs {
+        input.events.retain(|event| match event {
+            egui::Event::ModifiersChanged(modifiers) if *last == Some(*modifiers) => false,
+            egui::Event::ModifiersChanged(modifiers) => {
+                *last = Some(*modifiers);
+                true
+            }
+            egui::Event::WindowFocused(_) => {
+                // egui forgets the modifiers when focus changes; pass the next report on.
+                *last = None;
+                true
+            }
+            _ => true,
+        });
+    }
+}
+
+/// Where the buttons the state file reports were drawn in the last frame (`ui::BUTTON_TARGETS`).
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct ButtonTargets(pub Vec<(String, [f32; 2])>);
+
+/// Whether the dice and tables panel is shown (off at start: the map comes first).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DicePanelOpen(pub bool);
+
+fn toggle_dice_panel(mut toggles: MessageReader<Toggle>, mut open: ResMut<DicePanelOpen>) {
+    for _ in toggles.read().filter(|t| **t == Toggle::DicePanel) {
+        open.0 = !open.0;
+    }
+}
+
+/// What the panels read of the state.
+#[derive(SystemParam)]
+struct Seen<'w, 's> {
+    loaded: Res<'w, LoadedScenario>,
+    battlefield: Battlefield<'w, 's>,
+    selection: Res<'w, Selection>,
+    pointer: Res<'w, PointerOnMap>,
+    notice: Res<'w, Notice>,
+    turns: Res<'w, Turns>,
+    reactions: Res<'w, Reactions>,
+    audience: Res<'w, Audience>,
+    log: Res<'w, RollRecord>,
+    tables: Res<'w, Tables>,
+    mode: Res<'w, State<AppMode>>,
+}
+
+/// The tools and previews the panels show.
+#[derive(SystemParam)]
+struct Tools<'w> {
+    dice_open: Res<'w, DicePanelOpen>,
+    template: Res<'w, TemplateTool>,
+    sight_overlay: Res<'w, SightOverlay>,
+    ruler: Res<'w, Ruler>,
+    grid_visible: Res<'w, GridVisible>,
+    editor: Res<'w, Editor>,
+    history: Res<'w, History>,
+    chase: Res<'w, ChaseScreens>,
+    dragging: Res<'w, Dragging>,
+    cover_preview: Res<'w, CoverPreview>,
+    attack_mode: Res<'w, AttackMode>,
+    attack_preview: Res<'w, AttackPreview>,
+    siege_card: Res<'w, siege_card::SiegeCard>,
+}
+
+/// What is typed into the panels, kept between frames.
+#[derive(Default)]
+struct Typed {
+    status: StatusEdit,
+    dice: DiceEdit,
+    fight: FightEdit,
+    turn: TurnEdit,
+    adding: Option<String>,
+    editor: EditorEdit,
+}
+
+/// Draws the panels and sends what the user asked for.
+#[allow(clippy::too_many_arguments)]
+fn draw_panels(
+    mut contexts: EguiContexts,
+    tokens: Roster,
+    seen: Seen,
+    tools: Tools,
+    mut typed: Local<Typed>,
+    mut view_rect: ResMut<MapViewRect>,
+    mut button_targets: ResMut<ButtonTargets>,
+    mut requests: route::Requests,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "battlemap-root".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    );
+    // The side and bottom panels have no fill: the map camera doesn't draw under them, so the
+    // window's clear colour is their background, and software rendering shades no extra pixels.
+    root.style_mut().visuals.panel_fill = egui::Color32::TRANSPARENT;
+    let mut asked = side_panels(&mut root, &tokens, &seen, &tools, &mut typed);
+    draw_cursor_label(&ctx, &tokens, &seen, &tools);
+    if let Some(prompt) = views::prompt_view(&seen.reactions, &tokens)
+        && let Some(yes) = reaction_prompt(&ctx, &prompt)
+    {
+        asked.push(PanelRequest::Answer(yes));
+    }
+    let drawn = crate::ui::take_button_targets(&ctx);
+    if button_targets.0 != drawn {
+        button_targets.0 = drawn;
+    }
+    let free = root.available_rect_before_wrap();
+    let free = Some(Rect::new(free.min.x, free.min.y, free.max.x, free.max.y));
+    if view_rect.0 != free {
+        view_rect.0 = free;
+    }
+    let cx = route::Context {
+        selected: seen.selection.0,
+        grid_visible: tools.grid_visible.0,
+        opportunity_prompt: seen.reactions.interrupted.is_some(),
+    };
+    for request in asked {
+        requests.send(request, &cx);
+    }
+    Ok(())
+}
+
+/// The status bar, the DM's banner, the initiative tracker, the dice panel and the roster (or
+/// the editor), with what each was asked.
+fn side_panels(root: &mut egui::Ui, tokens: &Roster, seen: &Seen, tools: &Tools, typed: &mut Typed) -> Vec<PanelRequest> {
+    let scenario = &seen.loaded.scenario;
+    let status = status_view(tokens, seen, tools);
+    let mut asked = egui::Panel::bottom("status").show(root, |ui| status_bar(ui, &status, &mut typed.status)).inner;
+    if seen.audience.dm {
+        let banner = egui::Frame::new().fill(egui::Color32::from_rgb(150, 30, 30)).inner_margin(6.0);
+        asked.extend(egui::Panel::top("dm-banner").frame(banner).show(root, dm_banner).inner);
+    }
+    if !seen.turns.order.entries.is_empty() {
+        let view = views::initiative_view(tokens, &seen.turns, *seen.audience);
+        let adding = &mut typed.adding;
+        asked.extend(
+            egui::Panel::right("initiative")
+                .resizable(true)
+                .default_size(200.0)
+                .show(root, |ui| initiative_panel(ui, &view, adding))
+                .inner,
+        );
+    }
+    if tools.dice_open.0 {
+        let roller = seen.selection.0.filter(|e| tokens.get(*e).is_ok());
+        let view = views::dice_view(&seen.log, tokens, roller, *seen.audience);
+        asked.extend(
+            egui::Panel::right("dice")
+                .resizable(true)
+                .default_size(320.0)
+                .show(root, |ui| dice_panel(ui, &view, &seen.tables.0, &mut typed.dice))
+                .inner,
+        );
+    }
+    let roster = roster(tokens, seen, tools);
+    let editing = *seen.mode.get() == AppMode::Edit;
+    asked.extend(
+        egui::Panel::left("roster")
+            .resizable(true)
+            .default_size(390.0)
+            .show(root, |ui| {
+                let mut asked = Vec::new();
+                if editing {
+                    let selected = roster.selected.as_ref().map(|s| s.id.as_str());
+                    let view = views::editor_view(&tools.editor, &tools.history, scenario, selected);
+                    egui::ScrollArea::vertical()
+                        .id_salt("editor")
+                        .max_height(ui.available_height() * 0.7)
+                        .show(ui, |ui| asked.extend(editor_panel(ui, &view, &mut typed.editor)));
+                    ui.separator();
+                    // The list selects the token to edit; the card is play's.
+                    let list = RosterView { rows: roster.rows.clone(), selected: None };
+                    asked.extend(roster_panel(ui, &list, &mut typed.fight, &mut typed.turn));
+                    return asked;
+                }
+                if tools.template.active {
+                    asked.extend(template_panel(ui, &tools.template.view));
+                    ui.separator();
+                }
+                asked.extend(roster_panel(ui, &roster, &mut typed.fight, &mut typed.turn));
+                asked
+            })
+            .inner,
+    );
+    asked
+}
+
+/// The roster with the selected creature's card.
+fn roster(tokens: &Roster, seen: &Seen, tools: &Tools) -> RosterView {
+    let scenario = &seen.loaded.scenario;
+    let help_targets = seen
+        .selection
+        .0
+        .map(|e| views::help_targets_of(scenario, &seen.battlefield.fighters(), e))
+        .unwrap_or_default();
+    let cx = RosterContext {
+        selection: *seen.selection,
+        rules: scenario.fight_rules(),
+        grid: scenario.grid,
+        turns: &seen.turns,
+        picked: tools.attack_mode.picked_by(seen.selection.0),
+        audience: *seen.audience,
+        siege: &tools.siege_card.0,
+        help_targets,
+    };
+    views::roster_view(tokens, &cx)
+}
+
+/// The status bar's view: the scene, the tools, the last notice, whose turn it is.
+fn status_view(tokens: &Roster, seen: &Seen, tools: &Tools) -> StatusView {
+    let scenario = &seen.loaded.scenario;
+    let active_name =
+        seen.turns.active.and_then(|e| tokens.get(e).ok()).map(|t| views::seen_name(&t.name.0, t.out_of_view));
+    StatusView {
+        scenario_name: scenario.name.clone(),
+        source: seen.loaded.source_name(),
+        grid: scenario.grid,
+        rules: scenario.rules,
+        grid_visible: tools.grid_visible.0,
+        hovered: seen.pointer.cell.map(|c| (c, scenario.map.terrain(c).map_or_else(String::new, |t| t.name.clone()))),
+        message: seen.notice.0.as_ref().map(|said| (crate::ui::words::said(said), said.is_refusal())),
+        ruler_active: tools.ruler.active,
+        sight_overlay: tools.sight_overlay.on,
+        template_active: tools.template.active,
+        dice_open: tools.dice_open.0,
+        chase_open: tools.chase.setup_open,
+        turn: active_name.map(|name| (seen.turns.round(), name)),
+        dm: seen.audience.dm,
+        editing: *seen.mode.get() == AppMode::Edit,
+        undo: tools.history.undo.len(),
+        redo: tools.history.redo.len(),
+    }
+}
+
+/// The label beside the cursor: the attack card, a drag's cost (and the opportunity attacks it
+/// provokes) or refusal, the cover ruling, or the ruler's measure.
+fn draw_cursor_label(ctx: &egui::Context, tokens: &Roster, seen: &Seen, tools: &Tools) {
+    let Some(at) = seen.pointer.screen else { return };
+    let at = egui::pos2(at.x, at.y);
+    if let Some(card) = &tools.attack_preview.0 {
+        let (lines, allowed) = crate::ui::attack_card_lines(&card.shooter, &card.target_name, &card.ruling);
+        cursor_label(ctx, at, &lines.join("\n"), !allowed);
+    } else if let Some(drag) = &tools.dragging.0 {
+        match &drag.preview {
+            Preview::Path { path, dash } => {
+                let dash = if *dash { " · Dash" } else { "" };
+                let squeeze = if path.fit == crate::rules::movement::Fit::Squeezing { " · squeezing" } else { "" };
+                let mut text = format!("{} ft{dash}{squeeze}", path.cost);
+                for p in &drag.provokes {
+                    let from = views::name_in_view(tokens, &p.reactor, &p.reactor_name);
+                    text.push_str(&format!("\nProvokes an opportunity attack from {from} at {}", p.at));
+                }
+                cursor_label(ctx, at, &text, false);
+            }
+            Preview::Refused(why) => {
+                if let Some(words) = crate::ui::words::drag_refusal(why) {
+                    cursor_label(ctx, at, &words, true);
+                }
+            }
+            Preview::Pending => {}
+        }
+    } else if let Some(preview) = tools.cover_preview.0.as_ref().filter(|_| !tools.ruler.active) {
+        let label = crate::ui::words::cover_label(preview.ruling.degree, preview.sight, &preview.target_name);
+        cursor_label(ctx, at, &label, false);
+    } else if let Some(measure) = tools.ruler.active.then(|| tools.ruler.measure(&seen.loaded, seen.pointer.cell)).flatten() {
+        let legs: Vec<String> = measure.legs.iter().map(ToString::to_string).collect();
+        let detail = if legs.len() > 1 { format!(" ({})", legs.join(" + ")) } else { String::new() };
+        cursor_label(ctx, at, &format!("{} ft{detail}", measure.total), false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The exact sRGB curves, in f64.
+    fn linear_from_gamma(x: f64) -> f64 {
+        if x < 0.04045 { x / 12.92 } else { ((x + 0.055) / 1.055).powf(2.4) }
+    }
+
+    fn gamma_from_linear(x: f64) -> f64 {
+        if x < 0.0031308 { x * 12.92 } else { 1.055 * x.powf(1.0 / 2.4) - 0.055 }
+    }
+
+    /// The coefficients of the cubic (`let p = ...`) in `egui.wgsl`.
+    fn cubic() -> [f32; 4] {
+        let line = include_str!("egui.wgsl").lines().find(|l| l.trim_start().starts_with("let p ="));
+        let numbers: Vec<f32> = line
+            .expect("a cubic")
+            .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        numbers.try_into().expect("four coefficients")
+    }
+
+    /// The shader's cheaper conversion, in f32 as the shader computes it, gives every text and
+    /// widget colour egui can draw (an 8-bit texel, read as stored, times an 8-bit vertex colour,
+    /// both in gamma space) the same 8-bit sRGB output as the exact curve, give or take one level.
+    #[test]
+    fn the_egui_shader_converts_colours_within_one_level() {
+        let p = cubic();
+        let linear_from_gamma_fast = |x: f32| {
+            if x < 0.04045 {
+                return x / 12.92;
+            }
+            let y = (x + 0.055) / 1.055;
+            let s = y.sqrt();
+            let r = s.sqrt();
+            y * y * s * (p[0] + r * (p[1] + r * (p[2] + r * p[3])))
+        };
+        let level = |linear: f64| (gamma_from_linear(linear).clamp(0.0, 1.0) * 255.0).round() as i32;
+        for texel in 0..=255 {
+            let texel = f64::from(texel) / 255.0;
+            for vertex in 0..=255 {
+                let vertex = f64::from(vertex) / 255.0;
+                let exact = level(linear_from_gamma(texel * vertex));
+                let fast = linear_from_gamma_fast(texel as f32 * vertex as f32);
+                assert!((level(f64::from(fast)) - exact).abs() <= 1, "texel {texel}, vertex {vertex}");
+            }
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! The panels' view models, built from the ECS: the roster and the selected token's card, its
+//! turn, the initiative tracker, the reaction prompt, the editor and the dice panel.
+
+use bevy::ecs::query::QueryData;
+use bevy::prelude::*;
+
+use crate::app::core::components::*;
+use crate::app::core::dice::RollRecord;
+use crate::app::core::history::History;
+use crate::app::core::state::{Audience, Reactions, Selection};
+use crate::app::core::turns::Turns;
+use crate::app::features::editor::Editor;
+use crate::rules::creature::Side;
+use crate::rules::economy::Response;
+use crate::rules::fight::FightRules;
+use crate::rules::fight::actions::help_targets;
+use crate::rules::fight::opportunity::Provocation;
+use crate::rules::{Footprint, Grid};
+use crate::scenario::{Scenario, TokenKind};
+use crate::ui::{
+    DiceView, EditorView, EntryView, FightView, InitiativeView, MovementView, PromptView, RosterView, SiegeView,
+    TerrainChoice, TokenDetails, TokenRow, TurnView,
+};
+
+/// What the panels read of a token.
+#[derive(QueryData)]
+pub(super) struct RosterToken {
+    pub entity: Entity,
+    pub id: &'static TokenId,
+    pub name: &'static DisplayName,
+    pub kind: &'static Kind,
+    pub side: &'static Allegiance,
+    pub size: &'static Size,
+    pub vitals: &'static Vitals,
+    pub hit_points: &'static HitPoints,
+    pub combatant: &'static Combatant,
+    pub position: &'static Position,
+    pub abilities: &'static AbilityModifiers,
+    pub facing: Option<&'static Facing>,
+    pub shield: Option<&'static Shield>,
+    pub pc: Has<PlayerCharacter>,
+    pub order: &'static RosterOrder,
+    pub moves: Option<&'static TurnMoves>,
+    pub actions: Option<&'static Actions>,
+    pub inspiration: Option<&'static Inspiration>,
+    pub secret: Has<Secret>,
+    pub out_of_view: Has<OutOfView>,
+}
+
+pub(super) type Roster<'w, 's> = Query<'w, 's, RosterToken>;
+
+/// What the panels need beyond the tokens to build the roster.
+pub(super) struct RosterContext<'a> {
+    pub selection: Selection,
+    pub rules: FightRules,
+    pub grid: Grid,
+    pub turns: &'a Turns,
+    pub picked: Option<&'a str>,
+    pub audience: Audience,
+    pub siege: &'a SiegeView,
+    /// The creatures the selected one could help against (enemies within 5 ft by the one distance).
+    pub help_targets: Vec<(String, String)>,
+}
+
+/// A token's name as the audience may read it: "a hidden creature" when it doesn't see it.
+pub(super) fn seen_name(name: &str, out_of_view: bool) -> String {
+    if out_of_view { "a hidden creature".to_owned() } else { name.to_owned() }
+}
+
+/// The name of the token with this id as the audience may read it.
+pub(super) fn name_in_view(tokens: &Roster, id: &str, name: &str) -> String {
+    seen_name(name, tokens.iter().any(|t| t.id.0 == id && t.out_of_view))
+}
+
+/// The name of the token with this id, or the id.
+fn name_of(tokens: &Roster, id: &str) -> String {
+    tokens.iter().find(|t| t.id.0 == id).map_or_else(|| id.to_owned(), |t| t.name.0.clone())
+}
+
+/// The enemies `who` could help an ally against, as the card lists them: the rules' Help reach.
+pub(super) fn help_targets_of(scenario: &Scenario, fighters: &crate::app::core::tokens::Fighters, who: Entity) -> Vec<(String, String)> {
+    let field = fighters.field(scenario);
+    let Some(me) = fighters.get(who) else { return Vec::new() };
+    help_targets(&field, me).map(|f| (f.id.clone(), f.name().to_owned())).collect()
+}
+
+/// The roster's view model: every token the audience sees, in scenario order, and the selected
+/// one in detail.
+pub(super) fn roster_view(tokens: &Roster, cx: &RosterContext) -> RosterView {
+    let mut rows: Vec<_> = tokens.iter().filter(|t| !t.out_of_view).collect();
+    rows.sort_by_key(|row| *row.order);
+    let selected = cx.selection.0.and_then(|e| tokens.get(e).ok()).filter(|t| !t.out_of_view).map(|t| {
+        let exact_hp = cx.audience.sees_hit_points(t.pc, t.side.0);
+        let mut fight = fight_view(&t, cx.rules.facing, cx.picked, exact_hp);
+        if cx.siege.weapon.is_some() {
+            // A siege weapon fires through its crew, from a creature's card.
+            fight.attacks.clear();
+        }
+        TokenDetails {
+            fight: Some(fight),
+            siege: cx.siege.clone(),
+            id: t.id.0.clone(),
+            anchor: t.position.0,
+            cells: Footprint::of(cx.grid, t.size.size, t.size.square_side).len(),
+            abilities: t.abilities.0,
+            facing: t.facing.map(|f| f.0),
+            shield: t.shield.map(|s| s.0),
+            player_character: t.pc,
+            turn: t.moves.zip(t.actions).map(|(m, a)| turn_view(tokens, cx, &t, m, a)),
+            secret: cx.audience.dm.then_some(t.secret),
+            inspiration: t.inspiration.map(|i| i.has),
+            exhaustion: t.vitals.exhaustion,
+        }
+    });
+    RosterView {
+        rows: rows
+            .into_iter()
+            .map(|t| TokenRow {
+                id: t.id.0.clone(),
+                name: t.name.0.clone(),
+                kind: t.kind.0,
+                side: t.side.0,
+                size: t.size.size,
+                hp: if cx.audience.sees_hit_points(t.pc, t.side.0) {
+                    format!("{}/{}", t.hit_points.0.hp, t.hit_points.0.max_hp)
+                } else {
+                    t.hit_points.0.outward().word().to_owned()
+                },
+                ac: t.vitals.ac,
+                speed: t.vitals.speed,
+                initiative: cx
+                    .turns
+                    .order
+                    .entries
+                    .iter()
+                    .find(|e| e.id == t.id.0)
+                    .filter(|e| cx.audience.dm || !e.hidden)
+                    .map(|e| e.initiative),
+            })
+            .collect(),
+        selected,
+    }
+}
+
+/// The card's view of a creature's turn: what is left, its actions, and who it could help.
+fn turn_view(tokens: &Roster, cx: &RosterContext, me: &RosterTokenItem, moves: &TurnMoves, actions: &Actions) -> TurnView {
+    let entity = me.entity;
+    let others: Vec<_> =
+        tokens.iter().filter(|t| t.entity != entity && !t.out_of_view && t.kind.0 == TokenKind::Creature).collect();
+    let allies = others
+        .iter()
+        .filter(|t| !t.side.0.is_hostile_to(me.side.0) && me.side.0 != Side::Neutral)
+        .map(|t| (t.id.0.clone(), t.name.0.clone()))
+        .collect();
+    let economy = &actions.0;
+    let sheet = &me.combatant.sheet;
+    let active = cx.turns.active == Some(entity);
+    TurnView {
+        fight_runs: cx.turns.fight_runs(),
+        active,
+        left: economy.left(&sheet.turn),
+        movement: MovementView {
+            speed: moves.turn.speed,
+            left: moves.turn.left(),
+            allowance: moves.turn.allowance(),
+            dashes: moves.turn.dashes,
+            moves: moves.turn.moves.len(),
+            active,
+        },
+        attacks_per_action: sheet.turn.attacks(),
+        bonus_actions: sheet.turn.bonus_actions.clone(),
+        readied: economy.readied.as_ref().map(|r| r.describe(|id| name_of(tokens, id))),
+        fires_by_hand: economy.readied.as_ref().is_some_and(|r| !matches!(r.response, Response::Attack(_))),
+        dm: cx.audience.dm,
+        allies,
+        enemies_near: cx
+            .help_targets
+            .iter()
+            .filter(|(id, _)| others.iter().any(|t| &t.id.0 == id))
+            .cloned()
+            .collect(),
+        others: others.iter().map(|t| (t.id.0.clone(), t.name.0.clone())).collect(),
+        attacks: sheet.attacks.iter().map(|a| a.name.clone()).collect(),
+        hidden: me.combatant.hidden.is_some(),
+    }
+}
+
+/// The card's view of a creature's fight.
+fn fight_view(t: &RosterTokenItem, facing_rule: bool, picked: Option<&str>, exact_hp: bool) -> FightView {
+    let combatant = t.combatant;
+    let conditions = combatant.conditions.clone();
+    let health = t.hit_points.0;
+    FightView {
+        exact_hp,
+        health,
+        max_hp: crate::rules::conditions::exhausted_max_hp(health.max_hp, t.vitals.exhaustion),
+        prone: conditions.has(crate::rules::conditions::Condition::Prone),
+        conditions,
+        exhaustion: t.vitals.exhaustion,
+        attacks: combatant
+            .sheet
+            .attacks
+            .iter()
+            .map(|a| {
+                (a.name.clone(), format!("{:+} to hit, {} {}, {}", a.bonus, a.damage, a.damage_type, a.reach_words()))
+            })
+            .collect(),
+        picked: picked.map(str::to_owned),
+        dodging: combatant.dodging,
+        defenses: combatant.defenses.describe(),
+        turns: t.facing.is_some() && facing_rule,
+        shield: t.shield.map(|s| s.0),
+        arcs: (!combatant.arcs.is_standard()).then(|| {
+            let a = combatant.arcs;
+            format!("Arcs: left counts as {}, right as {}, rear as {}", a.left.name(), a.right.name(), a.rear.name())
+        }),
+    }
+}
+
+/// The initiative tracker's view: the order with names, whose turn it is, and who isn't in it.
+pub(super) fn initiative_view(tokens: &Roster, turns: &Turns, audience: Audience) -> InitiativeView {
+    let order = &turns.order;
+    let by_id = |id: &str| tokens.iter().find(|t| t.id.0 == id);
+    InitiativeView {
+        round: order.round,
+        entries: order
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let token = by_id(&e.id);
+                EntryView {
+                    id: e.id.clone(),
+                    name: token.as_ref().map_or_else(|| e.id.clone(), |t| t.name.0.clone()),
+                    side: token.as_ref().map_or(Side::Neutral, |t| t.side.0),
+                    initiative: e.initiative,
+                    current: order.current == Some(i) && token.is_some_and(|t| turns.active == Some(t.entity)),
+                    hidden: e.hidden,
+                }
+            })
+            .collect(),
+        absent: tokens
+            .iter()
+            .filter(|t| t.moves.is_some() && order.entry(&t.id.0).is_none())
+            .map(|t| (t.id.0.clone(), t.name.0.clone()))
+            .collect(),
+        dm: audience.dm,
+    }
+}
+
+/// The reaction prompt for what waits: an opportunity attack first, then readied actions. A
+/// reactor the audience doesn't see is "a hidden creature".
+pub(super) fn prompt_view(reactions: &Reactions, tokens: &Roster) -> Option<PromptView> {
+    let name = |e: Entity| tokens.get(e).map_or_else(|_| "?".to_owned(), |t| seen_name(&t.name.0, t.out_of_view));
+    if let Some(interrupted) = &reactions.interrupted {
+        let offer: &Provocation = interrupted.offers.front()?;
+        let reactor = name_in_view(tokens, &offer.reactor, &offer.reactor_name);
+        return Some(PromptView {
+            title: "Opportunity attack?".into(),
+            lines: vec![
+                format!(
+                    "{} is leaving {reactor}'s reach ({} ft) at {}.",
+                    name(interrupted.mover),
+                    offer.reach,
+                    offer.at
+                ),
+                format!("{reactor} may strike with {}, using its reaction; the move waits.", offer.attack),
+            ],
+            yes: "Opportunity attack".into(),
+            no: "Let it go".into(),
+        });
+    }
+    let offer = reactions.readied.front()?;
+    let readied = tokens.get(offer.reactor).ok().and_then(|t| t.actions).and_then(|a| a.0.readied.clone())?;
+    Some(PromptView {
+        title: "Readied action".into(),
+        lines: vec![
+            format!("{} has moved.", name(offer.trigger)),
+            format!("{} readied: {}.", name(offer.reactor), readied.describe(|id| name_of(tokens, id))),
+        ],
+        yes: "Fire".into(),
+        no: "Hold".into(),
+    })
+}
+
+/// The editor panel's view: the legend as a palette, the map's size and grid, and the selected
+/// token as the scene holds it now.
+pub(super) fn editor_view(editor: &Editor, history: &History, scenario: &Scenario, selected: Option<&str>) -> EditorView {
+    let palette = scenario.map.palette();
+    let terrains = palette
+        .iter()
+        .zip(&scenario.glyphs)
+        .map(|(terrain, glyph)| {
+            let blocks: Vec<&str> = [
+                (terrain.blocks_movement, "blocks movement"),
+                (terrain.blocks_sight, "blocks sight"),
+                (terrain.blocks_cover, "gives cover"),
+                (terrain.difficult, "difficult terrain"),
+            ]
+            .into_iter()
+            .filter_map(|(on, words)| on.then_some(words))
+            .collect();
+            TerrainChoice {
+                glyph: *glyph,
+                name: terrain.name.clone(),
+                color: super::super::board::terrain_color(terrain),
+                blocks: if blocks.is_empty() { "open ground".to_owned() } else { blocks.join(", ") },
+            }
+        })
+        .collect();
+    let board = history.current.as_ref().map_or(scenario, |c| &c.board);
+    EditorView {
+        tool: editor.tool,
+        terrains,
+        terrain: editor.terrain,
+        brush: editor.brush,
+        width: scenario.map.width(),
+        height: scenario.map.height(),
+        grid: scenario.grid,
+        placing: editor.placing,
+        selected: selected.and_then(|id| board.token(id)).cloned(),
+        refusal: editor.refusal.as_ref().map(ToString::to_string),
+    }
+}
+
+/// The dice panel's view: the log as the audience may read it, who rolls, and whether its
+/// inspiration waits for the roll.
+pub(super) fn dice_view(log: &RollRecord, tokens: &Roster, roller: Option<Entity>, audience: Audience) -> DiceView {
+    let roller = roller.and_then(|e| tokens.get(e).ok());
+    DiceView {
+        seed: log.0.seed,
+        // The players' view never receives a hidden roll's full line.
+        log: log
+            .0
+            .entries
+            .iter()
+            .map(|e| (if audience.dm { e.full_text() } else { e.player_text() }, e.player_text(), e.hidden))
+            .collect(),
+        dm: audience.dm,
+        roller: roller.as_ref().map_or_else(|| "the DM".to_owned(), |t| t.name.0.clone()),
+        inspired: roller.and_then(|t| t.inspiration).is_some_and(|i| i.spent_on_next_roll),
+    }
+}
