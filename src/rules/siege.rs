@@ -581,7 +581,7 @@ impl std::fmt::Display for Shelter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Shelter::SiegeTower { target, tower } => write!(f, "{target} is inside {tower}, and the attacker outside it"),
-            Shelter::RamRoof { target, ram } => write!(f, "{target} works {ram}, under its gallery roof, against an attack from above"),
+            Shelter::RamRoof { target, ram } => write!(f, "{target} works {ram}, under its gallery roof"),
         }
     }
 }

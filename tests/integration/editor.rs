@@ -3,18 +3,20 @@
 
 use bevy::prelude::*;
 
-use battlemap::app::components::{Position, TokenId};
-use battlemap::app::editor::{EditMessage, Editor};
-use battlemap::app::movement::TurnMoves;
-use battlemap::app::session::file::{SaveScenario, SessionPlace};
-use battlemap::app::session::{HistoryRequest, capture};
-use battlemap::app::state::{LoadedScenario, Notice};
+use battlemap::app::SessionPlace;
+use battlemap::app::core::components::{Position, TokenId, TurnMoves};
+use battlemap::app::core::messages::{EditMessage, HistoryRequest, SaveScenario, Toggle};
+use battlemap::app::core::mode::AppMode;
+use battlemap::app::core::notice::{Edited, Said};
+use battlemap::app::core::state::LoadedScenario;
+use battlemap::app::features::editor::Editor;
+use battlemap::app::features::session::capture;
 use battlemap::rules::Cell;
 use battlemap::rules::size::Size;
 use battlemap::scenario::{Scenario, TokenKind};
 use battlemap::ui::EditRequest;
 
-use super::headless::entity_of;
+use super::headless::{entity_of, notice, said};
 use super::{root, scratch};
 
 /// The headless app on `file`, with no autosave.
@@ -29,7 +31,7 @@ fn send<M: Message>(app: &mut App, message: M) {
 }
 
 fn refusal(app: &App) -> Option<String> {
-    app.world().resource::<Editor>().refusal.clone()
+    app.world().resource::<Editor>().refusal.clone().map(|e| e.0)
 }
 
 fn terrain_name(app: &App, cell: Cell) -> String {
@@ -50,8 +52,8 @@ fn the_editor_paints_places_changes_and_saves_the_scene() {
     let file = dir.join("tavern.ron");
     std::fs::copy(root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
     let mut app = app_on(&file);
-    send(&mut app, EditMessage::Toggle);
-    assert!(app.world().resource::<Editor>().on);
+    send(&mut app, Toggle::Editor);
+    assert_eq!(app.world().resource::<State<AppMode>>().get(), &AppMode::Edit);
 
     // A wall across open floor, then one over Brom: refused there, with the reason.
     let wall = 1;
@@ -59,8 +61,11 @@ fn the_editor_paints_places_changes_and_saves_the_scene() {
     assert_eq!(terrain_name(&app, Cell::new(7, 5)), "wall");
     send(&mut app, EditMessage::Fill(Cell::new(3, 5), Cell::new(3, 5), wall));
     assert_eq!(terrain_name(&app, Cell::new(3, 5)), "floor");
-    let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
-    assert!(notice.0.contains("Brom stands at (3, 5)"), "{notice:?}");
+    let refused = matches!(
+        said(&app),
+        Some(Said::Edited(Edited::Filled { cells: 0, refused: Some(why) })) if why.contains("Brom stands at (3, 5)")
+    );
+    assert!(refused, "{}", notice(&app));
 
     // A new creature, filled in with the form; a bad form is refused with the validator's words.
     send(&mut app, EditMessage::AddAt(TokenKind::Creature, Cell::new(10, 10)));

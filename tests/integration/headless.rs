@@ -2,12 +2,15 @@
 
 use bevy::prelude::*;
 
-use battlemap::app::components::{Allegiance, Combatant, CreatureSize, HitPoints, Position, TokenId, Vitals};
-use battlemap::app::dice::Session;
-use battlemap::app::fight::FightRequest;
-use battlemap::app::movement::TurnMoves;
-use battlemap::app::state::{LoadedScenario, Notice, OpenScenario, SelectToken, Selection};
+use battlemap::app::core::components::{
+    Allegiance, Combatant, HitPoints, Position, Size as CreatureSize, TokenId, TurnMoves, Vitals,
+};
+use battlemap::app::core::dice::{Dice, RollRecord};
+use battlemap::app::core::messages::{AttackHow, AttackRequest, FightRequest, OpenScenario, SelectToken};
+use battlemap::app::core::notice::{Notice, Said};
+use battlemap::app::core::state::{LoadedScenario, Selection};
 use battlemap::rules::conditions::Condition;
+use battlemap::rules::dice::{RollLog, SeededDice};
 use battlemap::rules::creature::Side;
 use battlemap::rules::health::Life;
 use battlemap::rules::{Cell, Size};
@@ -27,6 +30,27 @@ pub(super) fn app_with(path: &str) -> App {
     app.update();
     app.update();
     app
+}
+
+/// What the app said last.
+pub(super) fn said(app: &App) -> Option<Said> {
+    app.world().resource::<Notice>().0.clone()
+}
+
+/// What the app said last, in words (for failing assertions' messages).
+pub(super) fn notice(app: &App) -> String {
+    said(app).as_ref().map(battlemap::ui::words::said).unwrap_or_default()
+}
+
+/// The session's dice seeded anew, with an empty roll log.
+pub(super) fn reseed(app: &mut App, seed: u64) {
+    app.world_mut().insert_resource(Dice(SeededDice::new(seed)));
+    app.world_mut().insert_resource(RollRecord(RollLog { seed, entries: Vec::new() }));
+}
+
+/// The roll log's entries.
+pub(super) fn log_entries(app: &App) -> Vec<battlemap::rules::dice::LogEntry> {
+    app.world().resource::<RollRecord>().0.entries.clone()
 }
 
 fn token_ids(app: &mut App) -> Vec<String> {
@@ -74,11 +98,8 @@ fn opening_a_bad_file_keeps_the_scenario_and_a_good_one_replaces_it() {
     app.update();
     app.update();
     assert_eq!(token_ids(&mut app), before);
-    let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
-    assert!(
-        notice.1 && notice.0.contains("Kept the current scenario") && notice.0.contains("bad.ron:1:"),
-        "{notice:?}"
-    );
+    let kept = matches!(said(&app), Some(Said::KeptScenario(errors)) if errors.0[0].to_string().contains("bad.ron:1:"));
+    assert!(kept, "{}", notice(&app));
 
     app.world_mut().write_message(OpenScenario { path: Some(root().join("scenes/hex_skirmish.ron")) });
     app.update();
@@ -94,8 +115,8 @@ pub(super) fn entity_of(app: &mut App, id: &str) -> Entity {
 
 #[test]
 fn moving_spends_movement_and_undo_takes_it_back() {
-    use battlemap::app::movement::{MoveToken, TurnMoves};
-    use battlemap::app::turns::TurnRequest;
+    use battlemap::app::core::messages::{MoveToken, TurnRequest};
+    use battlemap::rules::movement::MoveError;
     let mut app = app_with("scenes/tavern_brawl.ron");
     let lia = entity_of(&mut app, "lia");
     assert_eq!(app.world().get::<TurnMoves>(lia).map(|m| m.turn.left()), Some(25));
@@ -108,8 +129,11 @@ fn moving_spends_movement_and_undo_takes_it_back() {
     app.world_mut().write_message(MoveToken::new(lia, Cell::new(8, 7)));
     app.update();
     assert_eq!(app.world().get::<Position>(lia).map(|p| p.0), Some(Cell::new(7, 7)));
-    let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
-    assert!(notice.1 && notice.0.contains("blocked: table at (8, 7)"), "{notice:?}");
+    let blocked = matches!(
+        said(&app),
+        Some(Said::CantMoveTo { why: Some(MoveError::Blocked { terrain, at }), .. }) if terrain == "table" && at == Cell::new(8, 7)
+    );
+    assert!(blocked, "{}", notice(&app));
 
     // 15 ft away with 10 left: only with a Dash, which the move takes.
     app.world_mut().write_message(MoveToken::new(lia, Cell::new(4, 7)));
@@ -131,31 +155,29 @@ fn moving_spends_movement_and_undo_takes_it_back() {
 
 #[test]
 fn next_turn_rolls_initiative_then_follows_it() {
-    use battlemap::app::dice::Session;
-    use battlemap::app::turns::{Turn, TurnRequest};
+    use battlemap::app::core::messages::TurnRequest;
+    use battlemap::app::core::turns::Turns;
     let mut app = app_with("scenes/tavern_brawl.ron");
-    app.world_mut().insert_resource(Session::new(21));
+    reseed(&mut app, 21);
     app.world_mut().write_message(TurnRequest::NextTurn);
     app.update();
     app.update();
-    let order: Vec<String> =
-        app.world().resource::<Session>().initiative.entries.iter().map(|e| e.id.clone()).collect();
+    let order: Vec<String> = app.world().resource::<Turns>().order.entries.iter().map(|e| e.id.clone()).collect();
     assert_eq!(order.len(), 10, "every creature, not the keg");
-    let log = &app.world().resource::<Session>().log.entries;
-    assert_eq!(log.iter().filter(|e| e.reason == "initiative").count(), 10);
+    assert_eq!(log_entries(&app).iter().filter(|e| e.reason == "initiative").count(), 10);
     let first = entity_of(&mut app, &order[0]);
-    assert_eq!(app.world().resource::<Turn>().active, Some(first));
-    assert_eq!(app.world().resource::<Turn>().round, 1);
+    assert_eq!(app.world().resource::<Turns>().active, Some(first));
+    assert_eq!(app.world().resource::<Turns>().round(), 1);
     assert_eq!(app.world().resource::<Selection>().0, Some(first));
     app.world_mut().write_message(TurnRequest::NextTurn);
     app.update();
     let second = entity_of(&mut app, &order[1]);
-    assert_eq!(app.world().resource::<Turn>().active, Some(second));
+    assert_eq!(app.world().resource::<Turns>().active, Some(second));
 }
 
 #[test]
 fn the_diagonal_count_carries_across_moves_in_a_turn() {
-    use battlemap::app::movement::{MoveToken, TurnMoves};
+    use battlemap::app::core::messages::MoveToken;
     // The Sunken Gallery uses the optional rule: Pip's first diagonal costs 5 ft, the second 10,
     // even in a separate move.
     let mut app = app_with("scenes/dungeon_corridor.ron");
@@ -170,10 +192,11 @@ fn the_diagonal_count_carries_across_moves_in_a_turn() {
 
 #[test]
 fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
-    use battlemap::app::dice::{DiceRequest, Inspiration, Session};
+    use battlemap::app::core::components::Inspiration;
+    use battlemap::app::core::messages::DiceRequest;
     use battlemap::rules::dice::RollMode;
     let mut app = app_with("scenes/tavern_brawl.ron");
-    app.world_mut().insert_resource(Session::new(5));
+    reseed(&mut app, 5);
     app.update();
     let brom = entity_of(&mut app, "brom");
     assert_eq!(
@@ -194,7 +217,7 @@ fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
             reason: "attack on the thug".into(),
         });
         app.update();
-        app.world().resource::<Session>().log.entries.last().cloned().expect("logged")
+        log_entries(app).last().cloned().expect("logged")
     };
     // DMG "Inspiration": advantage on one ability check, attack roll or saving throw, so a damage
     // roll leaves it for the next d20.
@@ -209,7 +232,7 @@ fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
     assert_eq!(second.player_text(), "The DM rolled.");
     app.world_mut().write_message(DiceRequest::RollTable { id: "urban-chase-complications".into(), hidden: false });
     app.update();
-    let table = app.world().resource::<Session>().log.entries.last().cloned().expect("logged");
+    let table = log_entries(&app).last().cloned().expect("logged");
     assert!(table.full_text().contains("Urban Chase Complications"));
 }
 
@@ -218,8 +241,11 @@ fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
 /// going back to the map carries the hit points home.
 #[test]
 fn a_chase_runs_on_messages_and_returns_to_the_map() {
-    use battlemap::app::chase::{ChaseMessage, ChaseMode};
-    use battlemap::app::dice::Session;
+    use battlemap::app::core::chase::ChaseRun;
+    use battlemap::app::core::components::ChaseState;
+    use battlemap::app::core::messages::ChaseMessage;
+    use battlemap::app::core::mode::AppMode;
+    use battlemap::app::features::chase::ChaseScreens;
     use battlemap::ui::chase::ChaseRequest;
 
     let mut app = app_with("scenes/market_chase.ron");
@@ -227,25 +253,29 @@ fn a_chase_runs_on_messages_and_returns_to_the_map() {
         app.world_mut().write_message(ChaseMessage(request));
         app.update();
     };
-    assert_eq!(app.world().resource::<ChaseMode>().draft.roles.len(), 4, "the scene's chase is drafted");
-    let rolls_before = app.world().resource::<Session>().log.entries.len();
+    assert_eq!(app.world().resource::<ChaseScreens>().draft.roles.len(), 4, "the scene's chase is drafted");
+    let rolls_before = log_entries(&app).len();
     send(&mut app, ChaseRequest::Start);
-    let mode = app.world().resource::<ChaseMode>();
-    let chase = mode.chases.as_ref().expect("the chase runs").active();
-    assert!(mode.awaiting_handover);
+    let run = app.world().resource::<ChaseRun>();
+    let chase = run.chases.as_ref().expect("the chase runs").active();
+    assert!(run.awaiting_handover);
     // Distances from the map: the cutpurse at (19, 9), Lia at (4, 9): 15 squares, 75 ft.
     assert_eq!(chase.distance("lia", "cutpurse"), Some(75));
-    let log = &app.world().resource::<Session>().log.entries;
-    assert_eq!(log.len() - rolls_before, 4, "four initiative rolls in the roll log");
+    assert_eq!(log_entries(&app).len() - rolls_before, 4, "four initiative rolls in the roll log");
+    app.update();
+    assert_eq!(app.world().resource::<State<AppMode>>().get(), &AppMode::Chase, "the chase takes the screen");
+    let lia = entity_of(&mut app, "lia");
+    let state = app.world().get::<ChaseState>(lia).cloned().expect("Lia's place in the chase");
+    assert_eq!((state.position, state.chase), (-75, 0), "{state:?}");
 
     send(&mut app, ChaseRequest::BeginTurn);
     let acting = {
-        let chase = app.world().resource::<ChaseMode>().chases.as_ref().expect("runs").active();
+        let chase = app.world().resource::<ChaseRun>().chases.as_ref().expect("runs").active();
         chase.turn.as_ref().expect("a turn").id.clone()
     };
     let complication = app
         .world()
-        .resource::<ChaseMode>()
+        .resource::<ChaseRun>()
         .chases
         .as_ref()
         .and_then(|c| c.active().turn.as_ref())
@@ -254,23 +284,25 @@ fn a_chase_runs_on_messages_and_returns_to_the_map() {
     send(&mut app, ChaseRequest::Dash);
     send(&mut app, ChaseRequest::Move(1000));
     send(&mut app, ChaseRequest::EndTurn);
-    let mode = app.world().resource::<ChaseMode>();
-    assert_eq!(mode.error, None);
-    let chase = mode.chases.as_ref().expect("runs").active();
+    assert_eq!(app.world().resource::<ChaseScreens>().error, None);
+    let run = app.world().resource::<ChaseRun>();
+    let chase = run.chases.as_ref().expect("runs").active();
     assert_eq!(chase.participant(&acting).map(|p| p.dashes), Some(1));
-    assert!(mode.awaiting_handover, "the screen is handed on");
-    let complication_roll =
-        app.world().resource::<Session>().log.entries.iter().any(|e| e.reason.contains("Chase Complications"));
+    assert!(run.awaiting_handover, "the screen is handed on");
+    let complication_roll = log_entries(&app).iter().any(|e| e.reason.contains("Chase Complications"));
     assert!(complication_roll, "the end-of-turn d20 is in the roll log");
 
     // A hurt participant comes back to the map hurt, and a tired one tired: exhaustion lasts
     // until a long rest (PHB appendix A, "Exhaustion").
-    if let Some(chases) = app.world_mut().resource_mut::<ChaseMode>().chases.as_mut() {
+    if let Some(chases) = app.world_mut().resource_mut::<ChaseRun>().chases.as_mut() {
         chases.active_mut().participants.iter_mut().filter(|p| p.id == "brom").for_each(|p| p.hp = 9);
     }
     send(&mut app, ChaseRequest::SetExhaustion("lia".into(), 2));
     send(&mut app, ChaseRequest::ReturnToMap);
-    assert!(app.world().resource::<ChaseMode>().chases.is_none());
+    assert!(app.world().resource::<ChaseRun>().chases.is_none());
+    app.update();
+    assert_eq!(app.world().resource::<State<AppMode>>().get(), &AppMode::Play, "back to the map");
+    assert!(app.world().get::<ChaseState>(lia).is_none(), "out of the chase");
     let mut query = app.world_mut().query::<(&TokenId, &Vitals, &HitPoints)>();
     let vitals: std::collections::HashMap<String, (Vitals, HitPoints)> =
         query.iter(app.world()).map(|(id, v, h)| (id.0.clone(), (*v, *h))).collect();
@@ -315,7 +347,7 @@ fn fight(app: &mut App, request: FightRequest) {
 }
 
 fn log_len(app: &App) -> usize {
-    app.world().resource::<Session>().log.entries.len()
+    app.world().resource::<RollRecord>().0.entries.len()
 }
 
 /// The damage a logged damage roll says it dealt: `... damage to Goblin: 4 piercing`.
@@ -329,11 +361,12 @@ fn dealt(reason: &str) -> i32 {
 fn attack(app: &mut App, attacker: &str, target: &str, with: &str) -> bool {
     let (a, t) = (entity_of(app, attacker), entity_of(app, target));
     // Each attack on its attacker's own turn: one Attack action a turn.
-    app.world_mut().write_message(battlemap::app::turns::TurnRequest::StartTurn(a));
+    app.world_mut().write_message(battlemap::app::core::messages::TurnRequest::StartTurn(a));
     app.update();
     let before = (log_len(app), hp(app, target));
-    fight(app, FightRequest::Attack { attacker: a, target: t, attack: with.into() });
-    let log = app.world().resource::<Session>().log.entries[before.0..].to_vec();
+    app.world_mut().write_message(AttackRequest { attacker: a, target: t, attack: with.into(), how: AttackHow::Action });
+    app.update();
+    let log = log_entries(app)[before.0..].to_vec();
     let after = hp(app, target);
     assert!(!log.is_empty(), "{attacker}'s attack is logged");
     assert!(log[0].reason.starts_with(&format!("{with} attack on")), "{}", log[0].reason);
@@ -374,7 +407,7 @@ fn three_rounds_of_a_scripted_fight() {
             let before = log_len(&app);
             let bo_up = hp(&mut app, "bo").life == Life::Up;
             attack(&mut app, "ana", "goblin", "Spear");
-            let reason = &app.world().resource::<Session>().log.entries[before].reason;
+            let reason = &log_entries(&app)[before].reason;
             // Ana is behind the goblin (it faces east, towards Bo), and flanks it with Bo while
             // Bo is up (an unconscious ally is incapacitated and doesn't flank).
             assert!(reason.contains("in Goblin's rear arc"), "{reason}");
@@ -406,14 +439,7 @@ fn three_rounds_of_a_scripted_fight() {
         if bo.life == Life::Up {
             assert!(!conditions.has(Condition::Unconscious));
         }
-        let log: Vec<String> = app
-            .world()
-            .resource::<Session>()
-            .log
-            .entries
-            .iter()
-            .map(battlemap::rules::dice::LogEntry::full_text)
-            .collect();
+        let log: Vec<String> = log_entries(&app).iter().map(battlemap::rules::dice::LogEntry::full_text).collect();
         (log, bo, hp(&mut app, "goblin"))
     };
     let first = play();
@@ -434,7 +460,7 @@ fn hit_points_and_death_saves_follow_the_rules() {
     assert_eq!(hp(&mut app, "brom").life, Life::Dying);
     let before = log_len(&app);
     fight(&mut app, FightRequest::DeathSave { target: brom });
-    let entry = app.world().resource::<Session>().log.entries[before].clone();
+    let entry = log_entries(&app)[before].clone();
     assert!(entry.reason.starts_with("death saving throw"), "{}", entry.reason);
     let saves = hp(&mut app, "brom").death_saves;
     match entry.roll.total {
@@ -459,17 +485,22 @@ fn hit_points_and_death_saves_follow_the_rules() {
 /// its save leaves it; the rolls go to the log.
 #[test]
 fn an_area_rolls_saves_and_deals_its_damage() {
-    use battlemap::rules::area::{Shape, covered_cells};
+    use battlemap::app::core::messages::{SaveSource, SavesRequest};
+    use battlemap::rules::area::{Shape, Volume, covered_cells};
     use battlemap::rules::creature::Ability;
     use battlemap::rules::dice::Notation;
-    use battlemap::rules::fight::saves::SaveEffect;
+    use battlemap::rules::fight::saves::{SaveEffect, creatures_in_area};
     use battlemap::rules::health::DamageType;
     use battlemap::rules::lattice::Point;
     let mut app = app_with("scenes/tavern_brawl.ron");
     // A 5-ft sphere on the corner (6, 8) touches the thug's square (6, 8) and nobody else's.
-    let map = app.world().resource::<LoadedScenario>().scenario.map.clone();
+    let scenario = app.world().resource::<LoadedScenario>().scenario.clone();
+    let map = &scenario.map;
     let origin = Point::square_corner(6, 8);
-    let cells = covered_cells(&map, Shape::Sphere { radius: 5 }, origin.to_units(map.grid()), 0.0).expect("cells");
+    let shape = Shape::Sphere { radius: 5 };
+    let cells = covered_cells(map, shape, origin.to_units(map.grid()), 0.0).expect("cells");
+    let fighters = scenario.fighters();
+    let inside = creatures_in_area(&scenario.field(&fighters), &Volume::of(&cells, shape, 0), origin);
     let effect = SaveEffect {
         ability: Ability::Dex,
         dc: 30,
@@ -478,8 +509,9 @@ fn an_area_rolls_saves_and_deals_its_damage() {
         half_on_success: true,
     };
     let before = log_len(&app);
-    fight(&mut app, FightRequest::RollSaves { cells, origin, effect });
-    let log = app.world().resource::<Session>().log.entries[before..].to_vec();
+    app.world_mut().write_message(SavesRequest { inside, effect, source: SaveSource::Template });
+    app.update();
+    let log = log_entries(&app)[before..].to_vec();
     assert_eq!(log.len(), 2, "the damage roll and the thug's save: {log:#?}");
     assert!(log[1].reason.starts_with("Dexterity save DC 30: fails"), "{}", log[1].reason);
     assert_eq!(hp(&mut app, "thug-1").hp, (32 - log[0].roll.total).max(0), "a failed save takes it all");

@@ -90,7 +90,7 @@ fn a_creature_in_a_siege_tower_has_total_cover_in_every_answer() {
 
 /// A guard on a wall walk 20 ft up, a hero at the wall's foot, an orc beside the hero and a
 /// lookout of the hero's on the wall walk above the orc.
-const WALL: &str = r#"Scenario(
+const WALL: &str = r##"Scenario(
     name: "The wall",
     grid: Square,
     rules: (diagonals: Standard, flanking: true, facing: false, monster_damage: Rolled),
@@ -116,7 +116,7 @@ const WALL: &str = r#"Scenario(
         (id: "lookout", name: "Lookout", side: Party, size: Medium, at: (2, 0), speed: 30, ac: 13, hp: 12, elevation: 20,
          attacks: [(name: "Dagger", bonus: 4, damage: "1d4+2", damage_type: "piercing")]),
     ],
-)"#;
+)"##;
 
 /// docs/rules.md, "Elevation": the guard 20 ft up is 20 ft from the hero at its foot, so its spear
 /// doesn't reach, the hero walking off provokes nothing from it, the lookout above the orc

@@ -4,22 +4,25 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 
-use battlemap::app::LaunchOptions;
-use battlemap::app::components::{HitPoints, Position};
-use battlemap::app::dice::{DiceRequest, Session};
-use battlemap::app::fight::FightRequest;
-use battlemap::app::movement::MoveToken;
-use battlemap::app::session::file::{SessionFile, SessionPlace};
-use battlemap::app::session::{HistoryRequest, Snapshot, capture};
-use battlemap::app::state::{LoadedScenario, Notice};
-use battlemap::app::turns::{Turn, TurnRequest};
+use battlemap::app::core::components::{HitPoints, Position};
+use battlemap::app::core::dice::Dice;
+use battlemap::app::core::history::Snapshot;
+use battlemap::app::core::messages::{
+    AttackHow, AttackRequest, DiceRequest, FightRequest, HistoryRequest, MoveToken, OpenScenario, TurnRequest,
+};
+use battlemap::app::core::notice::Said;
+use battlemap::app::core::state::LoadedScenario;
+use battlemap::app::core::turns::Turns;
+use battlemap::app::features::session::capture;
+use battlemap::app::features::session::file::{SessionError, SessionFile, Unplayable};
+use battlemap::app::{LaunchOptions, SessionPlace};
 use battlemap::rules::Cell;
 use battlemap::rules::conditions::Condition;
 use battlemap::rules::dice::RollMode;
 use battlemap::rules::economy::Action;
 use battlemap::scenario::Scenario;
 
-use super::headless::entity_of;
+use super::headless::{entity_of, log_entries, notice, said};
 use super::{root, scratch};
 
 /// The headless app on `file`, autosaving to `session` (if any), its dice seeded with `seed`.
@@ -59,7 +62,7 @@ fn hp(app: &mut App, id: &str) -> i32 {
 }
 
 fn log(app: &App) -> Vec<String> {
-    app.world().resource::<Session>().log.entries.iter().map(battlemap::rules::dice::LogEntry::full_text).collect()
+    log_entries(app).iter().map(battlemap::rules::dice::LogEntry::full_text).collect()
 }
 
 /// A few turns of a tavern fight: initiative, moves, an attack, a condition, damage, Dodge.
@@ -69,7 +72,7 @@ fn play_some(app: &mut App) {
     let thug = entity_of(app, "thug-1");
     send(app, TurnRequest::StartTurn(brom));
     send(app, MoveToken::new(brom, Cell::new(5, 7)));
-    send(app, FightRequest::Attack { attacker: brom, target: thug, attack: "Longsword".into() });
+    send(app, AttackRequest { attacker: brom, target: thug, attack: "Longsword".into(), how: AttackHow::Action });
     send(app, FightRequest::Condition { target: thug, condition: Condition::Prone, on: true });
     let lia = entity_of(app, "lia");
     send(app, TurnRequest::StartTurn(lia));
@@ -81,7 +84,7 @@ fn play_some(app: &mut App) {
 /// Everything the snapshot compares, and the log and the dice's position.
 fn state(app: &mut App) -> (Snapshot, Vec<String>, u128) {
     let snapshot = capture(app.world_mut());
-    let position = app.world().resource::<Session>().dice.position();
+    let position = app.world().resource::<Dice>().0.position();
     (snapshot, log(app), position)
 }
 
@@ -106,9 +109,8 @@ fn undo_and_redo_step_through_moves_attacks_and_turns_and_keep_the_rolls() {
         send(&mut app, HistoryRequest::Undo);
     }
     assert_eq!(capture(app.world_mut()), start, "undone to the start of the scene");
-    assert!(app.world().resource::<Turn>().active.is_none());
-    let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
-    assert_eq!(notice.0, "Nothing to undo");
+    assert!(app.world().resource::<Turns>().active.is_none());
+    assert_eq!(said(&app), Some(Said::NothingTo { redo: false }));
     for _ in 0..30 {
         send(&mut app, HistoryRequest::Redo);
     }
@@ -120,7 +122,7 @@ fn undo_and_redo_step_through_moves_attacks_and_turns_and_keep_the_rolls() {
     let lia = entity_of(&mut app, "lia");
     send(&mut app, FightRequest::Damage { target: lia, amount: 1 });
     send(&mut app, HistoryRequest::Redo);
-    assert_eq!(app.world().resource::<Notice>().0.as_ref().map(|n| n.0.as_str()), Some("Nothing to redo"));
+    assert_eq!(said(&app), Some(Said::NothingTo { redo: true }));
 }
 
 /// A game played with autosave, dropped without warning (as a kill would), and started again
@@ -142,8 +144,7 @@ fn the_autosave_restores_a_scripted_game_exactly_rolls_included() {
     assert_eq!(after.0, before.0, "the map, the turns and the initiative are restored");
     assert_eq!((after.1.len(), after.2), (before.1.len(), before.2), "the log and the dice's position");
     assert_eq!(after.1, before.1);
-    let notice = second.world().resource::<Notice>().0.clone().expect("a notice");
-    assert!(notice.0.contains("Restored the game in progress"), "{notice:?}");
+    assert_eq!(said(&second), Some(Said::RestoredAutosave), "{}", notice(&second));
 
     // Both go on with the same rolls: the same dice fall.
     for app in [&mut first, &mut second] {
@@ -167,7 +168,7 @@ fn the_autosave_restores_a_scripted_game_exactly_rolls_included() {
     assert_eq!(snapshot.board, capture(second.world_mut()).board);
 
     // Reload starts the scene afresh, and the autosave then holds the fresh scene.
-    send(&mut second, battlemap::app::state::OpenScenario { path: None });
+    send(&mut second, OpenScenario { path: None });
     second.update();
     assert_eq!(place(&mut second, "lia"), Cell::new(7, 4));
     let mut third = app_on(&file, SessionPlace::Beside, 5);
@@ -178,18 +179,23 @@ fn the_autosave_restores_a_scripted_game_exactly_rolls_included() {
 fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
     let file = tavern_copy("session-bad");
     let session_file = file.with_extension("session.json");
-    for (text, expected) in [
-        ("{ not json", "session.json:1:"),
-        (r#"{"format": 1}"#, "missing field"),
+    let not_json = |e: &SessionError| matches!(e, SessionError::NotJson { line: 1, .. });
+    let missing = |e: &SessionError| matches!(e, SessionError::NotJson { error, .. } if error.contains("missing field"));
+    let other_version = |e: &SessionError| matches!(e, SessionError::OtherVersion { format: 9, .. });
+    let cases: [(&str, &dyn Fn(&SessionError) -> bool); 3] = [
+        ("{ not json", &not_json),
+        (r#"{"format": 1}"#, &missing),
         (
             r#"{"format": 9, "scenario_file": null, "scenario_digest": 0, "board": "", "tokens": {}, "turn": {}, "initiative": {"entries": [], "current": null, "round": 0}, "seed": 1, "dice_position": 0, "log": {"seed": 1, "entries": []}}"#,
-            "another version",
+            &other_version,
         ),
-    ] {
+    ];
+    for (text, expected) in cases {
         std::fs::write(&session_file, text).expect("write");
+        let error = SessionFile::load(&session_file).expect_err("refused");
+        assert!(expected(&error), "{text}: {error}");
         let mut app = app_on(&file, SessionPlace::Beside, 1);
-        let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
-        assert!(notice.1 && notice.0.contains(expected), "{text}: {notice:?}");
+        assert!(matches!(said(&app), Some(Said::AutosaveNotRestored { .. })), "{text}: {}", notice(&app));
         assert_eq!(place(&mut app, "lia"), Cell::new(7, 4));
     }
     // A game of the scene before it was changed by hand is not put over the changed scene: it is
@@ -200,8 +206,11 @@ fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
     let text = std::fs::read_to_string(&file).expect("scene");
     std::fs::write(&file, text.replace("name: \"Old Mags\"", "name: \"Young Mags\"")).expect("write");
     let mut app = app_on(&file, SessionPlace::Beside, 1);
-    let notice = app.world().resource::<Notice>().0.clone().expect("a notice");
-    assert!(notice.0.contains("before it was changed") && notice.0.contains("kept as"), "{notice:?}");
+    let other_scene = matches!(
+        said(&app),
+        Some(Said::AutosaveNotRestored { ref error, kept: Some(_) }) if error.contains("before it was changed")
+    );
+    assert!(other_scene, "{}", notice(&app));
     assert_eq!(place(&mut app, "lia"), Cell::new(7, 4));
     assert!(file.with_extension("session.json.old").exists());
     drop(app);
@@ -213,14 +222,17 @@ fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
     let text = std::fs::read_to_string(&session_file).expect("autosaved");
     std::fs::write(&session_file, text.replace("\"active\":\"lia\"", "\"active\":\"nobody\"")).expect("write");
     let error = SessionFile::load(&session_file).expect_err("an unknown id");
-    assert!(error.contains("\"nobody\" is not a token of the board"), "{error}");
+    let unknown = matches!(&error, SessionError::Unplayable { why: Unplayable::UnknownToken(id), .. } if id == "nobody");
+    assert!(unknown, "{error}");
 }
 
 /// A chase in progress is autosaved too: started again, the app is on the chase screen at the
 /// same turn, and the next turn rolls what the first app's would.
 #[test]
 fn the_autosave_restores_a_chase_in_progress() {
-    use battlemap::app::chase::{ChaseMessage, ChaseMode};
+    use battlemap::app::core::chase::ChaseRun;
+    use battlemap::app::core::messages::ChaseMessage;
+    use battlemap::rules::chase::SavedChaseError;
     use battlemap::ui::chase::ChaseRequest;
 
     let file = scratch("session-chase").join("market.ron");
@@ -229,7 +241,7 @@ fn the_autosave_restores_a_chase_in_progress() {
     for request in [ChaseRequest::Start, ChaseRequest::BeginTurn, ChaseRequest::Dash, ChaseRequest::EndTurn] {
         send(&mut first, ChaseMessage(request));
     }
-    let chase_of = |app: &App| app.world().resource::<ChaseMode>().chases.clone().expect("a chase runs");
+    let chase_of = |app: &App| app.world().resource::<ChaseRun>().chases.clone().expect("a chase runs");
     let before = chase_of(&first);
     assert!(before.active().events.len() > 4);
 
@@ -238,7 +250,7 @@ fn the_autosave_restores_a_chase_in_progress() {
     assert_eq!(after.active().participants, before.active().participants);
     assert_eq!(after.active().events, before.active().events);
     assert_eq!(after.active().order, before.active().order);
-    assert!(second.world().resource::<ChaseMode>().awaiting_handover);
+    assert!(second.world().resource::<ChaseRun>().awaiting_handover);
     assert_eq!(log(&second), log(&first));
 
     for app in [&mut first, &mut second] {
@@ -256,5 +268,9 @@ fn the_autosave_restores_a_chase_in_progress() {
     assert_ne!(tampered, text);
     std::fs::write(&session_file, tampered).expect("write");
     let error = SessionFile::load(&session_file).expect_err("refused");
-    assert!(error.contains("\"nobody\" is not a participant"), "{error}");
+    let unknown = matches!(
+        &error,
+        SessionError::Unplayable { why: Unplayable::Chase(SavedChaseError::NotAParticipant { id, .. }), .. } if id == "nobody"
+    );
+    assert!(unknown, "{error}");
 }

@@ -4,15 +4,14 @@
 
 use bevy::prelude::*;
 
-use battlemap::app::components::{HitPoints, SiegeWeapon};
-use battlemap::app::dice::Session;
-use battlemap::app::siege::SiegeRequest;
-use battlemap::app::state::Notice;
-use battlemap::app::turns::TurnRequest;
+use battlemap::app::core::components::{Combatant, HitPoints, SiegeWeapon};
+use battlemap::app::core::messages::{AttackHow, AttackRequest, SiegeRequest, TurnRequest};
+use battlemap::app::core::notice::{CantPush, CantWork, NotNow, Said};
 use battlemap::rules::dice::LogEntry;
-use battlemap::rules::siege::Step;
+use battlemap::rules::movement::MoveError;
+use battlemap::rules::siege::{SiegeError, Step};
 
-use super::headless::{app_with, entity_of};
+use super::headless::{app_with, entity_of, log_entries, notice, said};
 
 /// The script's driver: each step on its creature's own turn, with the notice it gave.
 struct Siege {
@@ -27,12 +26,21 @@ impl Siege {
         self.app.update();
     }
 
-    fn send(&mut self, request: SiegeRequest) -> (String, bool) {
+    /// Sends a message and gives what the app said, noting its words for the snapshot.
+    fn send(&mut self, request: impl Message) -> Said {
         self.app.world_mut().write_message(request);
         self.app.update();
-        let (text, error) = self.app.world().resource::<Notice>().0.clone().expect("a notice");
-        self.notices.push(format!("{}{text}", if error { "REFUSED: " } else { "" }));
-        (text, error)
+        let said = said(&self.app).expect("a notice");
+        let text = notice(&self.app);
+        self.notices.push(format!("{}{text}", if said.is_refusal() { "REFUSED: " } else { "" }));
+        said
+    }
+
+    /// `operator` fires `weapon` at `target` (the weapon's one attack): the click on the target
+    /// after the card's fire button.
+    fn fire(&mut self, operator: Entity, weapon: Entity, target: Entity) -> Said {
+        let attack = self.app.world().get::<Combatant>(weapon).expect("a weapon").sheet.attacks[0].name.clone();
+        self.send(AttackRequest { attacker: weapon, target, attack, how: AttackHow::Crewed { operator } })
     }
 
     fn e(&mut self, id: &str) -> Entity {
@@ -68,18 +76,18 @@ fn a_scripted_siege_round() {
 
         s.turn("soldier-1");
         let gate_before = s.hp("gate");
-        let (text, refused) = s.send(SiegeRequest::Fire { operator: soldier, weapon: ram, target: gate });
-        assert!(!refused, "{text}");
-        let (text, refused) = s.send(SiegeRequest::Work { operator: soldier, weapon: ram, step: Step::Load });
-        assert!(refused && text.contains("no such step"), "{text}");
+        let said = s.fire(soldier, ram, gate);
+        assert!(matches!(said, Said::Attacked { .. }), "{said:?}");
+        let said = s.send(SiegeRequest::Work { operator: soldier, weapon: ram, step: Step::Load });
+        assert!(matches!(said, Said::CantWork { why: CantWork::Siege(SiegeError::NoSuchStep { .. }), .. }), "{said:?}");
         // The rest of the crew takes turns at it: every soldier's blow is logged, and the gate
         // loses only what passes its threshold.
         for id in ["soldier-2", "soldier-3", "soldier-4"] {
             s.turn(id);
             let operator = s.e(id);
-            s.send(SiegeRequest::Fire { operator, weapon: ram, target: gate });
+            s.fire(operator, ram, gate);
         }
-        let log = s.app.world().resource::<Session>().log.entries.clone();
+        let log = log_entries(&s.app);
         let mut dealt = 0;
         for damage in log.iter().filter(|e| e.reason.starts_with("Ram damage to Gate")) {
             let amount: i32 =
@@ -92,35 +100,40 @@ fn a_scripted_siege_round() {
 
         s.turn("oil-guard");
         let soldiers_before = (s.hp("soldier-3"), s.hp("soldier-4"));
-        let (text, refused) = s.send(SiegeRequest::Tip { operator: oil_guard, weapon: cauldron });
-        assert!(!refused && text.contains("Sir Aldric") && text.contains("gallery roof"), "{text}");
+        let said = s.send(SiegeRequest::Tip { operator: oil_guard, weapon: cauldron });
+        let Said::Tipped { lines, .. } = &said else { panic!("{said:?}") };
+        assert!(lines.iter().any(|l| l.name == "Sir Aldric" && l.note.is_none()), "the knight saves: {lines:?}");
+        let sheltered = lines.iter().filter(|l| l.note.as_deref().is_some_and(|n| n.contains("gallery roof")));
+        assert_eq!(sheltered.count(), 2, "two of the ram's crew are under the oil, and its roof: {lines:?}");
         assert_eq!((s.hp("soldier-3"), s.hp("soldier-4")), soldiers_before, "sheltered under the ram's roof");
         assert_eq!(s.weapon("cauldron").siege.crewing.state(battlemap::rules::siege::SiegeKind::Cauldron), "empty");
 
         s.turn("bolt-guard");
-        let (text, refused) = s.send(SiegeRequest::Work { operator: bolt_guard, weapon: ballista, step: Step::Aim });
-        assert!(!refused && text.ends_with("it is aimed"), "{text}");
-        let (text, refused) = s.send(SiegeRequest::Fire { operator: bolt_guard, weapon: ballista, target: wren });
-        assert!(refused && text.contains("action"), "one action a turn: {text}");
+        let said = s.send(SiegeRequest::Work { operator: bolt_guard, weapon: ballista, step: Step::Aim });
+        assert!(matches!(&said, Said::Worked { state, .. } if state == "aimed"), "{said:?}");
+        let said = s.fire(bolt_guard, ballista, wren);
+        let spent = matches!(said, Said::CantWork { why: CantWork::NotNow(NotNow::Spent { .. }), .. });
+        assert!(spent, "one action a turn: {said:?}");
 
         s.turn("engineer-1");
         s.send(SiegeRequest::Work { operator: engineer_1, weapon: mangonel, step: Step::Aim });
         s.turn("engineer-2");
-        let (text, _) = s.send(SiegeRequest::Work { operator: engineer_2, weapon: mangonel, step: Step::Aim });
-        assert!(text.ends_with("it is aimed"), "two creatures' actions aim it: {text}");
+        let said = s.send(SiegeRequest::Work { operator: engineer_2, weapon: mangonel, step: Step::Aim });
+        assert!(matches!(&said, Said::Worked { state, .. } if state == "aimed"), "two creatures' actions: {said:?}");
         let crew = s.weapon("mangonel").crew_this_round;
         assert_eq!(crew, ["Engineer aimed", "Engineer aimed"]);
 
         s.turn("bolt-guard");
-        let (text, refused) = s.send(SiegeRequest::Fire { operator: bolt_guard, weapon: ballista, target: wren });
-        assert!(!refused && text.starts_with("Ballista guard's ballista attacks Wren with Bolt"), "{text}");
+        let said = s.fire(bolt_guard, ballista, wren);
+        let shot = matches!(&said, Said::Attacked { attacker, target, attack, .. }
+            if attacker == "Ballista guard's ballista" && target == "Wren" && attack == "Bolt");
+        assert!(shot, "{said:?}");
         assert_eq!(s.weapon("ballista").siege.crewing, Default::default(), "firing empties it");
 
         s.turn("engineer-1");
-        let (text, refused) = s.send(SiegeRequest::Fire { operator: engineer_1, weapon: mangonel, target: sergeant });
-        assert!(!refused, "the stone flies over the wall: {text}");
-        let log: Vec<String> =
-            s.app.world().resource::<Session>().log.entries.iter().map(LogEntry::full_text).collect();
+        let said = s.fire(engineer_1, mangonel, sergeant);
+        assert!(matches!(said, Said::Attacked { .. }), "the stone flies over the wall: {said:?}");
+        let log: Vec<String> = log_entries(&s.app).iter().map(LogEntry::full_text).collect();
         let stone = log.iter().find(|l| l.contains("Mangonel stone attack on Sergeant")).expect("logged");
         assert!(!stone.contains("cover"), "the high arc ignores the wall: {stone}");
         format!("NOTICES\n{}\n\nLOG\n{}", s.notices.join("\n"), log.join("\n"))
@@ -136,8 +149,8 @@ fn a_scripted_siege_round() {
 /// weapon short of crew doesn't move; while a fight runs, it moves on a pusher's turn.
 #[test]
 fn the_crew_pushes_the_ram() {
-    use battlemap::app::components::Position;
-    use battlemap::app::movement::{MoveToken, TurnMoves};
+    use battlemap::app::core::components::{Position, TurnMoves};
+    use battlemap::app::core::messages::MoveToken;
     use battlemap::rules::Cell;
     let mut s = Siege { app: app_with("scenes/castle_siege.ron"), notices: Vec::new() };
     let ram = s.e("ram");
@@ -149,40 +162,33 @@ fn the_crew_pushes_the_ram() {
         let entity = s.e(id);
         s.app.world().get::<TurnMoves>(entity).expect("movement").turn.left()
     };
-    let push = |s: &mut Siege, to: Cell| {
-        s.app.world_mut().write_message(MoveToken { entity: ram, to, by_dm: false });
-        s.app.update();
-        s.app.world().resource::<Notice>().0.clone().expect("a notice")
-    };
-    let (text, refused) = push(&mut s, Cell::new(13, 10));
-    assert!(refused && text.contains("15 ft"), "20 ft is beyond half of 30 ft: {text}");
+    let push = |s: &mut Siege, to: Cell| s.send(MoveToken { entity: ram, to, by_dm: false });
+    let too_far = |said: &Said, feet: u32| matches!(said, Said::CantPush { why: CantPush::NoPath { feet: f, .. }, .. } if *f == feet);
+    let said = push(&mut s, Cell::new(13, 10));
+    assert!(too_far(&said, 15), "20 ft is beyond half of 30 ft: {said:?}");
     assert_eq!(at(&mut s, "ram"), Cell::new(13, 6), "nothing moved");
-    let (text, refused) = push(&mut s, Cell::new(13, 8));
-    assert!(!refused, "{text}");
+    let said = push(&mut s, Cell::new(13, 8));
+    assert!(matches!(said, Said::Pushed { feet: 10, each: 20, .. }), "{said:?}");
     assert_eq!(at(&mut s, "ram"), Cell::new(13, 8));
     for (id, to) in [("soldier-1", (12, 8)), ("soldier-2", (12, 9)), ("soldier-3", (15, 8)), ("soldier-4", (15, 9))] {
         assert_eq!(at(&mut s, id), Cell::new(to.0, to.1), "{id} walks alongside");
         assert_eq!(left(&mut s, id), 10, "{id} paid 20 ft for 10 ft of pushing");
     }
-    let (text, refused) = push(&mut s, Cell::new(13, 9));
-    assert!(
-        refused && text.contains("its pushers can move it 5 ft"),
-        "10 ft left each: 5 ft, and the low wall makes it 10: {text}"
-    );
+    let said = push(&mut s, Cell::new(13, 9));
+    let short = matches!(&said, Said::CantPush { why: CantPush::NoPath { feet: 5, why: Some(MoveError::NotEnoughMovement { .. }) }, .. });
+    assert!(short, "10 ft left each: 5 ft, and the low wall makes it 10: {said:?}");
     // In a fight, on Wren's turn the ram stays; on a soldier's it moves.
     s.turn("wren");
-    let (text, refused) = push(&mut s, Cell::new(12, 8));
-    assert!(refused && text.contains("on the turn of one of its pushers"), "{text}");
+    let said = push(&mut s, Cell::new(12, 8));
+    assert!(matches!(said, Said::CantPush { why: CantPush::NotTheirTurn, .. }), "{said:?}");
     s.turn("soldier-3");
-    let (text, refused) = push(&mut s, Cell::new(12, 8));
-    assert!(!refused, "a fresh turn's 30 ft: {text}");
+    let said = push(&mut s, Cell::new(12, 8));
+    assert!(matches!(said, Said::Pushed { .. }), "a fresh turn's 30 ft: {said:?}");
     assert_eq!(at(&mut s, "soldier-3"), Cell::new(14, 8));
     // A ballista with one guard beside it: too few to push.
     let ballista = s.e("ballista");
-    s.app.world_mut().write_message(MoveToken { entity: ballista, to: Cell::new(18, 3), by_dm: false });
-    s.app.update();
-    let (text, refused) = s.app.world().resource::<Notice>().0.clone().expect("a notice");
-    assert!(refused && text.contains("too few to push it"), "{text}");
+    let said = s.send(MoveToken { entity: ballista, to: Cell::new(18, 3), by_dm: false });
+    assert!(matches!(said, Said::CantPush { why: CantPush::TooFew { .. }, .. }), "{said:?}");
     // The DM moves it anyway, alone.
     s.app.world_mut().write_message(MoveToken { entity: ballista, to: Cell::new(18, 3), by_dm: true });
     s.app.update();
@@ -195,9 +201,10 @@ fn the_crew_pushes_the_ram() {
 /// with its next step.
 #[test]
 fn the_siege_card_follows_the_weapon() {
-    use battlemap::app::siege::SiegeCard;
-    use battlemap::app::state::SelectToken;
+    use battlemap::app::core::messages::SelectToken;
+    use battlemap::app::view::panels::siege_card::{SiegeCard, plugin as siege_card};
     let mut s = Siege { app: app_with("scenes/castle_siege.ron"), notices: Vec::new() };
+    s.app.add_plugins(siege_card);
     let card = |s: &mut Siege, id: &str| {
         s.app.world_mut().write_message(SelectToken(Some(id.into())));
         s.app.update();
@@ -215,7 +222,7 @@ fn the_siege_card_follows_the_weapon() {
     assert!(ram_row.why_not.is_none());
     s.turn("soldier-1");
     let (operator, weapon, target) = (s.e("soldier-1"), s.e("ram"), s.e("gate"));
-    s.send(SiegeRequest::Fire { operator, weapon, target });
+    s.fire(operator, weapon, target);
     let ram = card(&mut s, "ram").weapon.expect("the ram's card");
     assert_eq!(ram.crew_this_round, ["Soldier rammed"]);
 }

@@ -3,18 +3,18 @@
 
 use bevy::prelude::*;
 
-use battlemap::app::components::{Actions, HitPoints, Position};
-use battlemap::app::dice::Session;
-use battlemap::app::fight::FightRequest;
-use battlemap::app::movement::{MoveToken, TurnMoves};
-use battlemap::app::reactions::{ReactionAnswer, Reactions};
-use battlemap::app::state::Notice;
-use battlemap::app::turns::{Turn, TurnRequest};
+use battlemap::app::core::components::{Actions, HitPoints, OutOfView, Position, TurnMoves};
+use battlemap::app::core::dice::RollRecord;
+use battlemap::app::core::messages::{AudienceRequest, FightRequest, MoveToken, ReactionAnswer, TurnRequest};
+use battlemap::app::core::notice::{CantDelay, NotNow, Said};
+use battlemap::app::core::state::Reactions;
+use battlemap::app::core::turns::Turns;
 use battlemap::rules::Cell;
 use battlemap::rules::conditions::Condition;
-use battlemap::rules::economy::{Action, Readied, Response, Trigger};
+use battlemap::rules::economy::{Action, EconomyError, Readied, Response, Trigger};
+use battlemap::rules::fight::actions::CantTurn;
 
-use super::headless::{app_with, entity_of};
+use super::headless::{app_with, entity_of, notice, said};
 
 fn send(app: &mut App, message: impl Message) {
     app.world_mut().write_message(message);
@@ -25,12 +25,8 @@ fn at(app: &App, entity: Entity) -> Cell {
     app.world().get::<Position>(entity).expect("a position").0
 }
 
-fn notice(app: &App) -> String {
-    app.world().resource::<Notice>().0.clone().map(|n| n.0).unwrap_or_default()
-}
-
 fn log(app: &App) -> Vec<String> {
-    app.world().resource::<Session>().log.entries.iter().map(battlemap::rules::dice::LogEntry::full_text).collect()
+    app.world().resource::<RollRecord>().0.entries.iter().map(battlemap::rules::dice::LogEntry::full_text).collect()
 }
 
 /// The tavern with Brom placed beside the thug at (6, 8) before the fight, and Brom's turn begun:
@@ -66,7 +62,7 @@ fn a_scripted_round_with_an_opportunity_attack_and_a_readied_action() {
         assert_eq!(at(&app, brom), Cell::new(5, 7), "the attack comes before he leaves the cell");
         assert_eq!(waiting.offers.front().map(|o| o.reactor.as_str()), Some("thug-1"));
         send(&mut app, MoveToken::new(brom, Cell::new(3, 5)));
-        assert!(notice(&app).contains("a reaction is waiting"), "{}", notice(&app));
+        assert!(matches!(said(&app), Some(Said::CantMove { why: NotNow::ReactionWaiting, .. })), "{}", notice(&app));
 
         let logged = log(&app).len();
         send(&mut app, ReactionAnswer::Opportunity { attack: true });
@@ -75,7 +71,7 @@ fn a_scripted_round_with_an_opportunity_attack_and_a_readied_action() {
         assert!(app.world().get::<Actions>(thug).is_some_and(|a| a.0.reaction_used), "one reaction a round");
         let new: Vec<String> = log(&app)[logged..].to_vec();
         assert!(new[0].contains("Mace opportunity attack on Brom"), "{new:?}");
-        let damage: i32 = app.world().resource::<Session>().log.entries[logged..]
+        let damage: i32 = app.world().resource::<RollRecord>().0.entries[logged..]
             .iter()
             .filter(|e| e.reason.contains("damage to Brom"))
             .map(|e| e.roll.total)
@@ -108,10 +104,13 @@ fn a_second_dash_is_refused() {
     let (mut app, brom, _) = brom_beside_the_thug();
     send(&mut app, TurnRequest::Act(brom, Action::Dash));
     send(&mut app, TurnRequest::Act(brom, Action::Dash));
-    assert!(notice(&app).contains("the action is spent this turn (on Dash)"), "{}", notice(&app));
+    let spent_on_dash = |said: Option<Said>| {
+        matches!(said, Some(Said::NotNow(NotNow::Spent { error: EconomyError::ActionSpent { spent_on, .. }, .. })) if spent_on == "Dash")
+    };
+    assert!(spent_on_dash(said(&app)), "{}", notice(&app));
     assert_eq!(app.world().get::<TurnMoves>(brom).map(|m| (m.turn.dashes, m.turn.left())), Some((1, 50)));
     send(&mut app, TurnRequest::Act(brom, Action::Dodge));
-    assert!(notice(&app).contains("the action is spent"), "{}", notice(&app));
+    assert!(spent_on_dash(said(&app)), "{}", notice(&app));
 }
 
 /// PHB "Disengage": the move away provokes nothing.
@@ -144,7 +143,13 @@ fn a_dropped_or_grappled_mover_stops() {
         send(&mut app, ReactionAnswer::Opportunity { attack: false });
         assert_eq!(at(&app, brom), Cell::new(5, 7), "{}", notice(&app));
         assert!(app.world().resource::<Reactions>().interrupted.is_none());
-        assert!(notice(&app).contains("stops"), "{}", notice(&app));
+        let stopped = match said(&app) {
+            Some(Said::Several(all)) => {
+                matches!(all.last(), Some(Said::DropsAndStops { .. } | Said::SpeedZeroStops { .. }))
+            }
+            _ => false,
+        };
+        assert!(stopped, "{}", notice(&app));
     }
 }
 
@@ -155,10 +160,15 @@ fn only_the_creature_whose_turn_it_is_moves() {
     let (mut app, _, thug) = brom_beside_the_thug();
     send(&mut app, MoveToken::new(thug, Cell::new(7, 8)));
     assert_eq!(at(&app, thug), Cell::new(6, 8));
-    assert!(notice(&app).contains("it is not Thug's turn"), "{}", notice(&app));
+    let not_its_turn = matches!(said(&app), Some(Said::CantMove { why: NotNow::NotItsTurn { who }, .. }) if who == "Thug");
+    assert!(not_its_turn, "{}", notice(&app));
     send(&mut app, MoveToken { by_dm: true, ..MoveToken::new(thug, Cell::new(7, 8)) });
     assert_eq!(at(&app, thug), Cell::new(7, 8));
-    assert!(notice(&app).starts_with("The DM moves a creature out of its turn: Thug moved"), "{}", notice(&app));
+    let by_the_dm = match said(&app) {
+        Some(Said::ByTheDm(inner)) => matches!(*inner, Said::MovedBy { ref who, feet: 5 } if who == "Thug"),
+        _ => false,
+    };
+    assert!(by_the_dm, "{}", notice(&app));
     assert!(app.world().resource::<Reactions>().interrupted.is_none());
 }
 
@@ -168,19 +178,18 @@ fn only_the_creature_whose_turn_it_is_moves() {
 fn initiative_delays_joins_leaves_and_hides() {
     let mut app = app_with("scenes/tavern_brawl.ron");
     send(&mut app, TurnRequest::NextTurn);
-    let order = |app: &App| -> Vec<String> {
-        app.world().resource::<Session>().initiative.entries.iter().map(|e| e.id.clone()).collect()
-    };
+    let order =
+        |app: &App| -> Vec<String> { app.world().resource::<Turns>().order.entries.iter().map(|e| e.id.clone()).collect() };
     let before = order(&app);
     let (first, second) = (entity_of(&mut app, &before[0]), entity_of(&mut app, &before[1]));
     send(&mut app, TurnRequest::Delay);
-    assert_eq!(app.world().resource::<Turn>().active, Some(second), "the next one acts now");
+    assert_eq!(app.world().resource::<Turns>().active, Some(second), "the next one acts now");
     assert_eq!(order(&app)[1], before[0], "the delayer acts right after it");
     send(&mut app, TurnRequest::NextTurn);
-    assert_eq!(app.world().resource::<Turn>().active, Some(first));
+    assert_eq!(app.world().resource::<Turns>().active, Some(first));
     send(&mut app, TurnRequest::Act(first, Action::Dodge));
     send(&mut app, TurnRequest::Delay);
-    assert!(notice(&app).contains("already moved or acted"), "{}", notice(&app));
+    assert!(matches!(said(&app), Some(Said::CantDelay(CantDelay::AlreadyActed { .. }))), "{}", notice(&app));
 
     let captain = entity_of(&mut app, "captain");
     send(&mut app, TurnRequest::Leave(captain));
@@ -189,13 +198,13 @@ fn initiative_delays_joins_leaves_and_hides() {
     assert!(order(&app).contains(&"captain".to_owned()));
     assert!(log(&app).last().is_some_and(|l| l.contains("initiative")));
     send(&mut app, TurnRequest::Secret(captain, true));
-    let hidden = app.world().resource::<Session>().initiative.entry("captain").is_some_and(|e| e.hidden);
+    let hidden = app.world().resource::<Turns>().order.entry("captain").is_some_and(|e| e.hidden);
     assert!(hidden, "kept from the players");
     app.update();
-    assert!(app.world().get::<battlemap::app::audience::OutOfView>(captain).is_some(), "not drawn for the players");
-    app.world_mut().resource_mut::<battlemap::app::audience::Audience>().dm = true;
+    assert!(app.world().get::<OutOfView>(captain).is_some(), "not drawn for the players");
+    send(&mut app, AudienceRequest { dm: true });
     app.update();
-    assert!(app.world().get::<battlemap::app::audience::OutOfView>(captain).is_none(), "the DM sees it");
+    assert!(app.world().get::<OutOfView>(captain).is_none(), "the DM sees it");
 }
 
 /// A move that needs a Dash and is interrupted at its first cell keeps the Dash's movement: the
@@ -221,14 +230,14 @@ fn the_dm_fires_a_readied_spell_and_turns_wait_for_reactions() {
     let bless = Readied { trigger: Trigger::Other("the door opens".into()), response: Response::Spell("bless".into()) };
     send(&mut app, TurnRequest::Ready(lia, bless));
     send(&mut app, ReactionAnswer::FireByHand(lia));
-    assert!(notice(&app).contains("releases bless"), "{}", notice(&app));
+    assert!(matches!(said(&app), Some(Said::ReleasesSpell { spell, .. }) if spell == "bless"), "{}", notice(&app));
     assert!(app.world().get::<Actions>(lia).is_some_and(|a| a.0.reaction_used && a.0.readied.is_none()));
 
     send(&mut app, TurnRequest::StartTurn(brom));
     send(&mut app, MoveToken::new(brom, Cell::new(2, 7)));
     send(&mut app, TurnRequest::StartTurn(thug));
-    assert!(notice(&app).contains("Answer the reaction first"), "{}", notice(&app));
-    assert_eq!(app.world().resource::<Turn>().active, Some(brom));
+    assert_eq!(said(&app), Some(Said::TurnWaitsForReaction), "{}", notice(&app));
+    assert_eq!(app.world().resource::<Turns>().active, Some(brom));
 }
 
 /// Help, Hide and Search from the app: Help marks the ally's next attack; Hide is refused in plain
@@ -236,7 +245,7 @@ fn the_dm_fires_a_readied_spell_and_turns_wait_for_reactions() {
 /// total, finds the hider.
 #[test]
 fn help_hide_and_search_spend_the_action_and_rule_on_the_board() {
-    use battlemap::app::components::Combatant;
+    use battlemap::app::core::components::Combatant;
     let (mut app, brom, thug) = brom_beside_the_thug();
     let lia = entity_of(&mut app, "lia");
     send(&mut app, FightRequest::Help { helper: brom, ally: lia, target: thug });
@@ -246,7 +255,7 @@ fn help_hide_and_search_spend_the_action_and_rule_on_the_board() {
 
     send(&mut app, TurnRequest::StartTurn(lia));
     send(&mut app, FightRequest::Hide { who: lia });
-    assert!(notice(&app).contains("can't hide"), "in plain sight: {}", notice(&app));
+    assert!(matches!(said(&app), Some(Said::CantHide { .. })), "in plain sight: {}", notice(&app));
     for enemy in ["thug-1", "thug-2", "captain"] {
         let target = entity_of(&mut app, enemy);
         send(&mut app, FightRequest::Condition { target, condition: Condition::Blinded, on: true });
@@ -254,12 +263,13 @@ fn help_hide_and_search_spend_the_action_and_rule_on_the_board() {
     send(&mut app, FightRequest::Hide { who: lia });
     assert!(log(&app).last().is_some_and(|l| l.contains("Dexterity (Stealth) to hide")), "{:?}", log(&app));
     let hidden = app.world().get::<Combatant>(lia).and_then(|c| c.hidden);
-    assert_eq!(hidden.is_some(), notice(&app).contains("Lia hides"), "{}", notice(&app));
+    let hid = matches!(said(&app), Some(Said::Hides { who, .. }) if who == "Lia");
+    assert_eq!(hidden.is_some(), hid, "{}", notice(&app));
 
     send(&mut app, FightRequest::Condition { target: thug, condition: Condition::Blinded, on: false });
     send(&mut app, TurnRequest::StartTurn(thug));
     send(&mut app, FightRequest::Search { who: thug });
-    let search = app.world().resource::<Session>().log.entries.last().cloned().expect("the search roll");
+    let search = app.world().resource::<RollRecord>().0.entries.last().cloned().expect("the search roll");
     assert!(search.reason.starts_with("Wisdom (Perception) to search"), "{}", search.reason);
     let found = hidden.is_some_and(|stealth| search.roll.total > stealth);
     assert_eq!(app.world().get::<Combatant>(lia).and_then(|c| c.hidden).is_none(), hidden.is_none() || found);
@@ -269,7 +279,7 @@ fn help_hide_and_search_spend_the_action_and_rule_on_the_board() {
 /// another creature has moved, and only once (his reaction); Dodge ends when his turn starts.
 #[test]
 fn turning_out_of_turn_takes_the_reaction_and_dodge_ends_at_the_next_turn() {
-    use battlemap::app::components::{Combatant, Facing};
+    use battlemap::app::core::components::{Combatant, Facing};
     let (mut app, brom, _) = brom_beside_the_thug();
     send(&mut app, TurnRequest::Act(brom, Action::Dodge));
     assert!(app.world().get::<Combatant>(brom).is_some_and(|c| c.dodging));
@@ -278,14 +288,15 @@ fn turning_out_of_turn_takes_the_reaction_and_dodge_ends_at_the_next_turn() {
     let facing = |app: &App| app.world().get::<Facing>(brom).map(|f| f.0);
     let before = facing(&app);
     send(&mut app, FightRequest::Turn { target: brom, clockwise: true });
-    assert!(notice(&app).contains("only as a reaction when another creature moves"), "{}", notice(&app));
+    assert!(matches!(said(&app), Some(Said::CantTurn { why: CantTurn::NobodyMoved, .. })), "{}", notice(&app));
     assert_eq!(facing(&app), before);
     send(&mut app, MoveToken::new(lia, Cell::new(7, 5)));
     send(&mut app, FightRequest::Turn { target: brom, clockwise: true });
     assert_ne!(facing(&app), before, "{}", notice(&app));
     assert!(app.world().get::<Actions>(brom).is_some_and(|a| a.0.reaction_used));
     send(&mut app, FightRequest::Turn { target: brom, clockwise: true });
-    assert!(notice(&app).contains("reaction is spent"), "{}", notice(&app));
+    let spent = matches!(said(&app), Some(Said::CantTurn { why: CantTurn::NoReaction(EconomyError::ReactionSpent), .. }));
+    assert!(spent, "{}", notice(&app));
     send(&mut app, TurnRequest::StartTurn(brom));
     assert!(app.world().get::<Combatant>(brom).is_some_and(|c| !c.dodging), "Dodge lasts until its next turn");
 }

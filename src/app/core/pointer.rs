@@ -15,7 +15,13 @@ use super::state::{AttackMode, Selection};
 use crate::rules::Cell;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<PointerOnMap>().init_resource::<PointerClaim>().init_resource::<MapViewRect>();
+    // The buttons and keys as Bevy's input plugin keeps them (headless apps get them empty, and
+    // tests can press them).
+    app.init_resource::<ButtonInput<MouseButton>>()
+        .init_resource::<ButtonInput<KeyCode>>()
+        .init_resource::<PointerOnMap>()
+        .init_resource::<PointerClaim>()
+        .init_resource::<MapViewRect>();
 }
 
 /// Reading the mouse and the window: only where there is one.

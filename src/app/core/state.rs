@@ -7,10 +7,9 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
-use super::messages::{OpenScenario, ScenarioChanged, SelectToken, Toggle};
+use super::messages::{OpenScenario, ScenarioChanged, Toggle};
 use super::notice::{Notice, Said};
 use super::schedule::AppSystems;
-use super::tokens::TokenIndex;
 use crate::rules::Cell;
 use crate::rules::creature::Side;
 use crate::rules::fight::opportunity::{Moving, Provocation};
@@ -29,7 +28,6 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, announce_first_scenario)
         .add_systems(PreUpdate, open_scenarios)
         .add_systems(Update, (toggle_diagonal_rule, toggle_grid_lines).in_set(AppSystems::Apply))
-        .add_systems(Update, apply_selection.after(AppSystems::Build).before(AppSystems::Pointer))
         .add_systems(Last, keep_redrawing);
 }
 
@@ -272,12 +270,6 @@ fn open_scenarios(
             }
         }
         redraw.at_least(3);
-    }
-}
-
-fn apply_selection(mut requests: MessageReader<SelectToken>, index: Res<TokenIndex>, mut selection: ResMut<Selection>) {
-    for SelectToken(id) in requests.read() {
-        selection.0 = id.as_deref().and_then(|id| index.entity(id));
     }
 }
 

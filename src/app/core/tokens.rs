@@ -11,9 +11,9 @@ use bevy::prelude::*;
 
 use super::components::*;
 use super::layout::{BoardLayout, MapLayout, PIXELS_PER_UNIT};
-use super::messages::{ScenarioChanged, TerrainEdited};
+use super::messages::{ScenarioChanged, SelectToken, TerrainEdited};
 use super::schedule::AppSystems;
-use super::state::LoadedScenario;
+use super::state::{LoadedScenario, Selection};
 use crate::rules::fight::{Field, Fighter};
 use crate::rules::movement::{Fit, TurnMovement, fit_at};
 use crate::rules::{Cell, Footprint, Grid, TerrainMap};
@@ -29,7 +29,15 @@ pub(super) fn plugin(app: &mut App) {
         )
             .chain()
             .in_set(AppSystems::Build),
-    );
+    )
+    .add_systems(Update, apply_selection.after(AppSystems::Build).before(AppSystems::Pointer));
+}
+
+/// Selects the token asked for by id (or clears the selection).
+fn apply_selection(mut requests: MessageReader<SelectToken>, index: Res<TokenIndex>, mut selection: ResMut<Selection>) {
+    for SelectToken(id) in requests.read() {
+        selection.0 = id.as_deref().and_then(|id| index.entity(id));
+    }
 }
 
 /// Every token's entity by its id.

@@ -114,7 +114,12 @@ impl std::fmt::Display for Refusal {
             Refusal::TooFewCrew { weapon, crew } => {
                 write!(f, "{weapon} needs four Medium creatures to work it: {crew}")
             }
-            Refusal::Sheltered(shelter) => write!(f, "total cover: {shelter}"),
+            Refusal::Sheltered(shelter @ Shelter::SiegeTower { target, .. }) => {
+                write!(f, "{target} has total cover: {shelter}")
+            }
+            Refusal::Sheltered(shelter @ Shelter::RamRoof { target, .. }) => {
+                write!(f, "{target} has total cover: the attack comes from above, and {shelter}")
+            }
         }
     }
 }

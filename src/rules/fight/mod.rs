@@ -421,5 +421,3 @@ pub fn stand_up(conditions: &mut Conditions, base_speed: u32, exhaustion: u8, mo
 
 #[cfg(test)]
 pub(crate) mod tests;
-#[cfg(test)]
-pub(crate) mod tests;

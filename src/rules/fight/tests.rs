@@ -4,7 +4,7 @@
 
 use super::adjudicate::{Refusal, adjudicate, flanking_pairs, pick_attack};
 use super::resolve::{roll_attack, roll_damage};
-use super::saves::{SaveEffect, creatures_in_area, roll_saves};
+use super::saves::{SaveEffect, Unaffected, creatures_in_area, roll_saves};
 use super::*;
 use crate::rules::Footprint;
 use crate::rules::HexOrientation;
@@ -471,7 +471,7 @@ fn saves_against_an_area_take_cover_from_its_origin() {
     let low = inside.iter().find(|c| c.id == "low").unwrap();
     assert!(low.cover >= crate::rules::sight::CoverDegree::Half && low.unaffected.is_none());
     let walled = inside.iter().find(|c| c.id == "walled").unwrap();
-    assert_eq!(walled.unaffected, Some(super::saves::Unaffected::BehindWalls), "behind the wall");
+    assert_eq!(walled.unaffected, Some(Unaffected::BehindWalls), "behind the wall");
     let fireball = SaveEffect {
         ability: Ability::Dex,
         dc: 15,
