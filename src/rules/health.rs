@@ -590,5 +590,4 @@ mod tests {
         }
         assert_eq!(stable.life, Life::Stable);
     }
-
 }

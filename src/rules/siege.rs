@@ -9,12 +9,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::area::Volume;
 use super::creature::{Ability, Attack, AttackKind};
 use super::dice::Notation;
-use super::area::Volume;
+use super::distance::DiagonalParity;
 use super::fight::saves::{InArea, SaveEffect, Unaffected};
 use super::fight::{Field, Fighter};
-use super::distance::DiagonalParity;
 use super::health::{DamageType, Life};
 use super::movement::{self, MoveError, Occupant, Path, fit_at};
 use super::sight::CoverDegree;
@@ -580,7 +580,9 @@ impl Shelter {
 impl std::fmt::Display for Shelter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Shelter::SiegeTower { target, tower } => write!(f, "{target} is inside {tower}, and the attacker outside it"),
+            Shelter::SiegeTower { target, tower } => {
+                write!(f, "{target} is inside {tower}, and the attacker outside it")
+            }
             Shelter::RamRoof { target, ram } => write!(f, "{target} works {ram}, under its gallery roof"),
         }
     }

@@ -2,7 +2,7 @@
 //! the small labels beside the cursor. The one place the app's outcomes and refusals become
 //! English.
 
-use crate::app::core::notice::{AttackKindWords, CantDelay, CantPush, CantWork, Edited, NotNow, SaveLine, Said};
+use crate::app::core::notice::{AttackKindWords, CantDelay, CantPush, CantWork, Edited, NotNow, Said, SaveLine};
 use crate::app::features::movement::DragRefusal;
 use crate::rules::economy::Action;
 use crate::rules::fight::StandError;
@@ -31,7 +31,9 @@ pub fn said(notice: &Said) -> String {
             let kept = kept.as_ref().map_or_else(String::new, |p| format!(" (kept as {})", p.display()));
             format!("The autosave was not restored, the scene starts afresh: {error}{kept}")
         }
-        Said::AutosaveFailed { path, error } => format!("The game could not be autosaved to {}: {error}", path.display()),
+        Said::AutosaveFailed { path, error } => {
+            format!("The game could not be autosaved to {}: {error}", path.display())
+        }
         Said::Screenshot(path) => format!("Saved the window as {path}"),
         Said::SceneHasChase { name } => format!("This scene has a chase, {name:?}: press C to set it up and start it."),
         Said::FinishTheStepFirst => "Finish the move, its reactions or the stroke first".to_owned(),
@@ -58,7 +60,10 @@ pub fn said(notice: &Said) -> String {
         Said::MovedBy { who, feet } => format!("{who} moved {feet} ft, not with its own movement"),
         Said::ByTheDm(what) => format!("The DM moves a creature out of its turn: {}", said(what)),
         Said::LeavingReach { mover, reactors, at } => {
-            format!("{mover} is leaving the reach of {} at {at}: an opportunity attack may interrupt", reactors.join(" and "))
+            format!(
+                "{mover} is leaving the reach of {} at {at}: an opportunity attack may interrupt",
+                reactors.join(" and ")
+            )
         }
         Said::LetsGo { reactor, mover } => format!("{reactor} lets {mover} go"),
         Said::HoldsReadied { who } => format!("{who} holds the readied action"),
@@ -78,7 +83,11 @@ pub fn said(notice: &Said) -> String {
         Said::Joins { who, initiative } => format!("{who} joins the fight with initiative {initiative}"),
         Said::LeavesOrder { who } => format!("{who} leaves the initiative order"),
         Said::KeptFromPlayers { who, kept } => {
-            if *kept { format!("{who} is kept from the players") } else { format!("{who} is shown to the players") }
+            if *kept {
+                format!("{who} is kept from the players")
+            } else {
+                format!("{who} is shown to the players")
+            }
         }
         Said::MoveTakenBack { who, to, left } => format!("Took back {who}'s move to {to}: {left} ft left"),
         Said::HasItsOwnButton(action) => format!("{} has its own button on the card", action.name()),
@@ -148,7 +157,11 @@ pub fn said(notice: &Said) -> String {
             format!("{who} faces {facing:?}{how}")
         }
         Said::Dodging { who, on } => {
-            if *on { format!("{who} takes the Dodge action") } else { format!("{who} stops dodging") }
+            if *on {
+                format!("{who} takes the Dodge action")
+            } else {
+                format!("{who} stops dodging")
+            }
         }
         Said::CantStand { who, why } => match why {
             StandError::NotEnoughMovement { cost, left } => {
@@ -167,9 +180,9 @@ pub fn said(notice: &Said) -> String {
             None => format!("{who} hides"),
         },
         Said::FailsToHide { who, noticed_by, numbers } => match numbers {
-            Some((stealth, against)) => format!(
-                "{who} fails to hide: Stealth {stealth} against {noticed_by}'s passive Perception {against}"
-            ),
+            Some((stealth, against)) => {
+                format!("{who} fails to hide: Stealth {stealth} against {noticed_by}'s passive Perception {against}")
+            }
             None => format!("{who} fails to hide from {noticed_by}"),
         },
         Said::Searched { who, found } => {
@@ -180,7 +193,11 @@ pub fn said(notice: &Said) -> String {
             }
         }
         Said::SavesRolled { lines } => {
-            if lines.is_empty() { "No creature is inside".to_owned() } else { save_lines(lines) }
+            if lines.is_empty() {
+                "No creature is inside".to_owned()
+            } else {
+                save_lines(lines)
+            }
         }
         Said::CantWork { who, weapon, why } => format!("{who} can't work {weapon}: {}", cant_work(why)),
         Said::Worked { who, weapon, verb, state } => format!("{who} takes an action to {verb} {weapon}: it is {state}"),
@@ -277,7 +294,9 @@ fn cant_work(why: &CantWork) -> String {
     match why {
         CantWork::Siege(error) => error.to_string(),
         CantWork::NotNow(why) => not_now(why, true),
-        CantWork::NeedsTarget => "firing needs a target: use the weapon's fire button, then click the target".to_owned(),
+        CantWork::NeedsTarget => {
+            "firing needs a target: use the weapon's fire button, then click the target".to_owned()
+        }
         CantWork::NoAttack => "it has no attack".to_owned(),
         CantWork::NoSuchWeapon => "no such creature or weapon".to_owned(),
     }

@@ -10,8 +10,8 @@ use battlemap::app::core::messages::{AttackHow, AttackRequest, FightRequest, Ope
 use battlemap::app::core::notice::{Notice, Said};
 use battlemap::app::core::state::{LoadedScenario, Selection};
 use battlemap::rules::conditions::Condition;
-use battlemap::rules::dice::{RollLog, SeededDice};
 use battlemap::rules::creature::Side;
+use battlemap::rules::dice::{RollLog, SeededDice};
 use battlemap::rules::health::Life;
 use battlemap::rules::{Cell, Size};
 use battlemap::scenario::Scenario;
@@ -364,7 +364,12 @@ fn attack(app: &mut App, attacker: &str, target: &str, with: &str) -> bool {
     app.world_mut().write_message(battlemap::app::core::messages::TurnRequest::StartTurn(a));
     app.update();
     let before = (log_len(app), hp(app, target));
-    app.world_mut().write_message(AttackRequest { attacker: a, target: t, attack: with.into(), how: AttackHow::Action });
+    app.world_mut().write_message(AttackRequest {
+        attacker: a,
+        target: t,
+        attack: with.into(),
+        how: AttackHow::Action,
+    });
     app.update();
     let log = log_entries(app)[before.0..].to_vec();
     let after = hp(app, target);

@@ -141,15 +141,20 @@ fn a_guard_20_ft_up_is_20_ft_away_for_every_rule() {
     let caught: Vec<&str> = sphere["tokens"].as_array().expect("tokens").iter().filter_map(Value::as_str).collect();
     assert!(caught.contains(&"hero") && !caught.contains(&"guard"), "{sphere}");
     let high = asked(&scenario, &["aoe", "sphere", "20", "--origin", "6,1"]);
-    assert!(high["tokens"].as_array().expect("tokens").iter().any(|t| t == "guard"), "a 20-ft sphere reaches up: {high}");
+    assert!(
+        high["tokens"].as_array().expect("tokens").iter().any(|t| t == "guard"),
+        "a 20-ft sphere reaches up: {high}"
+    );
     let saves = asked(&scenario, &["saves", "sphere", "5", "--origin", "6,1", "--dc", "12"]);
-    let saving: Vec<&str> = saves["creatures"].as_array().expect("creatures").iter().filter_map(|c| c["id"].as_str()).collect();
+    let saving: Vec<&str> =
+        saves["creatures"].as_array().expect("creatures").iter().filter_map(|c| c["id"].as_str()).collect();
     assert_eq!(saving, ["hero"], "{saves}");
     // The map's board agrees: the same distance and no flanking pair.
     let mut app = app_on(&scenario);
     let fighters = map_fighters(&mut app);
     let field = scenario.field(&fighters);
-    let (guard, hero, orc) = (field.fighter("guard").unwrap(), field.fighter("hero").unwrap(), field.fighter("orc").unwrap());
+    let (guard, hero, orc) =
+        (field.fighter("guard").unwrap(), field.fighter("hero").unwrap(), field.fighter("orc").unwrap());
     assert_eq!(field.feet_between(guard, hero), 20);
     assert!(battlemap::rules::fight::adjudicate::flanking_pairs(&field, orc).is_empty());
 }
@@ -173,7 +178,10 @@ fn scene(walls: &[(u8, u8, u8)], placed: &[(u8, u8, bool)], tower: bool) -> Opti
     let mut taken: Vec<(usize, usize)> = Vec::new();
     for (i, &(x, y, high)) in placed.iter().enumerate() {
         let (x, y) = (usize::from(x) % w, usize::from(y) % h);
-        if rows[y][x] != '.' && rows[y][x] != 'w' || taken.contains(&(x, y)) || (tower && (1..5).contains(&x) && (1..5).contains(&y)) {
+        if rows[y][x] != '.' && rows[y][x] != 'w'
+            || taken.contains(&(x, y))
+            || (tower && (1..5).contains(&x) && (1..5).contains(&y))
+        {
             continue;
         }
         taken.push((x, y));

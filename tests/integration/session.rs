@@ -180,7 +180,8 @@ fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
     let file = tavern_copy("session-bad");
     let session_file = file.with_extension("session.json");
     let not_json = |e: &SessionError| matches!(e, SessionError::NotJson { line: 1, .. });
-    let missing = |e: &SessionError| matches!(e, SessionError::NotJson { error, .. } if error.contains("missing field"));
+    let missing =
+        |e: &SessionError| matches!(e, SessionError::NotJson { error, .. } if error.contains("missing field"));
     let other_version = |e: &SessionError| matches!(e, SessionError::OtherVersion { format: 9, .. });
     let cases: [(&str, &dyn Fn(&SessionError) -> bool); 3] = [
         ("{ not json", &not_json),
@@ -222,7 +223,8 @@ fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
     let text = std::fs::read_to_string(&session_file).expect("autosaved");
     std::fs::write(&session_file, text.replace("\"active\":\"lia\"", "\"active\":\"nobody\"")).expect("write");
     let error = SessionFile::load(&session_file).expect_err("an unknown id");
-    let unknown = matches!(&error, SessionError::Unplayable { why: Unplayable::UnknownToken(id), .. } if id == "nobody");
+    let unknown =
+        matches!(&error, SessionError::Unplayable { why: Unplayable::UnknownToken(id), .. } if id == "nobody");
     assert!(unknown, "{error}");
 }
 

@@ -104,9 +104,7 @@ fn a_second_dash_is_refused() {
     let (mut app, brom, _) = brom_beside_the_thug();
     send(&mut app, TurnRequest::Act(brom, Action::Dash));
     send(&mut app, TurnRequest::Act(brom, Action::Dash));
-    let spent_on_dash = |said: Option<Said>| {
-        matches!(said, Some(Said::NotNow(NotNow::Spent { error: EconomyError::ActionSpent { spent_on, .. }, .. })) if spent_on == "Dash")
-    };
+    let spent_on_dash = |said: Option<Said>| matches!(said, Some(Said::NotNow(NotNow::Spent { error: EconomyError::ActionSpent { spent_on, .. }, .. })) if spent_on == "Dash");
     assert!(spent_on_dash(said(&app)), "{}", notice(&app));
     assert_eq!(app.world().get::<TurnMoves>(brom).map(|m| (m.turn.dashes, m.turn.left())), Some((1, 50)));
     send(&mut app, TurnRequest::Act(brom, Action::Dodge));
@@ -160,7 +158,8 @@ fn only_the_creature_whose_turn_it_is_moves() {
     let (mut app, _, thug) = brom_beside_the_thug();
     send(&mut app, MoveToken::new(thug, Cell::new(7, 8)));
     assert_eq!(at(&app, thug), Cell::new(6, 8));
-    let not_its_turn = matches!(said(&app), Some(Said::CantMove { why: NotNow::NotItsTurn { who }, .. }) if who == "Thug");
+    let not_its_turn =
+        matches!(said(&app), Some(Said::CantMove { why: NotNow::NotItsTurn { who }, .. }) if who == "Thug");
     assert!(not_its_turn, "{}", notice(&app));
     send(&mut app, MoveToken { by_dm: true, ..MoveToken::new(thug, Cell::new(7, 8)) });
     assert_eq!(at(&app, thug), Cell::new(7, 8));
@@ -178,8 +177,9 @@ fn only_the_creature_whose_turn_it_is_moves() {
 fn initiative_delays_joins_leaves_and_hides() {
     let mut app = app_with("scenes/tavern_brawl.ron");
     send(&mut app, TurnRequest::NextTurn);
-    let order =
-        |app: &App| -> Vec<String> { app.world().resource::<Turns>().order.entries.iter().map(|e| e.id.clone()).collect() };
+    let order = |app: &App| -> Vec<String> {
+        app.world().resource::<Turns>().order.entries.iter().map(|e| e.id.clone()).collect()
+    };
     let before = order(&app);
     let (first, second) = (entity_of(&mut app, &before[0]), entity_of(&mut app, &before[1]));
     send(&mut app, TurnRequest::Delay);
@@ -295,7 +295,8 @@ fn turning_out_of_turn_takes_the_reaction_and_dodge_ends_at_the_next_turn() {
     assert_ne!(facing(&app), before, "{}", notice(&app));
     assert!(app.world().get::<Actions>(brom).is_some_and(|a| a.0.reaction_used));
     send(&mut app, FightRequest::Turn { target: brom, clockwise: true });
-    let spent = matches!(said(&app), Some(Said::CantTurn { why: CantTurn::NoReaction(EconomyError::ReactionSpent), .. }));
+    let spent =
+        matches!(said(&app), Some(Said::CantTurn { why: CantTurn::NoReaction(EconomyError::ReactionSpent), .. }));
     assert!(spent, "{}", notice(&app));
     send(&mut app, TurnRequest::StartTurn(brom));
     assert!(app.world().get::<Combatant>(brom).is_some_and(|c| !c.dodging), "Dodge lasts until its next turn");

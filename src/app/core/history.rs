@@ -122,6 +122,7 @@ impl History {
     /// Restores a saved session: its snapshot, dice and log, as the state to start from.
     pub fn resume(&mut self, snapshot: Snapshot, seed: u64, position: u128, log: RollLog) {
         *self = Self::default();
-        self.pending = Some(Pending { snapshot, dice: Some((seed, position, log)), said: Some(Said::RestoredAutosave) });
+        self.pending =
+            Some(Pending { snapshot, dice: Some((seed, position, log)), said: Some(Said::RestoredAutosave) });
     }
 }

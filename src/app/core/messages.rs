@@ -144,26 +144,66 @@ pub struct TurnStarted(pub Entity);
 pub enum FightRequest {
     /// Pick one of the attacker's attacks (or none) for the next click on a target; with
     /// `weapon`, the siege weapon it crews fires instead.
-    PickAttack { attacker: Entity, attack: Option<String>, weapon: Option<Entity> },
+    PickAttack {
+        attacker: Entity,
+        attack: Option<String>,
+        weapon: Option<Entity>,
+    },
     /// Damage as the DM types it (already after resistances).
-    Damage { target: Entity, amount: i32 },
-    Heal { target: Entity, amount: i32 },
-    TempHp { target: Entity, amount: i32 },
-    Condition { target: Entity, condition: Condition, on: bool },
-    Exhaustion { target: Entity, level: u8 },
-    DeathSave { target: Entity },
-    Stabilize { target: Entity },
+    Damage {
+        target: Entity,
+        amount: i32,
+    },
+    Heal {
+        target: Entity,
+        amount: i32,
+    },
+    TempHp {
+        target: Entity,
+        amount: i32,
+    },
+    Condition {
+        target: Entity,
+        condition: Condition,
+        on: bool,
+    },
+    Exhaustion {
+        target: Entity,
+        level: u8,
+    },
+    DeathSave {
+        target: Entity,
+    },
+    Stabilize {
+        target: Entity,
+    },
     /// Turn to face the next side clockwise or counter-clockwise (DMG "Optional Rule: Facing").
-    Turn { target: Entity, clockwise: bool },
-    Dodge { target: Entity, on: bool },
+    Turn {
+        target: Entity,
+        clockwise: bool,
+    },
+    Dodge {
+        target: Entity,
+        on: bool,
+    },
     /// Stand up from prone: half the speed (PHB "Being Prone").
-    StandUp { target: Entity },
+    StandUp {
+        target: Entity,
+    },
     /// The Help action: `ally`'s next attack on `target` (within 5 ft of the helper) has advantage.
-    Help { helper: Entity, ally: Entity, target: Entity },
+    Help {
+        helper: Entity,
+        ally: Entity,
+        target: Entity,
+    },
     /// The Hide action: a Dexterity (Stealth) check against the enemies' passive Perception.
-    Hide { who: Entity },
+    Hide {
+        who: Entity,
+    },
     /// The Search action: a Wisdom (Perception) check that finds hidden enemies.
-    Search { who: Entity },
+    Search {
+        who: Entity,
+    },
 }
 
 /// How an attack is made, and so what it spends.
@@ -254,7 +294,10 @@ pub enum EditMessage {
     /// Add a creature or an object here.
     AddAt(TokenKind, Cell),
     /// Move a token's anchor here.
-    Place { id: String, anchor: Cell },
+    Place {
+        id: String,
+        anchor: Cell,
+    },
     /// Fill the rectangle between two corners with a terrain (a palette index).
     Fill(Cell, Cell, usize),
 }

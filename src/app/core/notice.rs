@@ -73,7 +73,7 @@ pub struct SaveLine {
 /// Why a siege weapon can't be worked.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CantWork {
-    Siege(SiegeError),
+    Siege(Box<SiegeError>),
     NotNow(NotNow),
     /// Firing needs a target: the fire button, then a click on it.
     NeedsTarget,
@@ -85,11 +85,19 @@ pub enum CantWork {
 #[derive(Clone, Debug, PartialEq)]
 pub enum CantPush {
     /// Too few creatures beside it: its crew in words.
-    TooFew { crew: String },
+    TooFew {
+        crew: String,
+    },
     /// No path for its space within what its pushers can move it.
-    NoPath { why: Option<MoveError>, feet: u32 },
+    NoPath {
+        why: Option<MoveError>,
+        feet: u32,
+    },
     /// A pusher can't walk alongside it.
-    Blocked { pusher: String, at: Cell },
+    Blocked {
+        pusher: String,
+        at: Cell,
+    },
     /// While a fight runs, one of its pushers must be the creature whose turn it is.
     NotTheirTurn,
     NoSuchWeapon,
@@ -127,73 +135,178 @@ pub enum Said {
     /// A file that didn't load: the current scenario stays.
     KeptScenario(ScenarioErrors),
     Saved(PathBuf),
-    CouldNotSave { path: PathBuf, error: String },
+    CouldNotSave {
+        path: PathBuf,
+        error: String,
+    },
     BuiltInHasNoFile,
     /// The map has no recorded state yet (a save or an edit in its first frame).
     MapNotReady,
     RestoredAutosave,
-    AutosaveNotRestored { error: String, kept: Option<PathBuf> },
-    AutosaveFailed { path: PathBuf, error: String },
+    AutosaveNotRestored {
+        error: String,
+        kept: Option<PathBuf>,
+    },
+    AutosaveFailed {
+        path: PathBuf,
+        error: String,
+    },
     Screenshot(String),
-    SceneHasChase { name: String },
+    SceneHasChase {
+        name: String,
+    },
 
     // Undo, redo and the editor.
     FinishTheStepFirst,
-    NothingTo { redo: bool },
-    Undid { redo: bool, left: usize },
+    NothingTo {
+        redo: bool,
+    },
+    Undid {
+        redo: bool,
+        left: usize,
+    },
     EditorOpen,
     BackToPlay,
     EditRefused(EditError),
     Edited(Edited),
 
     // Moves and reactions.
-    CantMove { who: String, why: NotNow },
-    CantMoveTo { who: String, to: Cell, why: Option<MoveError> },
-    Stays { who: String, at: Cell },
-    Moved { who: String, feet: u32, dashed: bool, squeezing: bool, left: u32 },
+    CantMove {
+        who: String,
+        why: NotNow,
+    },
+    CantMoveTo {
+        who: String,
+        to: Cell,
+        why: Option<MoveError>,
+    },
+    Stays {
+        who: String,
+        at: Cell,
+    },
+    Moved {
+        who: String,
+        feet: u32,
+        dashed: bool,
+        squeezing: bool,
+        left: u32,
+    },
     /// Moved by the DM or another force, not with its own movement.
-    MovedBy { who: String, feet: u32 },
+    MovedBy {
+        who: String,
+        feet: u32,
+    },
     /// The DM moved a creature out of its turn while a fight runs.
     ByTheDm(Box<Said>),
-    LeavingReach { mover: String, reactors: Vec<String>, at: Cell },
-    LetsGo { reactor: String, mover: String },
-    HoldsReadied { who: String },
-    ReleasesSpell { who: String, spell: String },
-    ReadiedFires { who: String, what: String },
-    ReadiedAttackWaits { who: String },
-    NothingReadied { who: String },
-    Gone { who: String },
-    DropsAndStops { who: String },
-    SpeedZeroStops { who: String },
+    LeavingReach {
+        mover: String,
+        reactors: Vec<String>,
+        at: Cell,
+    },
+    LetsGo {
+        reactor: String,
+        mover: String,
+    },
+    HoldsReadied {
+        who: String,
+    },
+    ReleasesSpell {
+        who: String,
+        spell: String,
+    },
+    ReadiedFires {
+        who: String,
+        what: String,
+    },
+    ReadiedAttackWaits {
+        who: String,
+    },
+    NothingReadied {
+        who: String,
+    },
+    Gone {
+        who: String,
+    },
+    DropsAndStops {
+        who: String,
+    },
+    SpeedZeroStops {
+        who: String,
+    },
     AnswerTheReactionFirst,
     /// Several things at once, told in order.
     Several(Vec<Said>),
 
     // Turns and actions.
     TurnWaitsForReaction,
-    TurnStarts { round: u32, who: String, speed: u32 },
-    Delays { who: String, then: Box<Said> },
+    TurnStarts {
+        round: u32,
+        who: String,
+        speed: u32,
+    },
+    Delays {
+        who: String,
+        then: Box<Said>,
+    },
     CantDelay(CantDelay),
-    Joins { who: String, initiative: i32 },
-    LeavesOrder { who: String },
-    KeptFromPlayers { who: String, kept: bool },
-    MoveTakenBack { who: String, to: Cell, left: u32 },
+    Joins {
+        who: String,
+        initiative: i32,
+    },
+    LeavesOrder {
+        who: String,
+    },
+    KeptFromPlayers {
+        who: String,
+        kept: bool,
+    },
+    MoveTakenBack {
+        who: String,
+        to: Cell,
+        left: u32,
+    },
     HasItsOwnButton(Action),
     NotNow(NotNow),
-    Acts { who: String, action: Action, bonus: bool, left: u32 },
-    Interacts { who: String, with_action: bool },
-    Readies { who: String, words: String },
+    Acts {
+        who: String,
+        action: Action,
+        bonus: bool,
+        left: u32,
+    },
+    Interacts {
+        who: String,
+        with_action: bool,
+    },
+    Readies {
+        who: String,
+        words: String,
+    },
 
     // Dice.
     Dice(DiceError),
-    InspirationGiven { who: String },
-    InspirationSpent { who: String },
+    InspirationGiven {
+        who: String,
+    },
+    InspirationSpent {
+        who: String,
+    },
 
     // The fight.
-    AttackPicked { who: String, attack: String },
-    WeaponFiresThroughCrew { weapon: String },
-    CantAttack { who: String, why: Refusal },
-    CantAttackNow { who: String, why: NotNow },
+    AttackPicked {
+        who: String,
+        attack: String,
+    },
+    WeaponFiresThroughCrew {
+        weapon: String,
+    },
+    CantAttack {
+        who: String,
+        why: Refusal,
+    },
+    CantAttackNow {
+        who: String,
+        why: NotNow,
+    },
     Attacked {
         attacker: String,
         target: String,
@@ -203,39 +316,136 @@ pub enum Said {
         taken: Option<DamageTaken>,
         revealed: bool,
     },
-    Damaged { who: String, taken: DamageTaken },
-    Healed { who: String, regained: i32 },
-    TempHp { who: String, now: i32 },
-    ConditionSet { who: String, condition: Condition, on: bool },
-    Exhaustion { who: String, level: u8 },
-    NotDying { who: String },
-    DeathSaved { who: String, save: Option<DeathSave>, successes: u8, failures: u8, life: Life },
-    Stabilized { who: String },
-    FacesNoWay { who: String },
-    CantTurn { who: String, why: CantTurn },
-    Turned { who: String, facing: Direction, reaction: bool },
-    Dodging { who: String, on: bool },
-    CantStand { who: String, why: StandError },
-    StoodUp { who: String, cost: u32 },
-    CantHelp { who: String, why: CantHelp },
-    Helps { helper: String, ally: String, target: String },
-    CantHide { who: String, seen_by: Vec<String> },
+    Damaged {
+        who: String,
+        taken: DamageTaken,
+    },
+    Healed {
+        who: String,
+        regained: i32,
+    },
+    TempHp {
+        who: String,
+        now: i32,
+    },
+    ConditionSet {
+        who: String,
+        condition: Condition,
+        on: bool,
+    },
+    Exhaustion {
+        who: String,
+        level: u8,
+    },
+    NotDying {
+        who: String,
+    },
+    DeathSaved {
+        who: String,
+        save: Option<DeathSave>,
+        successes: u8,
+        failures: u8,
+        life: Life,
+    },
+    Stabilized {
+        who: String,
+    },
+    FacesNoWay {
+        who: String,
+    },
+    CantTurn {
+        who: String,
+        why: CantTurn,
+    },
+    Turned {
+        who: String,
+        facing: Direction,
+        reaction: bool,
+    },
+    Dodging {
+        who: String,
+        on: bool,
+    },
+    CantStand {
+        who: String,
+        why: StandError,
+    },
+    StoodUp {
+        who: String,
+        cost: u32,
+    },
+    CantHelp {
+        who: String,
+        why: CantHelp,
+    },
+    Helps {
+        helper: String,
+        ally: String,
+        target: String,
+    },
+    CantHide {
+        who: String,
+        seen_by: Vec<String>,
+    },
     /// Hidden; the Stealth total shown for a player character.
-    Hides { who: String, stealth: Option<i32> },
+    Hides {
+        who: String,
+        stealth: Option<i32>,
+    },
     /// Noticed; the numbers shown for a player character.
-    FailsToHide { who: String, noticed_by: String, numbers: Option<(i32, i32)> },
-    Searched { who: String, found: Vec<String> },
-    SavesRolled { lines: Vec<SaveLine> },
+    FailsToHide {
+        who: String,
+        noticed_by: String,
+        numbers: Option<(i32, i32)>,
+    },
+    Searched {
+        who: String,
+        found: Vec<String>,
+    },
+    SavesRolled {
+        lines: Vec<SaveLine>,
+    },
 
     // Siege weapons.
-    CantWork { who: String, weapon: String, why: CantWork },
-    Worked { who: String, weapon: String, verb: &'static str, state: String },
-    LetsGoOf { who: String, weapon: String },
-    Mans { who: String, weapon: String },
-    Tipped { who: String, weapon: String, lines: Vec<SaveLine> },
-    CantPush { weapon: String, to: Cell, why: CantPush },
-    DmMovedWeapon { weapon: String, to: Cell },
-    Pushed { pushers: Vec<String>, weapon: String, feet: u32, each: u32 },
+    CantWork {
+        who: String,
+        weapon: String,
+        why: CantWork,
+    },
+    Worked {
+        who: String,
+        weapon: String,
+        verb: &'static str,
+        state: String,
+    },
+    LetsGoOf {
+        who: String,
+        weapon: String,
+    },
+    Mans {
+        who: String,
+        weapon: String,
+    },
+    Tipped {
+        who: String,
+        weapon: String,
+        lines: Vec<SaveLine>,
+    },
+    CantPush {
+        weapon: String,
+        to: Cell,
+        why: CantPush,
+    },
+    DmMovedWeapon {
+        weapon: String,
+        to: Cell,
+    },
+    Pushed {
+        pushers: Vec<String>,
+        weapon: String,
+        feet: u32,
+        each: u32,
+    },
 
     // Chases.
     Chase(ChaseError),

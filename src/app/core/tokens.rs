@@ -20,17 +20,18 @@ use crate::rules::{Cell, Footprint, Grid, TerrainMap};
 use crate::scenario::{RuleOptions, Scenario, Token, TokenKind};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<TokenIndex>().add_systems(
-        Update,
-        (
-            set_layout.run_if(on_message::<ScenarioChanged>.or_eager(on_message::<TerrainEdited>)),
-            spawn_tokens.run_if(on_message::<ScenarioChanged>),
-            index_tokens,
+    app.init_resource::<TokenIndex>()
+        .add_systems(
+            Update,
+            (
+                set_layout.run_if(on_message::<ScenarioChanged>.or_eager(on_message::<TerrainEdited>)),
+                spawn_tokens.run_if(on_message::<ScenarioChanged>),
+                index_tokens,
+            )
+                .chain()
+                .in_set(AppSystems::Build),
         )
-            .chain()
-            .in_set(AppSystems::Build),
-    )
-    .add_systems(Update, apply_selection.after(AppSystems::Build).before(AppSystems::Pointer));
+        .add_systems(Update, apply_selection.after(AppSystems::Build).before(AppSystems::Pointer));
 }
 
 /// Selects the token asked for by id (or clears the selection).

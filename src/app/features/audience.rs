@@ -12,10 +12,7 @@ use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::Audience;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        (switch_audience.in_set(AppSystems::Apply), show_to_audience.in_set(AppSystems::Show)),
-    );
+    app.add_systems(Update, (switch_audience.in_set(AppSystems::Apply), show_to_audience.in_set(AppSystems::Show)));
 }
 
 fn switch_audience(mut requests: MessageReader<AudienceRequest>, mut audience: ResMut<Audience>) {

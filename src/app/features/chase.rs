@@ -10,7 +10,7 @@ use bevy::prelude::*;
 
 use crate::app::core::chase::ChaseRun;
 use crate::app::core::components::{
-    Combatant, DisplayName, HitPoints, Inspiration, Kind, Position, TokenId, Vitals, ChaseState,
+    ChaseState, Combatant, DisplayName, HitPoints, Inspiration, Kind, Position, TokenId, Vitals,
 };
 use crate::app::core::dice::{Dice, RollRecord};
 use crate::app::core::messages::{ChaseMessage, ScenarioChanged};
@@ -21,7 +21,9 @@ use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::LoadedScenario;
 use crate::app::core::tokens::TokenIndex;
 use crate::app::core::turns::Turns;
-use crate::rules::chase::{Chase, ChaseError, ChaseRules, Chases, ComplicationTable, DEFAULT_CATCH_FEET, Role, TableSource};
+use crate::rules::chase::{
+    Chase, ChaseError, ChaseRules, Chases, ComplicationTable, DEFAULT_CATCH_FEET, Role, TableSource,
+};
 use crate::rules::fight::{heal, take_damage};
 use crate::rules::initiative::InitiativeOrder;
 use crate::scenario::Scenario;
@@ -138,7 +140,8 @@ fn apply_chase_messages(
         return;
     }
     for ChaseMessage(request) in messages.read() {
-        let result = apply(request.clone(), &mut screens, &mut run, &mut dice, &loaded.scenario, &turns.order, &mut tokens);
+        let result =
+            apply(request.clone(), &mut screens, &mut run, &mut dice, &loaded.scenario, &turns.order, &mut tokens);
         screens.error = result.err();
         if let Some(error) = screens.error.as_ref().filter(|_| run.chases.is_none()) {
             notice.say(Said::Chase(error.clone()));
@@ -207,7 +210,11 @@ fn apply(
 }
 
 /// A request of the participant whose turn it is, or of the DM; whether its turn ended.
-fn play(request: ChaseRequest, chase: &mut Chase, dice: &mut crate::rules::dice::SeededDice) -> Result<bool, ChaseError> {
+fn play(
+    request: ChaseRequest,
+    chase: &mut Chase,
+    dice: &mut crate::rules::dice::SeededDice,
+) -> Result<bool, ChaseError> {
     match request {
         ChaseRequest::Resolve(resolution) => chase.resolve_complication(resolution, dice)?,
         ChaseRequest::Dash => chase.dash()?,
@@ -255,7 +262,8 @@ fn start(
 ) -> Result<Chase, ChaseError> {
     let mut live = scenario.clone();
     for token in &mut live.tokens {
-        if let Some((_, position, _, (vitals, hit_points, _), inspiration)) = tokens.iter().find(|t| t.0.0 == token.id) {
+        if let Some((_, position, _, (vitals, hit_points, _), inspiration)) = tokens.iter().find(|t| t.0.0 == token.id)
+        {
             token.anchor = position.0;
             token.hp = hit_points.0.hp;
             token.exhaustion = vitals.exhaustion;

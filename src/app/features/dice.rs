@@ -72,8 +72,8 @@ fn roll(
         Err(error) => return Some(Said::Dice(error)),
     };
     // Inspiration waits for the next d20 test: a damage roll doesn't use it.
-    let inspired = notation.is_d20_test()
-        && roller.and_then(|e| inspiration.get(e).ok()).is_some_and(|i| i.spent_on_next_roll);
+    let inspired =
+        notation.is_d20_test() && roller.and_then(|e| inspiration.get(e).ok()).is_some_and(|i| i.spent_on_next_roll);
     let mut sources = Sources::default();
     sources.add(mode, "asked for");
     if inspired {

@@ -180,7 +180,8 @@ fn drag_tokens(
 ) {
     if buttons.just_pressed(MouseButton::Left) && dragging.0.is_none() {
         let grabbed = pointer.pressed_token.zip(pointer.cell);
-        let begun = grabbed.and_then(|(e, cell)| begin(&battlefield, &turn_of, &turns, &reactions, e, cell, keys.shift()));
+        let begun =
+            grabbed.and_then(|(e, cell)| begin(&battlefield, &turn_of, &turns, &reactions, e, cell, keys.shift()));
         if let Some(drag) = begun {
             if drag.1 {
                 shades.set(ShadeLayer::Reach, reach_shades(&battlefield, &turn_of, drag.0.entity));
@@ -243,7 +244,11 @@ fn begin(
 }
 
 /// The cells the dragged creature can reach this turn, shaded by whether they need a Dash.
-fn reach_shades(battlefield: &Battlefield, turn_of: &Query<(&TurnMoves, &Actions)>, entity: Entity) -> Vec<(Cell, Color)> {
+fn reach_shades(
+    battlefield: &Battlefield,
+    turn_of: &Query<(&TurnMoves, &Actions)>,
+    entity: Entity,
+) -> Vec<(Cell, Color)> {
     let fighters = battlefield.fighters();
     let (Some(mover), Ok((moves, actions))) = (fighters.get(entity), turn_of.get(entity)) else { return Vec::new() };
     let can_dash = actions.0.can_take(Action::Dash, &mover.sheet.turn).is_ok();

@@ -17,7 +17,7 @@ use crate::app::core::components::{Actions, Position, TurnMoves};
 use crate::app::core::messages::{AttackHow, AttackRequest, ReactionAnswer, Restored, ScenarioChanged, Walk};
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::schedule::AppSystems;
-use crate::app::core::state::{Interrupted, ReadiedOffer, Reactions, RedrawFrames};
+use crate::app::core::state::{Interrupted, Reactions, ReadiedOffer, RedrawFrames};
 use crate::app::core::tokens::{Battlefield, Fighters};
 use crate::app::core::turns::Turns;
 use crate::rules::economy::Response;
@@ -29,7 +29,9 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            forget_reactions.run_if(on_message::<ScenarioChanged>.or_eager(on_message::<Restored>)).in_set(AppSystems::Build),
+            forget_reactions
+                .run_if(on_message::<ScenarioChanged>.or_eager(on_message::<Restored>))
+                .in_set(AppSystems::Build),
             answer.in_set(AppSystems::Apply),
             walk.in_set(AppSystems::Resolve),
             go_on_after_attacks.in_set(AppSystems::Follow),
@@ -58,7 +60,14 @@ struct Walker<'w, 's> {
 impl Walker<'_, '_> {
     /// The opportunity attacks `mover` provokes walking `path` as the board stands (while a fight
     /// runs): from reactors with their reaction, none already offered one at the first cell.
-    fn provoked(&mut self, fighters: &Fighters, mover: Entity, path: &Path, moving: Moving, skip: &[String]) -> Vec<Provocation> {
+    fn provoked(
+        &mut self,
+        fighters: &Fighters,
+        mover: Entity,
+        path: &Path,
+        moving: Moving,
+        skip: &[String],
+    ) -> Vec<Provocation> {
         let Some(me) = fighters.get(mover).filter(|_| self.turns.fight_runs()) else { return Vec::new() };
         let battlefield = self.tokens.p0();
         let field = fighters.field(battlefield.scenario());
@@ -80,7 +89,11 @@ impl Walker<'_, '_> {
         let Some(first) = found.first() else {
             let said = self.step(mover, &path, dashed, moving);
             self.offer_readied(&fighters, mover);
-            return if moving == Moving::Forced && self.turns.fight_runs() { Said::ByTheDm(Box::new(said)) } else { said };
+            return if moving == Moving::Forced && self.turns.fight_runs() {
+                Said::ByTheDm(Box::new(said))
+            } else {
+                said
+            };
         };
         let (done, rest) = path.split_at(first.step, self.tokens.p0().scenario().rules.diagonals);
         if let Ok((_, mut moves)) = self.tokens.p1().get_mut(mover)
@@ -131,9 +144,10 @@ impl Walker<'_, '_> {
         let Some(me) = fighters.get(mover) else { return };
         for (entity, fighter) in fighters.iter() {
             let Ok(actions) = self.actions.get(entity) else { continue };
-            let set_off = actions.0.readied.as_ref().is_some_and(|r| {
-                entity != mover && r.triggered_by_move(&me.id, fighter.side.is_hostile_to(me.side))
-            });
+            let set_off =
+                actions.0.readied.as_ref().is_some_and(|r| {
+                    entity != mover && r.triggered_by_move(&me.id, fighter.side.is_hostile_to(me.side))
+                });
             if set_off && !actions.0.reaction_used && fighter.can_act() {
                 self.reactions.readied.push_back(ReadiedOffer { reactor: entity, trigger: mover });
             }
@@ -223,7 +237,14 @@ fn answer(
             ReactionAnswer::Readied { fire } => {
                 let Some(offer) = reactions.readied.pop_front() else { continue };
                 if fire {
-                    notice_fire(&mut actions, &battlefield, offer.reactor, Some(offer.trigger), &mut attacks, &mut notice);
+                    notice_fire(
+                        &mut actions,
+                        &battlefield,
+                        offer.reactor,
+                        Some(offer.trigger),
+                        &mut attacks,
+                        &mut notice,
+                    );
                 } else {
                     notice.say(Said::HoldsReadied { who: battlefield.name(offer.reactor) });
                 }

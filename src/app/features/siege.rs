@@ -22,19 +22,24 @@ use crate::rules::siege::{PushError, PushPlan, Siege, Step, in_pour, may_crew, p
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (
-            (apply_siege_requests, apply_pushes).in_set(AppSystems::Apply),
-            record_shots.in_set(AppSystems::Follow),
-        ),
+        ((apply_siege_requests, apply_pushes).in_set(AppSystems::Apply), record_shots.in_set(AppSystems::Follow)),
     );
 }
 
 /// Whether `operator` may take `step` on `weapon` now: beside it, able to act, and the step the
 /// weapon needs next.
-fn may_take(fighters: &Fighters, loaded: &LoadedScenario, operator: Entity, weapon: Entity, step: Step) -> Result<Siege, CantWork> {
-    let (Some(op), Some(w)) = (fighters.get(operator), fighters.get(weapon)) else { return Err(CantWork::NoSuchWeapon) };
-    let siege = may_crew(&fighters.field(&loaded.scenario), op, w).map_err(CantWork::Siege)?;
-    siege.crewing.check(siege.kind, step).map_err(CantWork::Siege)?;
+fn may_take(
+    fighters: &Fighters,
+    loaded: &LoadedScenario,
+    operator: Entity,
+    weapon: Entity,
+    step: Step,
+) -> Result<Siege, CantWork> {
+    let (Some(op), Some(w)) = (fighters.get(operator), fighters.get(weapon)) else {
+        return Err(CantWork::NoSuchWeapon);
+    };
+    let siege = may_crew(&fighters.field(&loaded.scenario), op, w).map_err(|e| CantWork::Siege(Box::new(e)))?;
+    siege.crewing.check(siege.kind, step).map_err(|e| CantWork::Siege(Box::new(e)))?;
     Ok(siege)
 }
 
@@ -63,7 +68,8 @@ fn record(weapons: &mut Query<&mut SiegeWeapon>, weapon: Entity, round: u32, who
 }
 
 /// The board, read to ask the rules or its weapons written.
-type Board<'w, 's> = ParamSet<'w, 's, (Battlefield<'static, 'static>, Query<'static, 'static, &'static mut SiegeWeapon>)>;
+type Board<'w, 's> =
+    ParamSet<'w, 's, (Battlefield<'static, 'static>, Query<'static, 'static, &'static mut SiegeWeapon>)>;
 
 #[allow(clippy::too_many_arguments)]
 fn apply_siege_requests(
@@ -102,20 +108,23 @@ fn apply_siege_requests(
                 picks.write(FightRequest::PickAttack { attacker: operator, attack: None, weapon: None });
                 Ok(Some(Said::LetsGoOf { who: who.clone(), weapon: weapon_name.clone() }))
             }
-            SiegeRequest::PickTarget { .. } => may_take(&fighters, &loaded, operator, weapon, Step::Fire).and_then(|_| {
-                let attack = fighters.get(weapon).and_then(|w| w.sheet.attacks.first()).ok_or(CantWork::NoAttack)?;
-                picks.write(FightRequest::PickAttack {
-                    attacker: operator,
-                    attack: Some(attack.name.clone()),
-                    weapon: Some(weapon),
-                });
-                Ok(None)
-            }),
+            SiegeRequest::PickTarget { .. } => {
+                may_take(&fighters, &loaded, operator, weapon, Step::Fire).and_then(|_| {
+                    let attack =
+                        fighters.get(weapon).and_then(|w| w.sheet.attacks.first()).ok_or(CantWork::NoAttack)?;
+                    picks.write(FightRequest::PickAttack {
+                        attacker: operator,
+                        attack: Some(attack.name.clone()),
+                        weapon: Some(weapon),
+                    });
+                    Ok(None)
+                })
+            }
             SiegeRequest::Tip { .. } => may_take(&fighters, &loaded, operator, weapon, Step::Fire).and_then(|siege| {
                 let field = fighters.field(&loaded.scenario);
                 let cauldron = fighters.get(weapon).ok_or(CantWork::NoSuchWeapon)?;
                 let effect = siege.kind.pour().ok_or(CantWork::NoAttack)?;
-                let (_, inside) = in_pour(&field, cauldron).map_err(CantWork::Siege)?;
+                let (_, inside) = in_pour(&field, cauldron).map_err(|e| CantWork::Siege(Box::new(e)))?;
                 pay()?;
                 record(&mut board.p1(), weapon, turns.round(), &who, Step::Fire);
                 saves.write(SavesRequest { inside, effect, source: SaveSource::Cauldron { operator, weapon } });
@@ -215,4 +224,3 @@ fn cant_push(error: PushError) -> CantPush {
         PushError::Blocked { pusher, at } => CantPush::Blocked { pusher, at },
     }
 }
-

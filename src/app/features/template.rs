@@ -29,7 +29,11 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// The template tool switches on and off, and off when the ruler switches (one tool at a time).
-fn toggle_template(mut toggles: MessageReader<Toggle>, mut tool: ResMut<TemplateTool>, mut claim: ResMut<PointerClaim>) {
+fn toggle_template(
+    mut toggles: MessageReader<Toggle>,
+    mut tool: ResMut<TemplateTool>,
+    mut claim: ResMut<PointerClaim>,
+) {
     for toggle in toggles.read() {
         match toggle {
             Toggle::Template => tool.toggle(),
@@ -92,7 +96,8 @@ fn apply_template_requests(
             TemplateRequest::RollSaves => {
                 let Some(origin) = tool.origin else { continue };
                 let asked = &tool.saves;
-                let damage = if asked.damage.trim().is_empty() { Ok(None) } else { Notation::parse(&asked.damage).map(Some) };
+                let damage =
+                    if asked.damage.trim().is_empty() { Ok(None) } else { Notation::parse(&asked.damage).map(Some) };
                 let damage = match damage {
                     Ok(damage) => damage,
                     Err(error) => {
@@ -190,7 +195,8 @@ fn cover_template(
     };
     let shape = tool.settings.shape();
     let scenario = battlefield.scenario();
-    tool.covered = covered_cells(&scenario.map, shape, origin.to_units(layout.0.grid), tool.degrees).unwrap_or_default();
+    tool.covered =
+        covered_cells(&scenario.map, shape, origin.to_units(layout.0.grid), tool.degrees).unwrap_or_default();
     let volume = tool.volume();
     let fighters = battlefield.fighters();
     let field = fighters.field(scenario);

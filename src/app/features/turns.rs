@@ -58,8 +58,7 @@ type Turners<'w, 's> = Query<
 >;
 
 /// What the turn requests change.
-type Economies<'w, 's> =
-    Query<'w, 's, (&'static mut Actions, &'static mut Combatant, &'static AbilityModifiers)>;
+type Economies<'w, 's> = Query<'w, 's, (&'static mut Actions, &'static mut Combatant, &'static AbilityModifiers)>;
 
 fn apply_turn_requests(
     mut commands: Commands,
@@ -80,7 +79,9 @@ fn apply_turn_requests(
             continue;
         }
         let said = match request {
-            TurnRequest::NextTurn => next_turn(&mut turns, &mut movers, &fighters, &mut rolls, &mut select, &mut started),
+            TurnRequest::NextTurn => {
+                next_turn(&mut turns, &mut movers, &fighters, &mut rolls, &mut select, &mut started)
+            }
             TurnRequest::StartTurn(entity) => {
                 turns.order.round = turns.order.round.max(1);
                 start_turn(&mut turns, *entity, &mut movers, &mut started)
@@ -241,7 +242,8 @@ fn ready(turns: &Turns, movers: &Turners, fighters: &mut Economies, entity: Enti
     if !turns.its_turn(entity) {
         return Some(Said::NotNow(NotNow::NotItsTurn { who }));
     }
-    let words = readied.describe(|id| movers.iter().find(|m| m.5.0 == id).map_or_else(|| id.to_owned(), |m| m.3.0.clone()));
+    let words =
+        readied.describe(|id| movers.iter().find(|m| m.5.0 == id).map_or_else(|| id.to_owned(), |m| m.3.0.clone()));
     Some(match actions.0.ready(readied.clone()) {
         Ok(()) => Said::Readies { who, words },
         Err(error) => Said::NotNow(NotNow::Spent { who, error }),

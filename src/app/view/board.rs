@@ -29,7 +29,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                build_board.run_if(on_message::<ScenarioChanged>.or_eager(on_message::<TerrainEdited>)).in_set(AppSystems::Build),
+                build_board
+                    .run_if(on_message::<ScenarioChanged>.or_eager(on_message::<TerrainEdited>))
+                    .in_set(AppSystems::Build),
                 toggle_key(KeyCode::KeyG, Toggle::GridLines).in_set(AppSystems::Input),
                 show_grid_lines.in_set(AppSystems::Show),
             ),

@@ -80,7 +80,12 @@ fn draw_ruler(mut gizmos: Gizmos, ruler: Res<Ruler>, pointer: Res<PointerOnMap>,
     }
 }
 
-fn draw_template(mut gizmos: Gizmos, tool: Res<TemplateTool>, pointer: Res<PointerOnMap>, layout: Option<Res<MapLayout>>) {
+fn draw_template(
+    mut gizmos: Gizmos,
+    tool: Res<TemplateTool>,
+    pointer: Res<PointerOnMap>,
+    layout: Option<Res<MapLayout>>,
+) {
     let Some(layout) = layout.filter(|_| tool.active) else { return };
     let Some(origin) = shown_origin(&tool, &layout, &pointer) else { return };
     let layout = layout.0;

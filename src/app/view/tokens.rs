@@ -17,7 +17,10 @@ use crate::ui::style::token_color;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<DiscImage>()
-        .add_systems(Update, (dress_tokens.after(AppSystems::Build).before(AppSystems::Show), place_tokens.in_set(AppSystems::Show)))
+        .add_systems(
+            Update,
+            (dress_tokens.after(AppSystems::Build).before(AppSystems::Show), place_tokens.in_set(AppSystems::Show)),
+        )
         .add_systems(
             PostUpdate,
             hide_unreadable_labels.before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
@@ -341,9 +344,7 @@ mod tests {
     fn labels_hide_when_too_small_to_read() {
         use bevy::ecs::system::RunSystemOnce;
         let mut world = World::new();
-        let camera = world
-            .spawn((MapCamera, Projection::Orthographic(OrthographicProjection::default_2d())))
-            .id();
+        let camera = world.spawn((MapCamera, Projection::Orthographic(OrthographicProjection::default_2d()))).id();
         let name = world.spawn((ZoomLabel { font_size: 13.0 }, Visibility::Inherited)).id();
         let initials = world.spawn((ZoomLabel { font_size: 21.0 }, Visibility::Inherited)).id();
         let shown = |world: &mut World, scale: f32| {

@@ -12,8 +12,7 @@ use crate::rules::creature::{Ability, Direction};
 use crate::rules::dice::{Notation, SeededDice};
 use crate::rules::facing::{Arc, ArcLayout, ArcShares, arc_of_space, space_shares};
 use crate::rules::fight::adjudicate::{
-    Adjudication, CantFlank, FlankingPair, adjudicate, cannot_flank_because, flanking_pairs, partner_cells,
-    pick_attack,
+    Adjudication, CantFlank, FlankingPair, adjudicate, cannot_flank_because, flanking_pairs, partner_cells, pick_attack,
 };
 use crate::rules::fight::opportunity::{Moving, Provocation, provocations};
 use crate::rules::fight::resolve::{Aftermath, AttackRoll, roll_attack};
@@ -177,8 +176,10 @@ pub(super) fn attack(board: &Board, args: &AttackArgs) -> Result<AttackAnswer, Q
     } else {
         None
     };
-    let cover =
-        CoverAnswer { from: Some(attacker.id.clone()), ..CoverAnswer::of(board.grid(), ruling.cover.clone(), &target.id) };
+    let cover = CoverAnswer {
+        from: Some(attacker.id.clone()),
+        ..CoverAnswer::of(board.grid(), ruling.cover.clone(), &target.id)
+    };
     Ok(AttackAnswer { allowed: ruling.allowed(), summary: ruling.summary(), cover, ruling, rolled })
 }
 

@@ -24,7 +24,7 @@ use crate::rules::fight::{Field, Fighter};
 use crate::rules::lattice::{self, Point, Segment};
 use crate::rules::movement::{Fit, MoveError, Step, TurnMovement};
 use crate::rules::siege::SiegeError;
-use crate::rules::sight::{Blocker, Cover, CoverDegree, CoverContext, From as CoverFrom};
+use crate::rules::sight::{Blocker, Cover, CoverContext, CoverDegree, From as CoverFrom};
 use crate::rules::{Cell, Grid};
 use crate::scenario::{Scenario, TokenKind};
 

@@ -49,10 +49,9 @@ pub fn cannot_help_because(field: &Field, helper: &Fighter, ally: &Fighter, targ
 /// The creatures `helper` could help against now: its enemies within 5 ft by the one distance
 /// (the card offers them).
 pub fn help_targets<'a>(field: &'a Field, helper: &'a Fighter) -> impl Iterator<Item = &'a Fighter> + 'a {
-    field
-        .fighters
-        .iter()
-        .filter(move |f| !f.is_object && f.side.is_hostile_to(helper.side) && field.feet_between(helper, f) <= HELP_FEET)
+    field.fighters.iter().filter(move |f| {
+        !f.is_object && f.side.is_hostile_to(helper.side) && field.feet_between(helper, f) <= HELP_FEET
+    })
 }
 
 /// What turning to face another way costs.
@@ -170,7 +169,10 @@ mod tests {
         let f = |id: &str| field.fighter(id).expect("there");
         assert_eq!(cannot_help_because(&field, f("brom"), f("lia"), f("thug")), None);
         assert!(matches!(cannot_help_because(&field, f("brom"), f("lia"), f("far")), Some(CantHelp::TooFar { .. })));
-        assert!(matches!(cannot_help_because(&field, f("brom"), f("thug"), f("lia")), Some(CantHelp::NotAnAlly { .. })));
+        assert!(matches!(
+            cannot_help_because(&field, f("brom"), f("thug"), f("lia")),
+            Some(CantHelp::NotAnAlly { .. })
+        ));
     }
 
     #[test]

@@ -211,10 +211,22 @@ impl Adjudication {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CantFlank {
     /// An object, or dead.
-    CannotFight { who: String },
-    NotHostile { who: String, enemy: String },
-    Incapacitated { who: String, by: Condition },
-    CannotSee { who: String, enemy: String, why: String },
+    CannotFight {
+        who: String,
+    },
+    NotHostile {
+        who: String,
+        enemy: String,
+    },
+    Incapacitated {
+        who: String,
+        by: Condition,
+    },
+    CannotSee {
+        who: String,
+        enemy: String,
+        why: String,
+    },
 }
 
 impl std::fmt::Display for CantFlank {
@@ -297,14 +309,12 @@ pub fn flanking_partner(field: &Field, attacker: &Fighter, target: &Fighter) -> 
     if !field.rules.flanking || !flanks(field, attacker, target) {
         return None;
     }
-    field
-        .fighters
-        .iter()
-        .filter(|ally| allies_against(attacker, ally, target) && flanks(field, ally, target))
-        .find_map(|ally| {
+    field.fighters.iter().filter(|ally| allies_against(attacker, ally, target) && flanks(field, ally, target)).find_map(
+        |ally| {
             let (a_cell, b_cell) = flanking_cells_of(field.grid(), &target.cells, &attacker.cells, &ally.cells)?;
             Some(FlankingPair { a: attacker.id.clone(), b: ally.id.clone(), a_cell, b_cell })
-        })
+        },
+    )
 }
 
 /// Where a friend of `me` could stand to flank `enemy`: the free cells around it from which a

@@ -19,11 +19,11 @@ use std::collections::HashSet;
 use super::area::Volume;
 use super::conditions::{Condition, Conditions, DEATH_BY_EXHAUSTION, exhausted_max_hp, speed, standing_cost};
 use super::creature::{Direction, Sheet, ShieldSide, Side};
+use super::distance::DiagonalParity;
 use super::distance::{DiagonalRule, Spot, range_between};
 use super::facing::{Arc, ArcLayout, Facer, arc_of_cell, arc_of_space};
 use super::health::{DamageTaken, DamageType, DeathSave, Defenses, Health, Life};
 use super::lattice::Segment;
-use super::distance::DiagonalParity;
 use super::movement::{self, MoveError, Mover, Occupant, Path, Reach};
 use super::siege::{Siege, holds_creatures, shelter};
 use super::sight::{Cover, CoverContext, From, SightBoard, line_of_sight, unseen_cells};
@@ -198,7 +198,13 @@ impl<'a> Field<'a> {
 
     /// The cheapest path for `mover`'s anchor to `to` within `budget` feet, or why there is none
     /// (`None`: out of reach for no other reason).
-    pub fn path(&self, mover: &Fighter, to: Cell, budget: u32, parity: DiagonalParity) -> Result<Path, Option<MoveError>> {
+    pub fn path(
+        &self,
+        mover: &Fighter,
+        to: Cell,
+        budget: u32,
+        parity: DiagonalParity,
+    ) -> Result<Path, Option<MoveError>> {
         let others = self.others_than(&mover.id);
         let board = movement::Board { map: self.map, rule: self.rules.diagonals, others: &others };
         let me = mover.mover();
@@ -274,9 +280,10 @@ impl<'a> Field<'a> {
         let mut unseen = unseen_cells(&self.sight_board(), &viewer.cells);
         if let Some(facer) = viewer.facer(self.rules) {
             let hidden: HashSet<Cell> = unseen.iter().copied().collect();
-            let behind = self.map.cells().filter(|&c| {
-                !hidden.contains(&c) && arc_of_cell(self.grid(), &facer, c) == Some(Arc::Rear)
-            });
+            let behind = self
+                .map
+                .cells()
+                .filter(|&c| !hidden.contains(&c) && arc_of_cell(self.grid(), &facer, c) == Some(Arc::Rear));
             unseen.extend(behind.collect::<Vec<_>>());
         }
         unseen
@@ -407,7 +414,12 @@ pub enum StandError {
 /// A prone creature stands up, paying half its speed now from `movement_left` (PHB "Being Prone":
 /// "Standing up takes more effort; doing so costs an amount of movement equal to half your
 /// speed"). Returns the feet it cost; the caller spends them.
-pub fn stand_up(conditions: &mut Conditions, base_speed: u32, exhaustion: u8, movement_left: u32) -> Result<u32, StandError> {
+pub fn stand_up(
+    conditions: &mut Conditions,
+    base_speed: u32,
+    exhaustion: u8,
+    movement_left: u32,
+) -> Result<u32, StandError> {
     if !conditions.has(Condition::Prone) {
         return Err(StandError::NotProne);
     }

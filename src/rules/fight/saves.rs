@@ -113,7 +113,10 @@ pub struct SaveResult {
 pub enum SaveNote {
     Unaffected(Unaffected),
     /// It fails Strength and Dexterity saves while it has this condition.
-    FailsAutomatically { name: String, condition: Condition },
+    FailsAutomatically {
+        name: String,
+        condition: Condition,
+    },
 }
 
 impl std::fmt::Display for SaveNote {

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use super::FightState;
 use crate::app::core::dice::Rolls;
 use crate::app::core::messages::{AttackHow, AttackMade, AttackRequest, SaveSource, SavesRequest};
-use crate::app::core::notice::{AttackKindWords, CantWork, NotNow, Notice, SaveLine, Said};
+use crate::app::core::notice::{AttackKindWords, CantWork, NotNow, Notice, Said, SaveLine};
 use crate::app::core::state::{AttackMode, LoadedScenario};
 use crate::app::core::tokens::{Battlefield, Fighters};
 use crate::app::core::turns::Turns;
@@ -77,7 +77,8 @@ fn attack(
 ) -> Result<Said, Said> {
     let field = fighters.field(&loaded.scenario);
     let gone = || Said::Gone { who: who.to_owned() };
-    let (attacker, target) = (fighters.get(request.attacker).ok_or_else(gone)?, fighters.get(request.target).ok_or_else(gone)?);
+    let (attacker, target) =
+        (fighters.get(request.attacker).ok_or_else(gone)?, fighters.get(request.target).ok_or_else(gone)?);
     if attacker.siege.is_some() && !matches!(request.how, AttackHow::Crewed { .. }) {
         return Err(Said::WeaponFiresThroughCrew { weapon: who.to_owned() });
     }
@@ -88,15 +89,17 @@ fn attack(
         return Err(Said::CantAttack { who: who.to_owned(), why });
     }
     pay(fighters, &field, turns, state, request, attacker)?;
-    let inspired = state.get(request.attacker).ok().and_then(|s| s.inspiration.map(|i| i.spent_on_next_roll)) == Some(true);
+    let inspired =
+        state.get(request.attacker).ok().and_then(|s| s.inspiration.map(|i| i.spent_on_next_roll)) == Some(true);
     if inspired {
         ruling.sources.advantage("inspiration");
     }
-    let roll = roll_attack(&ruling, &target.defenses_now(), attacker.average_damage, &mut rolls.dice.0)
-        .map_err(|e| match e {
+    let roll = roll_attack(&ruling, &target.defenses_now(), attacker.average_damage, &mut rolls.dice.0).map_err(
+        |e| match e {
             crate::rules::fight::resolve::RollError::Refused(why) => Said::CantAttack { who: who.to_owned(), why },
             crate::rules::fight::resolve::RollError::Dice(error) => Said::Dice(error),
-        })?;
+        },
+    )?;
     if inspired
         && let Ok(mut s) = state.get_mut(request.attacker)
         && let Some(inspiration) = s.inspiration.as_mut()
@@ -162,8 +165,8 @@ fn pay(
             let crew = fighters.get(operator).ok_or_else(|| Said::Gone { who: name.clone() })?;
             let weapon = attacker.name().to_owned();
             let refuse = |why| Said::CantWork { who: crew.name().to_owned(), weapon: weapon.clone(), why };
-            let siege = may_crew(field, crew, attacker).map_err(|e| refuse(CantWork::Siege(e)))?;
-            siege.crewing.check(siege.kind, Step::Fire).map_err(|e| refuse(CantWork::Siege(e)))?;
+            let siege = may_crew(field, crew, attacker).map_err(|e| refuse(CantWork::Siege(Box::new(e))))?;
+            siege.crewing.check(siege.kind, Step::Fire).map_err(|e| refuse(CantWork::Siege(Box::new(e))))?;
             return turns
                 .take(operator, crew.name(), economy, &crew.sheet.turn, Action::UseAnObject)
                 .map(drop)
@@ -174,7 +177,14 @@ fn pay(
 }
 
 /// The attack roll and its damage in the log, with every advantage and disadvantage named.
-fn log_attack(rolls: &mut Rolls, ruling: &Adjudication, roll: &AttackRoll, how: AttackKindWords, who: &str, victim: &str) {
+fn log_attack(
+    rolls: &mut Rolls,
+    ruling: &Adjudication,
+    roll: &AttackRoll,
+    how: AttackKindWords,
+    who: &str,
+    victim: &str,
+) {
     let kind = match how {
         AttackKindWords::Attack => "attack",
         AttackKindWords::Opportunity => "opportunity attack",
@@ -196,7 +206,8 @@ fn log_attack(rolls: &mut Rolls, ruling: &Adjudication, roll: &AttackRoll, how: 
             },
         );
         let crit = if critical { ", critical hit" } else { "" };
-        let reason = format!("{} damage to {victim}{crit}: {} {}", ruling.attack.name, damage.dealt.amount, damage.kind);
+        let reason =
+            format!("{} damage to {victim}{crit}: {} {}", ruling.attack.name, damage.dealt.amount, damage.kind);
         rolls.write(who, reason, dice_roll, false);
     }
 }
@@ -225,7 +236,9 @@ pub(super) fn roll_area_saves(
             let battlefield = board.p0();
             let names = match request.source {
                 SaveSource::Template => None,
-                SaveSource::Cauldron { operator, weapon } => Some((battlefield.name(operator), battlefield.name(weapon))),
+                SaveSource::Cauldron { operator, weapon } => {
+                    Some((battlefield.name(operator), battlefield.name(weapon)))
+                }
             };
             (battlefield.fighters(), names)
         };

@@ -35,9 +35,7 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(OnExit(AppMode::Play), put_the_attack_down)
         .add_systems(
             Update,
-            put_the_attack_down
-                .run_if(on_message::<crate::app::core::messages::Restored>)
-                .in_set(AppSystems::Build),
+            put_the_attack_down.run_if(on_message::<crate::app::core::messages::Restored>).in_set(AppSystems::Build),
         );
 }
 

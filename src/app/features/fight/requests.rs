@@ -12,7 +12,7 @@ use crate::app::core::turns::Turns;
 use crate::rules::creature::Skill;
 use crate::rules::dice::RollMode;
 use crate::rules::economy::Action;
-use crate::rules::fight::actions::{HideOutcome, cannot_help_because, hide, search, seen_by, turn_to_face, TurnCost};
+use crate::rules::fight::actions::{HideOutcome, TurnCost, cannot_help_because, hide, search, seen_by, turn_to_face};
 use crate::rules::fight::{death_save, heal, set_exhaustion, stand_up, take_damage};
 use crate::rules::health::Life;
 
@@ -31,7 +31,9 @@ pub(super) fn apply_fight_requests(
 ) {
     for request in requests.read() {
         let said = match request.clone() {
-            FightRequest::PickAttack { attacker, attack, weapon } => pick(&mut mode, &board.p0(), attacker, attack, weapon),
+            FightRequest::PickAttack { attacker, attack, weapon } => {
+                pick(&mut mode, &board.p0(), attacker, attack, weapon)
+            }
             FightRequest::Help { helper, ally, target } => {
                 let fighters = board.p0().fighters();
                 help(&fighters, &loaded, &turns, &mut board.p1(), helper, ally, target)
@@ -58,7 +60,11 @@ pub(super) fn apply_fight_requests(
 }
 
 /// Applies `f` to the token `entity`, if it is there.
-fn on(state: &mut Query<FightState>, entity: Entity, f: impl FnOnce(&mut FightStateItem) -> Option<Said>) -> Option<Said> {
+fn on(
+    state: &mut Query<FightState>,
+    entity: Entity,
+    f: impl FnOnce(&mut FightStateItem) -> Option<Said>,
+) -> Option<Said> {
     state.get_mut(entity).ok().and_then(|mut s| f(&mut s))
 }
 
@@ -168,17 +174,17 @@ fn roll_death_save(s: &mut FightStateItem, rolls: &mut Rolls) -> Option<Said> {
 
 /// Turns to face the next side (DMG "Optional Rule: Facing"): free in its turn, its reaction out of
 /// it after another creature moved.
-fn turn(s: &mut FightStateItem, grid: crate::rules::Grid, turns: &Turns, entity: Entity, clockwise: bool) -> Option<Said> {
+fn turn(
+    s: &mut FightStateItem,
+    grid: crate::rules::Grid,
+    turns: &Turns,
+    entity: Entity,
+    clockwise: bool,
+) -> Option<Said> {
     let who = s.name.0.clone();
     let Some(facing) = s.facing.as_mut() else { return Some(Said::FacesNoWay { who }) };
-    let turned = turn_to_face(
-        grid,
-        facing.0,
-        clockwise,
-        turns.its_turn(entity),
-        turns.another_moved(entity),
-        &mut s.actions.0,
-    );
+    let turned =
+        turn_to_face(grid, facing.0, clockwise, turns.its_turn(entity), turns.another_moved(entity), &mut s.actions.0);
     Some(match turned {
         Ok((to, cost)) => {
             facing.0 = to;

@@ -28,7 +28,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Last, save_scenarios.after(super::record_changes).before(write_autosave))
         .add_systems(
             Update,
-            find_session_file.run_if(on_message::<ScenarioChanged>).after(super::forget_history).in_set(AppSystems::Build),
+            find_session_file
+                .run_if(on_message::<ScenarioChanged>)
+                .after(super::forget_history)
+                .in_set(AppSystems::Build),
         )
         .add_systems(Last, write_autosave.after(super::record_changes));
 }
@@ -119,7 +122,11 @@ impl SessionFile {
         let file = path.to_path_buf();
         let unreadable = |e: std::io::Error| SessionError::Unreadable { file: file.clone(), error: e.to_string() };
         let mut text = String::new();
-        std::fs::File::open(path).map_err(unreadable)?.take(MAX_SESSION_BYTES + 1).read_to_string(&mut text).map_err(unreadable)?;
+        std::fs::File::open(path)
+            .map_err(unreadable)?
+            .take(MAX_SESSION_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(unreadable)?;
         if text.len() as u64 > MAX_SESSION_BYTES {
             return Err(SessionError::TooLarge { file });
         }
@@ -135,7 +142,8 @@ impl SessionFile {
         if saved.board.len() as u64 > MAX_FILE_BYTES {
             return Err(SessionError::BoardTooLarge { file });
         }
-        let board = Scenario::from_ron(&format!("{} (board)", path.display()), &saved.board).map_err(SessionError::Board)?;
+        let board =
+            Scenario::from_ron(&format!("{} (board)", path.display()), &saved.board).map_err(SessionError::Board)?;
         saved.check(&board).map_err(|why| SessionError::Unplayable { file: file.clone(), why })?;
         let chase = saved
             .chase

@@ -107,7 +107,14 @@ type Captured<'a> = (
     &'a Vitals,
     &'a HitPoints,
     &'a Combatant,
-    (Option<&'a Facing>, Option<&'a Inspiration>, Has<Secret>, Option<&'a SiegeWeapon>, Option<&'a Actions>, Option<&'a TurnMoves>),
+    (
+        Option<&'a Facing>,
+        Option<&'a Inspiration>,
+        Has<Secret>,
+        Option<&'a SiegeWeapon>,
+        Option<&'a Actions>,
+        Option<&'a TurnMoves>,
+    ),
 );
 
 /// The state of the map now.

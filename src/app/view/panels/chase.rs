@@ -14,7 +14,8 @@ use crate::rules::chase::{Chase, Chases, Participant, Test};
 use crate::rules::creature::Side;
 use crate::scenario::TokenKind;
 use crate::ui::chase::{
-    AttackChoice, Candidate, ChaseRequest, ChaseStage, ChaseView, ComplicationCard, TrackRow, TurnCard, chase_screen, chase_setup,
+    AttackChoice, Candidate, ChaseRequest, ChaseStage, ChaseView, ComplicationCard, TrackRow, TurnCard, chase_screen,
+    chase_setup,
 };
 
 /// Draws the chase's screen while a chase runs, or its setup window while it is open.

@@ -50,7 +50,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
-                draw_panels.in_set(MapPanels).run_if(|o: Option<Res<LaunchOptions>>| !o.is_some_and(|o| o.hides(Part::Panels))),
+                draw_panels
+                    .in_set(MapPanels)
+                    .run_if(|o: Option<Res<LaunchOptions>>| !o.is_some_and(|o| o.hides(Part::Panels))),
                 chase::draw_chase.after(MapPanels),
             ),
         )
@@ -233,7 +235,13 @@ fn draw_panels(
 
 /// The status bar, the DM's banner, the initiative tracker, the dice panel and the roster (or
 /// the editor), with what each was asked.
-fn side_panels(root: &mut egui::Ui, tokens: &Roster, seen: &Seen, tools: &Tools, typed: &mut Typed) -> Vec<PanelRequest> {
+fn side_panels(
+    root: &mut egui::Ui,
+    tokens: &Roster,
+    seen: &Seen,
+    tools: &Tools,
+    typed: &mut Typed,
+) -> Vec<PanelRequest> {
     let scenario = &seen.loaded.scenario;
     let status = status_view(tokens, seen, tools);
     let mut asked = egui::Panel::bottom("status").show(root, |ui| status_bar(ui, &status, &mut typed.status)).inner;
@@ -299,11 +307,8 @@ fn side_panels(root: &mut egui::Ui, tokens: &Roster, seen: &Seen, tools: &Tools,
 /// The roster with the selected creature's card.
 fn roster(tokens: &Roster, seen: &Seen, tools: &Tools) -> RosterView {
     let scenario = &seen.loaded.scenario;
-    let help_targets = seen
-        .selection
-        .0
-        .map(|e| views::help_targets_of(scenario, &seen.battlefield.fighters(), e))
-        .unwrap_or_default();
+    let help_targets =
+        seen.selection.0.map(|e| views::help_targets_of(scenario, &seen.battlefield.fighters(), e)).unwrap_or_default();
     let cx = RosterContext {
         selection: *seen.selection,
         rules: scenario.fight_rules(),
@@ -373,7 +378,9 @@ fn draw_cursor_label(ctx: &egui::Context, tokens: &Roster, seen: &Seen, tools: &
     } else if let Some(preview) = tools.cover_preview.0.as_ref().filter(|_| !tools.ruler.active) {
         let label = crate::ui::words::cover_label(preview.ruling.degree, preview.sight, &preview.target_name);
         cursor_label(ctx, at, &label, false);
-    } else if let Some(measure) = tools.ruler.active.then(|| tools.ruler.measure(&seen.loaded, seen.pointer.cell)).flatten() {
+    } else if let Some(measure) =
+        tools.ruler.active.then(|| tools.ruler.measure(&seen.loaded, seen.pointer.cell)).flatten()
+    {
         let legs: Vec<String> = measure.legs.iter().map(ToString::to_string).collect();
         let detail = if legs.len() > 1 { format!(" ({})", legs.join(" + ")) } else { String::new() };
         cursor_label(ctx, at, &format!("{} ft{detail}", measure.total), false);

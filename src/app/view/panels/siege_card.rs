@@ -85,7 +85,8 @@ fn build_card(
         let mut view = SiegeView::default();
         if let Some(siege) = me.siege {
             let kind = siege.kind;
-            let feet_left = |f: &Fighter| fighters.entity_of(&f.id).and_then(|e| moves.get(e).ok()).map_or(0, |m| m.turn.left());
+            let feet_left =
+                |f: &Fighter| fighters.entity_of(&f.id).and_then(|e| moves.get(e).ok()).map_or(0, |m| m.turn.left());
             let pushers = push(&field, me, kind, feet_left);
             let crew_words = pushers.crew.describe(name_of);
             let component = weapons.get(selected).ok();

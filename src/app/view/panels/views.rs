@@ -78,7 +78,11 @@ fn name_of(tokens: &Roster, id: &str) -> String {
 }
 
 /// The enemies `who` could help an ally against, as the card lists them: the rules' Help reach.
-pub(super) fn help_targets_of(scenario: &Scenario, fighters: &crate::app::core::tokens::Fighters, who: Entity) -> Vec<(String, String)> {
+pub(super) fn help_targets_of(
+    scenario: &Scenario,
+    fighters: &crate::app::core::tokens::Fighters,
+    who: Entity,
+) -> Vec<(String, String)> {
     let field = fighters.field(scenario);
     let Some(me) = fighters.get(who) else { return Vec::new() };
     help_targets(&field, me).map(|f| (f.id.clone(), f.name().to_owned())).collect()
@@ -143,7 +147,13 @@ pub(super) fn roster_view(tokens: &Roster, cx: &RosterContext) -> RosterView {
 }
 
 /// The card's view of a creature's turn: what is left, its actions, and who it could help.
-fn turn_view(tokens: &Roster, cx: &RosterContext, me: &RosterTokenItem, moves: &TurnMoves, actions: &Actions) -> TurnView {
+fn turn_view(
+    tokens: &Roster,
+    cx: &RosterContext,
+    me: &RosterTokenItem,
+    moves: &TurnMoves,
+    actions: &Actions,
+) -> TurnView {
     let entity = me.entity;
     let others: Vec<_> =
         tokens.iter().filter(|t| t.entity != entity && !t.out_of_view && t.kind.0 == TokenKind::Creature).collect();
@@ -173,12 +183,7 @@ fn turn_view(tokens: &Roster, cx: &RosterContext, me: &RosterTokenItem, moves: &
         fires_by_hand: economy.readied.as_ref().is_some_and(|r| !matches!(r.response, Response::Attack(_))),
         dm: cx.audience.dm,
         allies,
-        enemies_near: cx
-            .help_targets
-            .iter()
-            .filter(|(id, _)| others.iter().any(|t| &t.id.0 == id))
-            .cloned()
-            .collect(),
+        enemies_near: cx.help_targets.iter().filter(|(id, _)| others.iter().any(|t| &t.id.0 == id)).cloned().collect(),
         others: others.iter().map(|t| (t.id.0.clone(), t.name.0.clone())).collect(),
         attacks: sheet.attacks.iter().map(|a| a.name.clone()).collect(),
         hidden: me.combatant.hidden.is_some(),
@@ -285,7 +290,12 @@ pub(super) fn prompt_view(reactions: &Reactions, tokens: &Roster) -> Option<Prom
 
 /// The editor panel's view: the legend as a palette, the map's size and grid, and the selected
 /// token as the scene holds it now.
-pub(super) fn editor_view(editor: &Editor, history: &History, scenario: &Scenario, selected: Option<&str>) -> EditorView {
+pub(super) fn editor_view(
+    editor: &Editor,
+    history: &History,
+    scenario: &Scenario,
+    selected: Option<&str>,
+) -> EditorView {
     let palette = scenario.map.palette();
     let terrains = palette
         .iter()
