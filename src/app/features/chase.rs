@@ -6,12 +6,12 @@
 //! The chase is [`crate::rules::chase`]; its initiative order takes the map's for creatures that
 //! have one (DMG "Beginning a Chase").
 
+use bevy::ecs::query::QueryData;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use crate::app::core::chase::ChaseRun;
-use crate::app::core::components::{
-    ChaseState, Combatant, DisplayName, HitPoints, Inspiration, Kind, Position, TokenId, Vitals,
-};
+use crate::app::core::components::{ChaseState, Combatant, DisplayName, HitPoints, Inspiration, Position, Vitals};
 use crate::app::core::dice::{Dice, RollRecord};
 use crate::app::core::messages::{ChaseMessage, ScenarioChanged};
 use crate::app::core::mode::AppMode;
@@ -103,18 +103,23 @@ fn chase_key(keys: MapKeys, mut messages: MessageWriter<ChaseMessage>) {
     }
 }
 
-/// The creatures on the map a chase reads and gives back to.
-type ChaseTokens<'w, 's> = Query<
-    'w,
-    's,
-    (
-        &'static TokenId,
-        &'static Position,
-        &'static Kind,
-        (&'static mut Vitals, &'static mut HitPoints, &'static mut Combatant),
-        Option<&'static mut Inspiration>,
-    ),
->;
+/// What a chase reads of a creature on the map, and gives back to it.
+#[derive(QueryData)]
+#[query_data(mutable)]
+struct ChaseToken {
+    position: &'static Position,
+    vitals: &'static mut Vitals,
+    hit_points: &'static mut HitPoints,
+    combatant: &'static mut Combatant,
+    inspiration: Option<&'static mut Inspiration>,
+}
+
+/// The creatures on the map a chase reads and gives back to, found by id.
+#[derive(SystemParam)]
+struct ChaseTokens<'w, 's> {
+    index: Res<'w, TokenIndex>,
+    tokens: Query<'w, 's, ChaseToken>,
+}
 
 /// Applies the chase requests with the session's dice, and copies new rolls to the roll log.
 #[allow(clippy::too_many_arguments)]
@@ -262,12 +267,11 @@ fn start(
 ) -> Result<Chase, ChaseError> {
     let mut live = scenario.clone();
     for token in &mut live.tokens {
-        if let Some((_, position, _, (vitals, hit_points, _), inspiration)) = tokens.iter().find(|t| t.0.0 == token.id)
-        {
-            token.anchor = position.0;
-            token.hp = hit_points.0.hp;
-            token.exhaustion = vitals.exhaustion;
-            token.inspiration = inspiration.is_some_and(|i| i.has);
+        if let Some(now) = tokens.index.entity(&token.id).and_then(|e| tokens.tokens.get(e).ok()) {
+            token.anchor = now.position.0;
+            token.hp = now.hit_points.0.hp;
+            token.exhaustion = now.vitals.exhaustion;
+            token.inspiration = now.inspiration.is_some_and(|i| i.has);
         }
     }
     let in_order = |role: Role| -> Vec<String> {
@@ -313,18 +317,17 @@ fn start(
 /// creature's exhaustion leaves).
 fn carry_back(chases: &Chases, tokens: &mut ChaseTokens) {
     for p in chases.chases.iter().flat_map(|c| &c.participants) {
-        if let Some((.., (mut vitals, mut hit_points, mut combatant), inspiration)) =
-            tokens.iter_mut().find(|t| t.0.0 == p.id)
-        {
-            vitals.exhaustion = p.exhaustion;
-            let change = p.hp - hit_points.0.hp;
-            let (health, conditions) = (&mut hit_points.0, &mut combatant.conditions);
+        let Some(entity) = tokens.index.entity(&p.id) else { continue };
+        if let Ok(mut now) = tokens.tokens.get_mut(entity) {
+            now.vitals.exhaustion = p.exhaustion;
+            let change = p.hp - now.hit_points.0.hp;
+            let (health, conditions) = (&mut now.hit_points.0, &mut now.combatant.conditions);
             if change < 0 {
                 take_damage(health, conditions, -change, false);
             } else if change > 0 {
                 heal(health, conditions, change, p.exhaustion);
             }
-            if let Some(mut inspiration) = inspiration {
+            if let Some(inspiration) = now.inspiration.as_mut() {
                 inspiration.has = p.inspiration;
             }
         }

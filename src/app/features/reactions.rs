@@ -18,7 +18,7 @@ use crate::app::core::messages::{AttackHow, AttackRequest, ReactionAnswer, Resto
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{Interrupted, Reactions, ReadiedOffer, RedrawFrames};
-use crate::app::core::tokens::{Battlefield, Fighters};
+use crate::app::core::tokens::{Battlefield, Fighters, TokenIndex};
 use crate::app::core::turns::Turns;
 use crate::rules::economy::Response;
 use crate::rules::fight::opportunity::{Moving, Provocation, provocations};
@@ -203,6 +203,7 @@ fn answer(
     mut reactions: ResMut<Reactions>,
     mut actions: Query<&mut Actions>,
     battlefield: Battlefield,
+    index: Res<TokenIndex>,
     mut attacks: MessageWriter<AttackRequest>,
     mut notice: ResMut<Notice>,
     mut redraw: ResMut<RedrawFrames>,
@@ -217,7 +218,7 @@ fn answer(
             ReactionAnswer::Opportunity { attack } => {
                 let Some(interrupted) = reactions.interrupted.as_mut() else { continue };
                 let Some(offer) = interrupted.offers.pop_front() else { continue };
-                let reactor = battlefield.tokens.iter().find(|t| t.id.0 == offer.reactor).map(|t| t.entity);
+                let reactor = index.entity(&offer.reactor);
                 match reactor.filter(|_| attack) {
                     Some(reactor) => {
                         attacks.write(AttackRequest {

@@ -4,6 +4,7 @@
 //! interaction). What starts a turn: movement, actions and the reaction come back, Dodge and the
 //! Help it gave end, an unfired readied action is lost. The only writer of [`Turns`].
 
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
 use crate::app::core::components::*;
@@ -13,6 +14,7 @@ use crate::app::core::notice::{CantDelay, NotNow, Notice, Said};
 use crate::app::core::pointer::MapKeys;
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::Reactions;
+use crate::app::core::tokens::TokenIndex;
 use crate::app::core::turns::Turns;
 use crate::rules::economy::{Action, Readied, Slot};
 use crate::rules::initiative::InitiativeOrder;
@@ -42,20 +44,20 @@ fn turn_keys(keys: MapKeys, mut turn: MessageWriter<TurnRequest>) {
     }
 }
 
-/// The creatures as turns see them.
-type Turners<'w, 's> = Query<
-    'w,
-    's,
-    (
-        Entity,
-        &'static mut TurnMoves,
-        &'static mut Position,
-        &'static DisplayName,
-        &'static RosterOrder,
-        &'static TokenId,
-        Has<Secret>,
-    ),
->;
+/// A creature as turns see it.
+#[derive(QueryData)]
+#[query_data(mutable)]
+struct Turner {
+    entity: Entity,
+    moves: &'static mut TurnMoves,
+    position: &'static mut Position,
+    name: &'static DisplayName,
+    order: &'static RosterOrder,
+    id: &'static TokenId,
+    secret: Has<Secret>,
+}
+
+type Turners<'w, 's> = Query<'w, 's, Turner>;
 
 /// What the turn requests change.
 type Economies<'w, 's> = Query<'w, 's, (&'static mut Actions, &'static mut Combatant, &'static AbilityModifiers)>;
@@ -70,6 +72,7 @@ fn apply_turn_requests(
     mut started: MessageWriter<TurnStarted>,
     mut notice: ResMut<Notice>,
     mut rolls: Rolls,
+    index: Res<TokenIndex>,
     reactions: Res<Reactions>,
 ) {
     for request in requests.read() {
@@ -80,20 +83,20 @@ fn apply_turn_requests(
         }
         let said = match request {
             TurnRequest::NextTurn => {
-                next_turn(&mut turns, &mut movers, &fighters, &mut rolls, &mut select, &mut started)
+                next_turn(&mut turns, &mut movers, &fighters, &index, &mut rolls, &mut select, &mut started)
             }
             TurnRequest::StartTurn(entity) => {
                 turns.order.round = turns.order.round.max(1);
                 start_turn(&mut turns, *entity, &mut movers, &mut started)
             }
-            TurnRequest::Delay => delay(&mut turns, &mut movers, &fighters, &mut started),
+            TurnRequest::Delay => delay(&mut turns, &mut movers, &fighters, &index, &mut started),
             TurnRequest::Join(entity) => join(&mut turns, &movers, &fighters, *entity, &mut rolls),
             TurnRequest::Leave(entity) => leave(&mut turns, &movers, *entity),
             TurnRequest::Secret(entity, on) => keep_secret(&mut commands, &mut turns, &movers, *entity, *on),
             TurnRequest::Undo(entity) => undo_move(&mut movers, &mut fighters, *entity),
             TurnRequest::Act(entity, action) => act(&turns, &mut movers, &mut fighters, *entity, *action),
             TurnRequest::Interact(entity) => interact(&turns, &movers, &mut fighters, *entity),
-            TurnRequest::Ready(entity, readied) => ready(&turns, &movers, &mut fighters, *entity, readied),
+            TurnRequest::Ready(entity, readied) => ready(&turns, &movers, &mut fighters, &index, *entity, readied),
         };
         if let Some(said) = said {
             notice.say(said);
@@ -102,7 +105,7 @@ fn apply_turn_requests(
 }
 
 fn name_of(movers: &Turners, entity: Entity) -> String {
-    movers.get(entity).map_or_else(|_| "?".to_owned(), |m| m.3.0.clone())
+    movers.get(entity).map_or_else(|_| "?".to_owned(), |m| m.name.0.clone())
 }
 
 /// The next creature in the order starts its turn; the first Next turn rolls initiative for every
@@ -111,6 +114,7 @@ fn next_turn(
     turns: &mut Turns,
     movers: &mut Turners,
     fighters: &Economies,
+    index: &TokenIndex,
     rolls: &mut Rolls,
     select: &mut MessageWriter<SelectToken>,
     started: &mut MessageWriter<TurnStarted>,
@@ -121,7 +125,7 @@ fn next_turn(
         return Some(Said::Dice(error));
     }
     let id = turns.order.pass_turn().map(|e| e.id.clone())?;
-    let next = movers.iter().find_map(|m| (m.5.0 == id).then_some(m.0))?;
+    let next = index.entity(&id)?;
     select.write(SelectToken(Some(id)));
     start_turn(turns, next, movers, started)
 }
@@ -134,33 +138,31 @@ fn roll_initiative(
     fighters: &Economies,
     rolls: &mut Rolls,
 ) -> Result<(), crate::rules::dice::DiceError> {
-    let mut roster: Vec<(RosterOrder, Entity)> = movers.iter().map(|m| (*m.4, m.0)).collect();
+    let mut roster: Vec<(RosterOrder, Entity)> = movers.iter().map(|m| (*m.order, m.entity)).collect();
     roster.sort();
     let participants: Vec<(String, i8)> = roster
         .iter()
-        .filter_map(|(_, e)| Some((movers.get(*e).ok()?.5.0.clone(), fighters.get(*e).map_or(0, |f| f.2.0.dex))))
+        .filter_map(|(_, e)| Some((movers.get(*e).ok()?.id.0.clone(), fighters.get(*e).map_or(0, |f| f.2.0.dex))))
         .collect();
     let (order, dice_rolls) = InitiativeOrder::roll(&participants, &mut rolls.dice.0)?;
     turns.order = order;
     for ((_, entity), roll) in roster.iter().zip(dice_rolls) {
         let Ok(m) = movers.get(*entity) else { continue };
         // The rolls of creatures kept from the players are the DM's, and so are their places.
-        let secret = m.6;
-        rolls.write(&m.3.0, "initiative", roll, secret);
-        turns.order.set_hidden(&m.5.0, secret);
+        rolls.write(&m.name.0, "initiative", roll, m.secret);
+        turns.order.set_hidden(&m.id.0, m.secret);
     }
     Ok(())
 }
 
 fn join(turns: &mut Turns, movers: &Turners, fighters: &Economies, entity: Entity, rolls: &mut Rolls) -> Option<Said> {
     let (Ok(m), Ok((_, _, abilities))) = (movers.get(entity), fighters.get(entity)) else { return None };
-    Some(match turns.order.join(&m.5.0, abilities.0.dex, &mut rolls.dice.0) {
+    Some(match turns.order.join(&m.id.0, abilities.0.dex, &mut rolls.dice.0) {
         Ok(roll) => {
             let initiative = roll.total;
-            let secret = m.6;
-            turns.order.set_hidden(&m.5.0, secret);
-            rolls.write(&m.3.0, "initiative", roll, secret);
-            Said::Joins { who: m.3.0.clone(), initiative }
+            turns.order.set_hidden(&m.id.0, m.secret);
+            rolls.write(&m.name.0, "initiative", roll, m.secret);
+            Said::Joins { who: m.name.0.clone(), initiative }
         }
         Err(error) => Said::Dice(error),
     })
@@ -168,11 +170,11 @@ fn join(turns: &mut Turns, movers: &Turners, fighters: &Economies, entity: Entit
 
 fn leave(turns: &mut Turns, movers: &Turners, entity: Entity) -> Option<Said> {
     let m = movers.get(entity).ok()?;
-    turns.order.remove(&m.5.0);
+    turns.order.remove(&m.id.0);
     if turns.active == Some(entity) {
         turns.active = None;
     }
-    Some(Said::LeavesOrder { who: m.3.0.clone() })
+    Some(Said::LeavesOrder { who: m.name.0.clone() })
 }
 
 fn keep_secret(commands: &mut Commands, turns: &mut Turns, movers: &Turners, entity: Entity, on: bool) -> Option<Said> {
@@ -182,20 +184,20 @@ fn keep_secret(commands: &mut Commands, turns: &mut Turns, movers: &Turners, ent
         commands.entity(entity).remove::<Secret>();
     }
     let m = movers.get(entity).ok()?;
-    turns.order.set_hidden(&m.5.0, on);
-    Some(Said::KeptFromPlayers { who: m.3.0.clone(), kept: on })
+    turns.order.set_hidden(&m.id.0, on);
+    Some(Said::KeptFromPlayers { who: m.name.0.clone(), kept: on })
 }
 
 fn undo_move(movers: &mut Turners, fighters: &mut Economies, entity: Entity) -> Option<Said> {
-    let (_, mut m, mut position, name, ..) = movers.get_mut(entity).ok()?;
-    let last = m.turn.undo()?;
-    position.0 = last.from;
+    let mut m = movers.get_mut(entity).ok()?;
+    let last = m.moves.turn.undo()?;
+    m.position.0 = last.from;
     if last.dashed
         && let Ok((mut actions, ..)) = fighters.get_mut(entity)
     {
         actions.0.refund(Action::Dash);
     }
-    Some(Said::MoveTakenBack { who: name.0.clone(), to: last.to, left: m.turn.left() })
+    Some(Said::MoveTakenBack { who: m.name.0.clone(), to: last.to, left: m.moves.turn.left() })
 }
 
 /// One of the actions without a target: Dash, Disengage, Dodge, Use an Object.
@@ -213,9 +215,9 @@ fn act(turns: &Turns, movers: &mut Turners, fighters: &mut Economies, entity: En
     let mut left = 0;
     match action {
         Action::Dash => {
-            if let Ok((_, mut m, ..)) = movers.get_mut(entity) {
-                m.turn.dash();
-                left = m.turn.left();
+            if let Ok(mut m) = movers.get_mut(entity) {
+                m.moves.turn.dash();
+                left = m.moves.turn.left();
             }
         }
         Action::Dodge => combatant.dodging = true,
@@ -236,14 +238,20 @@ fn interact(turns: &Turns, movers: &Turners, fighters: &mut Economies, entity: E
     })
 }
 
-fn ready(turns: &Turns, movers: &Turners, fighters: &mut Economies, entity: Entity, readied: &Readied) -> Option<Said> {
+fn ready(
+    turns: &Turns,
+    movers: &Turners,
+    fighters: &mut Economies,
+    index: &TokenIndex,
+    entity: Entity,
+    readied: &Readied,
+) -> Option<Said> {
     let who = name_of(movers, entity);
     let (mut actions, ..) = fighters.get_mut(entity).ok()?;
     if !turns.its_turn(entity) {
         return Some(Said::NotNow(NotNow::NotItsTurn { who }));
     }
-    let words =
-        readied.describe(|id| movers.iter().find(|m| m.5.0 == id).map_or_else(|| id.to_owned(), |m| m.3.0.clone()));
+    let words = readied.describe(|id| index.entity(id).map_or_else(|| id.to_owned(), |e| name_of(movers, e)));
     Some(match actions.0.ready(readied.clone()) {
         Ok(()) => Said::Readies { who, words },
         Err(error) => Said::NotNow(NotNow::Spent { who, error }),
@@ -255,15 +263,16 @@ fn delay(
     turns: &mut Turns,
     movers: &mut Turners,
     fighters: &Economies,
+    index: &TokenIndex,
     started: &mut MessageWriter<TurnStarted>,
 ) -> Option<Said> {
     let Some(active) = turns.active else { return Some(Said::CantDelay(CantDelay::NoFight)) };
     let who = name_of(movers, active);
-    let in_order = movers.get(active).is_ok_and(|m| turns.order.current().is_some_and(|e| e.id == m.5.0));
+    let in_order = movers.get(active).is_ok_and(|m| turns.order.current().is_some_and(|e| e.id == m.id.0));
     if !in_order {
         return Some(Said::CantDelay(CantDelay::StartedByHand { who }));
     }
-    let moved = movers.get(active).is_ok_and(|m| !m.1.turn.moves.is_empty() || m.1.turn.spent > 0);
+    let moved = movers.get(active).is_ok_and(|m| !m.moves.turn.moves.is_empty() || m.moves.turn.spent > 0);
     let acted = fighters.get(active).is_ok_and(|f| !f.0.0.taken.is_empty());
     if moved || acted {
         return Some(Said::CantDelay(CantDelay::AlreadyActed { who }));
@@ -271,7 +280,7 @@ fn delay(
     let Some(next) = turns.order.delay().map(|e| e.id.clone()) else {
         return Some(Said::CantDelay(CantDelay::Last { who }));
     };
-    let Some(entity) = movers.iter().find_map(|m| (m.5.0 == next).then_some(m.0)) else {
+    let Some(entity) = index.entity(&next) else {
         return Some(Said::CantDelay(CantDelay::NextIsGone));
     };
     let then = start_turn(turns, entity, movers, started)?;
@@ -288,9 +297,9 @@ fn start_turn(
     turns.active = Some(entity);
     turns.movers.clear();
     started.write(TurnStarted(entity));
-    let (_, mut m, _, name, ..) = movers.get_mut(entity).ok()?;
-    m.turn = TurnMovement::new(m.turn.speed);
-    Some(Said::TurnStarts { round: turns.order.round, who: name.0.clone(), speed: m.turn.speed })
+    let mut m = movers.get_mut(entity).ok()?;
+    m.moves.turn = TurnMovement::new(m.moves.turn.speed);
+    Some(Said::TurnStarts { round: turns.order.round, who: m.name.0.clone(), speed: m.moves.turn.speed })
 }
 
 /// The start of a creature's turn: its action, bonus action, object interaction and reaction come

@@ -3,10 +3,11 @@
 
 use bevy::prelude::*;
 
-use crate::app::core::components::{OutOfView, Position, Size, TokenId};
+use crate::app::core::components::{OutOfView, Position, Size};
 use crate::app::core::layout::{MapLayout, PIXELS_PER_UNIT};
 use crate::app::core::pointer::PointerOnMap;
 use crate::app::core::schedule::AppSystems;
+use crate::app::core::tokens::TokenIndex;
 use crate::app::features::movement::{Dragging, Preview};
 use crate::app::features::ruler::Ruler;
 use crate::app::features::sight::CoverPreview;
@@ -25,7 +26,8 @@ fn draw_drag_path(
     layout: Option<Res<MapLayout>>,
     dragging: Res<Dragging>,
     sizes: Query<&Size>,
-    reactors: Query<(&TokenId, &Position, &Size), Without<OutOfView>>,
+    index: Res<TokenIndex>,
+    reactors: Query<(&Position, &Size), Without<OutOfView>>,
 ) {
     let (Some(layout), Some(drag)) = (layout, dragging.0.as_ref()) else { return };
     let Preview::Path { path, dash } = &drag.preview else { return };
@@ -44,7 +46,7 @@ fn draw_drag_path(
         let red = Color::srgb(1.0, 0.25, 0.2);
         gizmos.circle_2d(at, 0.3 * PIXELS_PER_UNIT, red);
         gizmos.circle_2d(at, 0.34 * PIXELS_PER_UNIT, red);
-        if let Some((_, position, size)) = reactors.iter().find(|(id, ..)| id.0 == provocation.reactor) {
+        if let Some((position, size)) = index.entity(&provocation.reactor).and_then(|e| reactors.get(e).ok()) {
             gizmos.line_2d(at, layout.middle(&size.cells(layout.grid, position.0)), red);
         }
     }

@@ -111,7 +111,7 @@ fn number_spans(text: &str) -> Vec<(usize, usize)> {
 /// written as on the command line; then a few rounds of its chase. Errors the queries give for
 /// their arguments are fine (they are refusals with a sentence); a chase that fails on a valid
 /// scene is not, nor a siege weapon the `siege` query can't describe.
-fn ask_everything(scenario: &Scenario, rng: &mut StdRng) -> Result<(), String> {
+fn ask_everything(scenario: &Scenario, rng: &mut StdRng) -> Result<(), Box<dyn std::error::Error>> {
     let ids: Vec<String> = scenario.tokens.iter().map(|t| t.id.clone()).collect();
     let (w, h) = (scenario.map.width() as i32, scenario.map.height() as i32);
     let pick = |rng: &mut StdRng| ids.get(rng.random_range(0..ids.len().max(1))).cloned().unwrap_or_default();
@@ -189,15 +189,13 @@ fn ask_everything(scenario: &Scenario, rng: &mut StdRng) -> Result<(), String> {
     ]));
     ask_all(questions);
     for token in scenario.tokens.iter().filter(|t| t.siege.is_some()) {
-        ask(scenario, &["siege", &token.id]).map_err(|e| e.to_string())?;
+        ask(scenario, &["siege", &token.id])?;
     }
     if let Some(setup) = &scenario.chase {
         let mut dice = SeededDice::new(rng.random());
         let entrants = scenario.chase_entrants(&setup.quarry, &setup.pursuers, &setup.start);
-        let mut chases = Chases::new(
-            Chase::start(&setup.name, setup.rules.clone(), entrants, None, &mut dice).map_err(|e| e.to_string())?,
-        );
-        policy::play(&mut chases, 4, &mut dice).map_err(|e| e.to_string())?;
+        let mut chases = Chases::new(Chase::start(&setup.name, setup.rules.clone(), entrants, None, &mut dice)?);
+        policy::play(&mut chases, 4, &mut dice)?;
     }
     Ok(())
 }
@@ -222,7 +220,9 @@ fn mutated_scenes_never_panic_and_every_refusal_has_a_place() {
         }
         let seed = rng.random::<u64>();
         let outcome = catch_unwind(AssertUnwindSafe(|| match Scenario::from_ron("fuzz.ron", &text) {
-            Ok(scenario) => ask_everything(&scenario, &mut StdRng::seed_from_u64(seed)).map(|()| true),
+            Ok(scenario) => {
+                ask_everything(&scenario, &mut StdRng::seed_from_u64(seed)).map(|()| true).map_err(|e| e.to_string())
+            }
             Err(errors) => {
                 for error in &errors.0 {
                     if error.position.is_none() || error.message.is_empty() || error.message.len() > 400 {

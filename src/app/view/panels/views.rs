@@ -2,12 +2,14 @@
 //! turn, the initiative tracker, the reaction prompt, the editor and the dice panel.
 
 use bevy::ecs::query::QueryData;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use crate::app::core::components::*;
 use crate::app::core::dice::RollRecord;
 use crate::app::core::history::History;
 use crate::app::core::state::{Audience, Reactions, Selection};
+use crate::app::core::tokens::TokenIndex;
 use crate::app::core::turns::Turns;
 use crate::app::features::editor::Editor;
 use crate::rules::creature::Side;
@@ -47,7 +49,27 @@ pub(super) struct RosterToken {
     pub out_of_view: Has<OutOfView>,
 }
 
-pub(super) type Roster<'w, 's> = Query<'w, 's, RosterToken>;
+/// Every token as the panels read it, and found by id.
+#[derive(SystemParam)]
+pub(super) struct Roster<'w, 's> {
+    query: Query<'w, 's, RosterToken>,
+    index: Res<'w, TokenIndex>,
+}
+
+impl<'w, 's> Roster<'w, 's> {
+    pub(super) fn iter(&self) -> impl Iterator<Item = RosterTokenItem<'_, 's>> {
+        self.query.iter()
+    }
+
+    pub(super) fn get(&self, entity: Entity) -> Result<RosterTokenItem<'_, 's>, bevy::ecs::query::QueryEntityError> {
+        self.query.get(entity)
+    }
+
+    /// The token with this id.
+    pub(super) fn by_id(&self, id: &str) -> Option<RosterTokenItem<'_, 's>> {
+        self.index.entity(id).and_then(|e| self.query.get(e).ok())
+    }
+}
 
 /// What the panels need beyond the tokens to build the roster.
 pub(super) struct RosterContext<'a> {
@@ -69,12 +91,12 @@ pub(super) fn seen_name(name: &str, out_of_view: bool) -> String {
 
 /// The name of the token with this id as the audience may read it.
 pub(super) fn name_in_view(tokens: &Roster, id: &str, name: &str) -> String {
-    seen_name(name, tokens.iter().any(|t| t.id.0 == id && t.out_of_view))
+    seen_name(name, tokens.by_id(id).is_some_and(|t| t.out_of_view))
 }
 
 /// The name of the token with this id, or the id.
 fn name_of(tokens: &Roster, id: &str) -> String {
-    tokens.iter().find(|t| t.id.0 == id).map_or_else(|| id.to_owned(), |t| t.name.0.clone())
+    tokens.by_id(id).map_or_else(|| id.to_owned(), |t| t.name.0.clone())
 }
 
 /// The enemies `who` could help an ally against, as the card lists them: the rules' Help reach.
@@ -225,7 +247,6 @@ fn fight_view(t: &RosterTokenItem, facing_rule: bool, picked: Option<&str>, exac
 /// The initiative tracker's view: the order with names, whose turn it is, and who isn't in it.
 pub(super) fn initiative_view(tokens: &Roster, turns: &Turns, audience: Audience) -> InitiativeView {
     let order = &turns.order;
-    let by_id = |id: &str| tokens.iter().find(|t| t.id.0 == id);
     InitiativeView {
         round: order.round,
         entries: order
@@ -233,7 +254,7 @@ pub(super) fn initiative_view(tokens: &Roster, turns: &Turns, audience: Audience
             .iter()
             .enumerate()
             .map(|(i, e)| {
-                let token = by_id(&e.id);
+                let token = tokens.by_id(&e.id);
                 EntryView {
                     id: e.id.clone(),
                     name: token.as_ref().map_or_else(|| e.id.clone(), |t| t.name.0.clone()),
