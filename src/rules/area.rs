@@ -615,6 +615,32 @@ mod tests {
         }
     }
 
+    /// The heights an area spans (call: docs/rules.md, "Areas of effect"): a creature is in it
+    /// when a cell of its space is covered and its elevation lies within the area's reach above
+    /// and below the origin, never below the ground.
+    #[test]
+    fn an_area_reaches_as_high_as_its_shape_and_no_higher() {
+        let reach = |shape: Shape| shape.vertical_reach();
+        assert_eq!(reach(Shape::Sphere { radius: 20 }), 20);
+        assert_eq!(reach(Shape::Cube { side: 10, face: false }), 10);
+        assert_eq!(reach(Shape::Cone { length: 15 }), 7, "half its length, rounded down");
+        assert_eq!(reach(Shape::Line { length: 100, width: 5 }), 2);
+        assert_eq!(reach(Shape::Circle { radius: 30 }), 0, "a circle lies on its origin's level");
+        let map = open(Grid::Square, 9, 9);
+        let sphere = Shape::Sphere { radius: 10 };
+        let cells = covered_cells(&map, sphere, (4.0, 4.0), 0.0).unwrap();
+        let high = Volume::of(&cells, sphere, 30);
+        assert_eq!((high.lowest, high.highest), (20, 40));
+        let beside = [Cell::new(4, 4)];
+        assert!(high.holds(&beside, 20) && high.holds(&beside, 40));
+        assert!(!high.holds(&beside, 15) && !high.holds(&beside, 45));
+        assert!(!high.holds(&[Cell::new(0, 0)], 30), "outside its cells at any height");
+        let low = Volume::of(&cells, sphere, 5);
+        assert_eq!((low.lowest, low.highest), (0, 15), "never below the ground");
+        let pour = Volume::column([Cell::new(1, 1)], 0, u32::MAX);
+        assert!(pour.holds(&[Cell::new(1, 1)], u32::MAX) && pour.holds(&[Cell::new(1, 1)], 0));
+    }
+
     /// DMG examples: burning hands (15-ft cone) targets 2; lightning bolt (100-ft line) 4.
     #[test]
     fn the_targets_table_matches_the_dmg_examples() {

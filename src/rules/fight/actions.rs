@@ -193,4 +193,24 @@ mod tests {
         assert!(search(&field, thug, 13).is_empty(), "a tie leaves it hidden");
         assert_eq!(search(&field, thug, 14).len(), 1);
     }
+
+    /// DMG "Optional Rule: Facing": a creature "can change its facing at the end of its move"
+    /// and, as a reaction, when another creature moves; the next facing clockwise or
+    /// counterclockwise on its grid (four on squares, six on hexes).
+    #[test]
+    fn turning_is_free_in_its_turn_and_a_reaction_out_of_it() {
+        let mut economy = Economy::default();
+        let turn = |economy: &mut Economy, in_turn, moved| {
+            turn_to_face(Grid::Square, Direction::North, true, in_turn, moved, economy)
+        };
+        assert_eq!(turn(&mut economy, true, false), Ok((Direction::East, TurnCost::Free)));
+        assert_eq!(turn(&mut economy, false, false), Err(CantTurn::NobodyMoved));
+        assert!(!economy.reaction_used, "a refused turn spends nothing");
+        assert_eq!(turn(&mut economy, false, true), Ok((Direction::East, TurnCost::Reaction)));
+        assert!(economy.reaction_used);
+        assert_eq!(turn(&mut economy, false, true), Err(CantTurn::NoReaction(EconomyError::ReactionSpent)));
+        let hex = Grid::Hex(crate::rules::HexOrientation::PointyTop);
+        let back = turn_to_face(hex, Direction::NorthEast, false, true, false, &mut economy);
+        assert_eq!(back, Ok((Direction::NorthWest, TurnCost::Free)), "counterclockwise on pointy hexes");
+    }
 }

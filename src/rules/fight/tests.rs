@@ -552,3 +552,114 @@ fn where_to_stand_to_flank_an_enemy() {
     let field = Field::new(&map, &fighters, RULES);
     assert_eq!(adjudicate::where_to_flank(&field, &fighters[0], &fighters[0]), [], "not against its own side");
 }
+
+/// SRD 5.1 appendix PH-A, "Exhaustion": level 4 halves the hit point maximum, so healing stops
+/// there; level 6 is death, and no level is higher.
+#[test]
+fn exhaustion_caps_healing_from_level_4_and_kills_at_level_6() {
+    let mut health = Health::new(5, 20, true, DeathSaves::default());
+    let mut conditions = Conditions::default();
+    assert_eq!(heal(&mut health, &mut conditions, 30, 3), 15, "up to the full 20 below level 4");
+    health.hp = 5;
+    assert_eq!(heal(&mut health, &mut conditions, 30, 4), 5, "up to half of 20 at level 4");
+    assert_eq!(health.hp, 10);
+    assert_eq!(set_exhaustion(&mut health, 5), 5);
+    assert_eq!(health.life, Life::Up, "level 5 leaves it alive");
+    assert_eq!(set_exhaustion(&mut health, 9), 6, "no level above 6");
+    assert_eq!(health.life, Life::Dead, "level 6: death");
+}
+
+/// SRD 5.1 appendix PH-A, "Prone", and PHB "Being Prone": standing up costs half the creature's
+/// speed as it is now (exhaustion 2 halves it), from the movement it has left.
+#[test]
+fn standing_up_costs_half_the_speed_now() {
+    let mut conditions = Conditions::new([Condition::Prone]);
+    assert_eq!(stand_up(&mut conditions, 30, 0, 10), Err(StandError::NotEnoughMovement { cost: 15, left: 10 }));
+    assert!(conditions.has(Condition::Prone), "a refused stand changes nothing");
+    assert_eq!(stand_up(&mut conditions, 30, 2, 10), Ok(7), "speed 15 at exhaustion 2: 7 ft, rounded down");
+    assert!(!conditions.has(Condition::Prone));
+    assert_eq!(stand_up(&mut conditions, 30, 0, 30), Err(StandError::NotProne));
+}
+
+/// PHB "Help" (the advantage is for the ally's next attack roll against that target) and
+/// "Unseen Attackers and Targets" ("you give away your location when the attack hits or
+/// misses"): the aftermath of an attack uses up the Help against its target and the hiding place,
+/// whatever the roll.
+#[test]
+fn an_attack_uses_up_the_help_against_its_target_and_reveals_a_hidden_attacker() {
+    let map = open(9, 9);
+    let mut fighters = [fighter("ann", Side::Party, (3, 4)), fighter("orc", Side::Enemy, (4, 4))];
+    fighters[0].helped_against = Some("orc".into());
+    fighters[0].hidden = Some(17);
+    let r = ruling(&map, &fighters, "ann", "orc", "Sword");
+    for seed in 0..20 {
+        let roll = roll_attack(&r, &fighters[1].defenses, false, &mut SeededDice::new(seed)).unwrap();
+        let after = resolve::Aftermath::of(&r, &fighters[0], &roll);
+        assert!(after.help_used && after.revealed, "seed {seed}: {}", roll.describe());
+        assert_eq!(after.damage.is_some(), roll.outcome != Outcome::Miss);
+        let (mut helped, mut hidden) = (fighters[0].helped_against.clone(), fighters[0].hidden);
+        after.settle(&mut helped, &mut hidden);
+        assert_eq!((helped, hidden), (None, None));
+        let (mut health, mut conditions) = (fighters[1].health, fighters[1].conditions.clone());
+        let taken = after.harm(&mut health, &mut conditions);
+        assert_eq!(20 - health.hp, taken.map_or(0, |t| t.amount.min(20)));
+    }
+    fighters[0].helped_against = Some("someone else".into());
+    let r = ruling(&map, &fighters, "ann", "orc", "Sword");
+    let roll = roll_attack(&r, &fighters[1].defenses, false, &mut SeededDice::new(1)).unwrap();
+    assert!(!resolve::Aftermath::of(&r, &fighters[0], &roll).help_used, "Help against another target stays");
+}
+
+/// SRD 5.1 appendix PH-A, "Blinded" ("can't see"), and DMG "Optional Rule: Facing" ("It can't
+/// see into its rear arc"): the sight overlay's unseen cells.
+#[test]
+fn a_blinded_creature_sees_no_cell_and_a_facing_one_not_its_rear() {
+    let map = open(9, 9);
+    let mut fighters = [fighter("ann", Side::Party, (4, 4))];
+    let unseen = |fighters: &[Fighter]| Field::new(&map, fighters, RULES).unseen_cells(&fighters[0]);
+    assert!(unseen(&fighters).is_empty(), "in the open, without a facing, it sees every cell");
+    fighters[0].facing = Some(Direction::North);
+    let behind = unseen(&fighters);
+    assert!(behind.contains(&Cell::new(4, 8)) && !behind.contains(&Cell::new(4, 0)), "south is behind it");
+    assert!(!behind.contains(&Cell::new(4, 4)), "never its own space");
+    fighters[0].conditions.set(Condition::Blinded, true);
+    assert_eq!(unseen(&fighters).len(), 80, "every cell but its own");
+}
+
+/// The one distance with heights (docs/rules.md, "Elevation"): a guard on a wall walk 20 ft above
+/// the cell beside a creature is 20 ft from it, so it isn't adjacent, doesn't flank, isn't left
+/// behind by a step (PHB "Opportunity Attacks": leaving its reach), and a 5-ft sphere on the
+/// ground doesn't reach it while a 20-ft one does (DMG "Areas of Effect").
+#[test]
+fn a_guard_twenty_feet_up_is_twenty_feet_away_for_every_rule() {
+    let map = open(9, 9);
+    let mut fighters = [
+        fighter("orc", Side::Enemy, (4, 4)),
+        fighter("guard", Side::Party, (3, 4)),
+        fighter("ann", Side::Party, (5, 4)),
+    ];
+    let pairs = |fighters: &[Fighter]| {
+        let field = Field::new(&map, fighters, RULES);
+        flanking_pairs(&field, &fighters[0]).len()
+    };
+    assert_eq!(pairs(&fighters), 1, "on the ground, the guard and ann flank the orc");
+    fighters[1].elevation = 20;
+    let field = Field::new(&map, &fighters, RULES);
+    let (orc, guard) = (&fighters[0], &fighters[1]);
+    assert_eq!(field.feet_between(orc, guard), 20);
+    assert!(!field.adjacent(orc, guard));
+    assert_eq!(pairs(&fighters), 0, "from 20 ft up, no flanking");
+    assert!(adjudicate::partner_cells(&field, orc, guard).is_empty());
+    let away = [Cell::new(4, 4), Cell::new(4, 5), Cell::new(4, 6)];
+    let struck = opportunity::provocations(&field, "orc", &away, opportunity::Moving::Walking, |_| true, &[]);
+    assert_eq!(struck.iter().map(|p| p.reactor.as_str()).collect::<Vec<_>>(), ["ann"], "only ann, on the ground");
+    let at_guard = Point::square_corner(3, 4).to_units(Grid::Square);
+    let holds = |radius: u32| {
+        let shape = Shape::Sphere { radius };
+        let cells = covered_cells(&map, shape, at_guard, 0.0).unwrap();
+        let volume = Volume::of(&cells, shape, 0);
+        field.in_area(&volume).any(|f| f.id == "guard")
+    };
+    assert!(!holds(5), "a 5-ft sphere on the ground stops 5 ft up");
+    assert!(holds(20), "a 20-ft sphere reaches 20 ft up");
+}

@@ -489,3 +489,43 @@ fn siege_rules_hold_on_hexes() {
     let strike = ruling(&map, &all, "ram", "door");
     assert!(strike.allowed(), "{:?} {}", strike.refusal, strike.distance);
 }
+
+/// DMG "Siege Equipment": the crew moves the weapon with it; pushing is half their movement
+/// (call: docs/rules.md, "Siege equipment and objects", Pushing). The pushers walk alongside, paying twice the
+/// weapon's cost; too few are refused; a pusher with no room to walk beside it blocks the push;
+/// the DM moves a weapon without crew.
+#[test]
+fn a_push_moves_the_weapon_and_its_pushers_together() {
+    let map = open(12, 10);
+    let mut all = vec![
+        weapon("b", SiegeKind::Ballista, Side::Party, (4, 4), Readiness::Unloaded),
+        fighter("a", Side::Party, (3, 4)),
+    ];
+    let feet_left = |_: &Fighter| 30;
+    let plan = |all: &[Fighter], to: Cell, by_dm: bool| {
+        let field = Field::new(&map, all, RULES);
+        plan_push(&field, field.fighter("b").unwrap(), to, feet_left, by_dm)
+    };
+    assert!(matches!(plan(&all, Cell::new(4, 2), false), Err(PushError::TooFew { .. })));
+    let dm = plan(&all, Cell::new(8, 8), true).expect("the DM moves it alone");
+    assert!(dm.pushers.is_empty());
+    all.push(fighter("c", Side::Party, (6, 5)));
+    let pushed = plan(&all, Cell::new(4, 2), false).expect("two Medium creatures push a Large ballista");
+    assert_eq!(pushed.path.cost, 10);
+    assert_eq!(
+        pushed.pushers,
+        [("a".to_owned(), Cell::new(3, 4), Cell::new(3, 2)), ("c".to_owned(), Cell::new(6, 5), Cell::new(6, 3))]
+    );
+    let walk = pushed.walk_of(Cell::new(3, 4));
+    assert_eq!((walk.start, walk.cost, walk.steps.last().map(|s| s.to)), (Cell::new(3, 4), 20, Some(Cell::new(3, 2))));
+    assert!(
+        matches!(plan(&all, Cell::new(4, 0), false), Err(PushError::NoPath { feet: 15, .. })),
+        "20 ft is beyond half of 30 ft"
+    );
+    all.push(fighter("x", Side::Enemy, (6, 3)));
+    assert_eq!(
+        plan(&all, Cell::new(4, 2), false),
+        Err(PushError::Blocked { pusher: "c".into(), at: Cell::new(6, 3) }),
+        "someone stands where c would walk"
+    );
+}
