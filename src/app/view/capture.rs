@@ -17,7 +17,7 @@ use crate::app::core::components::{
     Allegiance, Combatant, HitPoints, Kind, Position, Size, TokenDisc, TokenId, TurnMoves,
 };
 use crate::app::core::dice::RollRecord;
-use crate::app::core::layout::MapLayout;
+use crate::app::core::layout::{BoardLayout, MapLayout};
 use crate::app::core::mode::AppMode;
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::options::LaunchOptions;
@@ -31,7 +31,9 @@ use crate::app::features::fight::AttackPreview;
 use crate::app::features::movement::Dragging;
 use crate::app::features::sight::CoverPreview;
 use crate::app::features::template::TemplateTool;
-use crate::rules::Cell;
+use crate::rules::{Cell, TerrainMap};
+use bevy::ecs::query::QueryData;
+use std::collections::HashSet;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Last, (take_screenshot, write_state_file))
@@ -78,117 +80,99 @@ struct FightSeen<'w, 's> {
     mode: Res<'w, AttackMode>,
     preview: Res<'w, AttackPreview>,
     log: Res<'w, RollRecord>,
-    hit_points: Query<'w, 's, &'static HitPoints>,
-    combatants: Query<'w, 's, &'static Combatant>,
     fills: Query<'w, 's, (&'static Sprite, &'static GlobalTransform, &'static ChildOf), With<HealthFill>>,
     bars: Query<'w, 's, (&'static HealthBar, &'static ChildOf)>,
 }
 
+/// A token as the state file reports it.
+#[derive(QueryData)]
+struct CapturedToken {
+    entity: Entity,
+    id: &'static TokenId,
+    disc: &'static TokenDisc,
+    position: &'static Position,
+    size: &'static Size,
+    side: &'static Allegiance,
+    kind: &'static Kind,
+    moves: Option<&'static TurnMoves>,
+    hit_points: Option<&'static HitPoints>,
+    combatant: Option<&'static Combatant>,
+}
+
+/// Where world points show in the window: the map camera, within the map's part of it.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Screen<'w, 's> {
+    window: Single<'w, 's, &'static Window, With<PrimaryWindow>>,
+    camera: Single<'w, 's, (&'static Camera, &'static GlobalTransform), With<MapCamera>>,
+    view: Res<'w, MapViewRect>,
+}
+
+impl Screen<'_, '_> {
+    /// The window point of a world point, anywhere.
+    fn anywhere(&self, world: Vec2) -> Option<Vec2> {
+        let (camera, transform) = *self.camera;
+        camera.world_to_viewport(transform, world.extend(0.0)).ok()
+    }
+
+    /// The window point of a world point shown on the map.
+    fn on_map(&self, world: Vec2) -> Option<Vec2> {
+        self.anywhere(world).filter(|p| self.view.0.is_some_and(|r| r.contains(*p)))
+    }
+}
+
+/// What the state file reports of the tools and the mode.
+#[derive(bevy::ecs::system::SystemParam)]
+struct ToolsSeen<'w> {
+    dragging: Res<'w, Dragging>,
+    cover_preview: Res<'w, CoverPreview>,
+    template: Res<'w, TemplateTool>,
+    editor: Res<'w, Editor>,
+    mode: Res<'w, State<AppMode>>,
+    fit: Res<'w, AutoFit>,
+    fitted: Res<'w, FittedView>,
+}
+
+/// Writes the app's state as JSON to `--state-file` whenever it changes, all at once.
 #[allow(clippy::too_many_arguments)]
 fn write_state_file(
     options: Res<LaunchOptions>,
     loaded: Res<LoadedScenario>,
     board: Option<Res<MapLayout>>,
     selection: Res<Selection>,
-    view: Res<MapViewRect>,
-    fit: (Res<AutoFit>, Res<FittedView>),
-    window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
-    tokens: Query<(Entity, &TokenId, &TokenDisc, &Position, &Size, &Allegiance, &Kind, Option<&TurnMoves>)>,
+    screen: Screen,
+    tokens: Query<CapturedToken>,
     notice: Res<Notice>,
-    tools: (Res<Dragging>, Res<CoverPreview>, Res<TemplateTool>, Res<Editor>, Res<State<AppMode>>),
+    tools: ToolsSeen,
     chase: (Res<ChaseScreens>, Res<ChaseRun>),
     fight: FightSeen,
     turns: (Res<Turns>, Res<Reactions>, Res<ButtonTargets>),
     mut last_written: Local<String>,
 ) {
-    let Some(path) = &options.state_file else { return };
-    let (dragging, cover_preview, template, editor, mode) = tools;
-    let Some(board) = board else { return };
-    let (camera, camera_transform) = *camera;
-    let on_screen = |world: Vec2| {
-        camera
-            .world_to_viewport(camera_transform, world.extend(0.0))
-            .ok()
-            .filter(|p| view.0.is_some_and(|r| r.contains(*p)))
-    };
+    let (Some(path), Some(board)) = (&options.state_file, board) else { return };
     let layout = board.0;
     let grid = layout.grid;
-    let mut occupied: std::collections::HashSet<Cell> = Default::default();
-    let mut token_entries = Vec::new();
-    let mut selected = None;
-    for (entity, id, disc, position, size, side, kind, moves) in &tokens {
-        occupied.extend(size.cells(grid, position.0));
-        if selection.0 == Some(entity) {
-            selected = Some(id.0.clone());
-        }
-        let health = fight.hit_points.get(entity).ok().map(|h| h.0);
-        // The health bar as drawn: the fill sprite's left end and width, against the bar's.
-        let bar = fight.fills.iter().find(|f| f.2.parent() == entity).and_then(|(sprite, at, _)| {
-            let full = fight.bars.iter().find(|b| b.1.parent() == entity)?.0.width;
-            let left = at.translation().truncate();
-            let fill = sprite.custom_size.map_or(0.0, |s| s.x);
-            let (l, f, r) = (on_screen(left)?, on_screen(left + Vec2::X * fill)?, on_screen(left + Vec2::X * full)?);
-            Some(json!({ "left": [l.x, l.y], "fill_px": f.x - l.x, "full_px": r.x - l.x }))
-        });
-        let conditions: Vec<&str> = fight
-            .combatants
-            .get(entity)
-            .map(|c| c.conditions.iter().map(crate::rules::conditions::Condition::name).collect())
-            .unwrap_or_default();
-        token_entries.push(json!({
-            "hp": health.map(|h| h.hp),
-            "max_hp": health.map(|h| h.max_hp),
-            "life": health.map(|h| h.life),
-            "conditions": conditions,
-            "health_bar": bar,
-            "id": id.0,
-            "anchor": [position.0.x, position.0.y],
-            "screen": on_screen(disc.center).map(|p| [p.x, p.y]),
-            // A point of the disc left of the initials, where its side's colour shows.
-            "fill": on_screen(disc.center - Vec2::new(0.7 * (disc.radius - 3.0), 0.0)).map(|p| [p.x, p.y]),
-            "rgb": crate::ui::style::token_color(side.0, kind.0),
-            "tiny": size.size == crate::rules::Size::Tiny,
-            "movement_left": moves.map(|m| m.turn.left()),
-        }));
-    }
-    // Cells with no token on or beside them, two of each terrain, where the map's own colour shows.
-    let map = &loaded.scenario.map;
-    let mut samples = Vec::new();
-    for (index, terrain) in map.palette().iter().enumerate() {
-        let clear = map.cells().filter(|&c| {
-            map.terrain_index(c) == Some(index)
-                && !occupied.contains(&c)
-                && grid.neighbours(c).iter().all(|n| !occupied.contains(n))
-        });
-        for cell in clear.filter_map(|c| on_screen(layout.world(c)).map(|p| (c, p))).take(2) {
-            samples.push(json!({
-                "terrain": terrain.name,
-                "cell": [cell.0.x, cell.0.y],
-                "screen": [cell.1.x, cell.1.y],
-                "rgb": terrain_color(terrain),
-            }));
-        }
-    }
+    let occupied: HashSet<Cell> = tokens.iter().flat_map(|t| t.size.cells(grid, t.position.0)).collect();
+    let selected = selection.0.and_then(|e| tokens.get(e).ok()).map(|t| t.id.0.clone());
     // Cell centres on screen are affine in the cell's coordinates (squares and axial hexes alike).
-    let screen_of = |cell: Cell| camera.world_to_viewport(camera_transform, layout.world(cell).extend(0.0)).ok();
+    let screen_of = |cell: Cell| screen.anywhere(layout.world(cell));
     let cell_centers = screen_of(Cell::new(0, 0)).zip(screen_of(Cell::new(1, 0))).zip(screen_of(Cell::new(0, 1))).map(
         |((o, x), y)| json!({ "origin": [o.x, o.y], "per_x": [x.x - o.x, x.y - o.y], "per_y": [y.x - o.x, y.y - o.y] }),
     );
+    let view = screen.view.0;
     let state = json!({
         // Ready once the panels have their size and the map is framed in what they leave.
-        "ready": view.0.is_some() && (fit.1.0 == view.0 || !fit.0.0),
+        "ready": view.is_some() && (tools.fitted.0 == view || !tools.fit.0),
         "cell_centers": cell_centers,
         "notice": notice.0.as_ref().map(crate::ui::words::said),
         "chase": chase_json(&chase.0, &chase.1),
-        "cover_preview": cover_preview.0.as_ref().map(|p| json!({ "target": p.target_name, "degree": p.ruling.degree, "label": crate::ui::words::cover_label(p.ruling.degree, p.sight, &p.target_name) })),
-        "template": template.active.then(|| json!({ "cells": template.view.cells, "inside": template.view.inside, "placed": template.origin.is_some() })),
-        "drag": dragging.0.as_ref().and_then(|d| {
-            let id = tokens.get(d.entity).ok()?.1.0.clone();
+        "cover_preview": tools.cover_preview.0.as_ref().map(|p| json!({ "target": p.target_name, "degree": p.ruling.degree, "label": crate::ui::words::cover_label(p.ruling.degree, p.sight, &p.target_name) })),
+        "template": tools.template.active.then(|| json!({ "cells": tools.template.view.cells, "inside": tools.template.view.inside, "placed": tools.template.origin.is_some() })),
+        "drag": tools.dragging.0.as_ref().and_then(|d| {
+            let id = tokens.get(d.entity).ok()?.id.0.clone();
             let provokes: Vec<_> = d.provokes.iter().map(|p| json!({ "reactor": p.reactor, "at": [p.at.x, p.at.y] })).collect();
             Some(json!({ "id": id, "target": [d.target.x, d.target.y], "provokes": provokes }))
         }),
-        "active": turns.0.active.and_then(|e| tokens.get(e).ok()).map(|t| t.1.0.clone()),
+        "active": turns.0.active.and_then(|e| tokens.get(e).ok()).map(|t| t.id.0.clone()),
         "prompt": if turns.1.interrupted.is_some() { Some("opportunity") } else if turns.1.readied.is_empty() { None } else { Some("readied") },
         "buttons": turns.2.0.iter().map(|(name, at)| (name.clone(), json!(at))).collect::<serde_json::Map<_, _>>(),
         "attack": fight.mode.attack,
@@ -198,15 +182,15 @@ fn write_state_file(
         }),
         "log": fight.log.0.entries.iter().map(crate::rules::dice::LogEntry::full_text).collect::<Vec<_>>(),
         "scenario": loaded.scenario.name,
-        "editing": *mode.get() == AppMode::Edit,
-        "stroke": editor.stroke.map(|s| [s.start.x, s.start.y]),
+        "editing": *tools.mode.get() == AppMode::Edit,
+        "stroke": tools.editor.stroke.map(|s| [s.start.x, s.start.y]),
         "grid": grid.name(),
-        "window": [window.width(), window.height()],
-        "cursor": window.cursor_position().map(|p| [p.x, p.y]),
-        "map_view": view.0.map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]),
+        "window": [screen.window.width(), screen.window.height()],
+        "cursor": screen.window.cursor_position().map(|p| [p.x, p.y]),
+        "map_view": view.map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]),
         "selected": selected,
-        "tokens": token_entries,
-        "terrain_samples": samples,
+        "tokens": tokens.iter().map(|t| token_json(&t, &screen, &fight)).collect::<Vec<_>>(),
+        "terrain_samples": terrain_samples(&loaded.scenario.map, layout, &occupied, &screen),
     })
     .to_string();
     if *last_written != state {
@@ -216,6 +200,68 @@ fn write_state_file(
             *last_written = state;
         }
     }
+}
+
+/// One token: its place, disc and colour on screen, hit points and health bar as drawn.
+fn token_json(token: &CapturedTokenItem, screen: &Screen, fight: &FightSeen) -> serde_json::Value {
+    let entity = token.entity;
+    let health = token.hit_points.map(|h| h.0);
+    // The health bar as drawn: the fill sprite's left end and width, against the bar's.
+    let bar = fight.fills.iter().find(|f| f.2.parent() == entity).and_then(|(sprite, at, _)| {
+        let full = fight.bars.iter().find(|b| b.1.parent() == entity)?.0.width;
+        let left = at.translation().truncate();
+        let fill = sprite.custom_size.map_or(0.0, |s| s.x);
+        let (l, f, r) =
+            (screen.on_map(left)?, screen.on_map(left + Vec2::X * fill)?, screen.on_map(left + Vec2::X * full)?);
+        Some(json!({ "left": [l.x, l.y], "fill_px": f.x - l.x, "full_px": r.x - l.x }))
+    });
+    let conditions: Vec<&str> = token
+        .combatant
+        .map(|c| c.conditions.iter().map(crate::rules::conditions::Condition::name).collect())
+        .unwrap_or_default();
+    let disc = token.disc;
+    json!({
+        "hp": health.map(|h| h.hp),
+        "max_hp": health.map(|h| h.max_hp),
+        "life": health.map(|h| h.life),
+        "conditions": conditions,
+        "health_bar": bar,
+        "id": token.id.0,
+        "anchor": [token.position.0.x, token.position.0.y],
+        "screen": screen.on_map(disc.center).map(|p| [p.x, p.y]),
+        // A point of the disc left of the initials, where its side's colour shows.
+        "fill": screen.on_map(disc.center - Vec2::new(0.7 * (disc.radius - 3.0), 0.0)).map(|p| [p.x, p.y]),
+        "rgb": crate::ui::style::token_color(token.side.0, token.kind.0),
+        "tiny": token.size.size == crate::rules::Size::Tiny,
+        "movement_left": token.moves.map(|m| m.turn.left()),
+    })
+}
+
+/// Cells with no token on or beside them, two of each terrain, where the map's own colour shows.
+fn terrain_samples(
+    map: &TerrainMap,
+    layout: BoardLayout,
+    occupied: &HashSet<Cell>,
+    screen: &Screen,
+) -> Vec<serde_json::Value> {
+    let grid = layout.grid;
+    let mut samples = Vec::new();
+    for (index, terrain) in map.palette().iter().enumerate() {
+        let clear = map.cells().filter(|&c| {
+            map.terrain_index(c) == Some(index)
+                && !occupied.contains(&c)
+                && grid.neighbours(c).iter().all(|n| !occupied.contains(n))
+        });
+        for (cell, at) in clear.filter_map(|c| screen.on_map(layout.world(c)).map(|p| (c, p))).take(2) {
+            samples.push(json!({
+                "terrain": terrain.name,
+                "cell": [cell.x, cell.y],
+                "screen": [at.x, at.y],
+                "rgb": terrain_color(terrain),
+            }));
+        }
+    }
+    samples
 }
 
 /// What the state file reports of the chase: the setup, the stage, each participant, the buttons.

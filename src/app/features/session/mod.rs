@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
 use crate::app::core::chase::ChaseRun;
@@ -100,31 +101,43 @@ fn restore_pending(world: &mut World) {
 }
 
 /// The components a snapshot reads of a token.
-type Captured<'a> = (
-    Entity,
-    &'a TokenId,
-    &'a Position,
-    &'a Vitals,
-    &'a HitPoints,
-    &'a Combatant,
-    (
-        Option<&'a Facing>,
-        Option<&'a Inspiration>,
-        Has<Secret>,
-        Option<&'a SiegeWeapon>,
-        Option<&'a Actions>,
-        Option<&'a TurnMoves>,
-    ),
-);
+#[derive(QueryData)]
+struct Captured {
+    entity: Entity,
+    id: &'static TokenId,
+    position: &'static Position,
+    vitals: &'static Vitals,
+    hit_points: &'static HitPoints,
+    combatant: &'static Combatant,
+    facing: Option<&'static Facing>,
+    inspiration: Option<&'static Inspiration>,
+    secret: Has<Secret>,
+    siege: Option<&'static SiegeWeapon>,
+    actions: Option<&'static Actions>,
+    moves: Option<&'static TurnMoves>,
+}
 
 /// The state of the map now.
 pub fn capture(world: &mut World) -> Snapshot {
     let mut board = world.resource::<LoadedScenario>().scenario.clone();
     let mut tokens = BTreeMap::new();
     let mut query = world.query::<Captured>();
-    let ids: BTreeMap<Entity, String> = query.iter(world).map(|(e, id, ..)| (e, id.0.clone())).collect();
-    for (_, id, position, vitals, hit_points, combatant, extras) in query.iter(world) {
-        let (facing, inspiration, secret, siege, actions, moves) = extras;
+    let ids: BTreeMap<Entity, String> = query.iter(world).map(|t| (t.entity, t.id.0.clone())).collect();
+    for CapturedItem {
+        id,
+        position,
+        vitals,
+        hit_points,
+        combatant,
+        facing,
+        inspiration,
+        secret,
+        siege,
+        actions,
+        moves,
+        ..
+    } in query.iter(world)
+    {
         let Some(token) = board.tokens.iter_mut().find(|t| t.id == id.0) else { continue };
         token.anchor = position.0;
         token.ac = vitals.ac;

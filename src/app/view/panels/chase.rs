@@ -2,6 +2,7 @@
 //! hotseat chase screen that takes the whole window while the chase runs; their requests go to the
 //! chase feature as [`ChaseMessage`]s.
 
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
@@ -18,12 +19,23 @@ use crate::ui::chase::{
     chase_setup,
 };
 
+/// A token as the chase's setup lists it.
+#[derive(QueryData)]
+pub(super) struct ChaseCandidate {
+    entity: Entity,
+    id: &'static TokenId,
+    name: &'static DisplayName,
+    side: &'static Allegiance,
+    kind: &'static Kind,
+    order: &'static RosterOrder,
+}
+
 /// Draws the chase's screen while a chase runs, or its setup window while it is open.
 pub(super) fn draw_chase(
     mut contexts: EguiContexts,
     mut screens: ResMut<ChaseScreens>,
     run: Res<ChaseRun>,
-    tokens: Query<(&TokenId, &DisplayName, &Allegiance, &Kind, &RosterOrder, Entity)>,
+    tokens: Query<ChaseCandidate>,
     selection: Res<Selection>,
     mut messages: MessageWriter<ChaseMessage>,
 ) -> Result {
@@ -33,7 +45,7 @@ pub(super) fn draw_chase(
     let mode = screens.bypass_change_detection();
     let mut requests = Vec::new();
     if let Some(chases) = &run.chases {
-        let sides = tokens.iter().map(|t| (t.0.0.clone(), t.2.0)).collect();
+        let sides = tokens.iter().map(|t| (t.id.0.clone(), t.side.0)).collect();
         let view = chase_view(chases, run.awaiting_handover, &sides);
         let screen = ctx.content_rect();
         egui::Area::new("chase-screen".into()).order(egui::Order::Foreground).fixed_pos(screen.min).show(ctx, |ui| {
@@ -51,8 +63,8 @@ pub(super) fn draw_chase(
     } else if mode.setup_open {
         let mut candidates: Vec<(usize, Candidate)> = tokens
             .iter()
-            .filter(|t| t.3.0 == TokenKind::Creature)
-            .map(|(id, name, side, _, order, entity)| {
+            .filter(|t| t.kind.0 == TokenKind::Creature)
+            .map(|ChaseCandidateItem { id, name, side, order, entity, .. }| {
                 let candidate = Candidate {
                     id: id.0.clone(),
                     name: name.0.clone(),
