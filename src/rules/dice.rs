@@ -344,49 +344,6 @@ impl Roller for SeededDice {
     }
 }
 
-/// One line of the roll log: who rolled what and why, every die, and whether the players see it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LogEntry {
-    pub who: String,
-    pub reason: String,
-    pub roll: DiceRoll,
-    /// Rolled behind the DM's screen: players see only that the DM rolled.
-    pub hidden: bool,
-}
-
-impl LogEntry {
-    /// The line as the DM sees it.
-    pub fn full_text(&self) -> String {
-        let details: Vec<String> =
-            self.roll.evaluations.iter().map(|e| format!("{} = {}", e.detail, e.total)).collect();
-        let mode = match self.roll.mode {
-            RollMode::Normal => "",
-            RollMode::Advantage => " with advantage",
-            RollMode::Disadvantage => " with disadvantage",
-        };
-        let reason = if self.reason.is_empty() { String::new() } else { format!(" for {}", self.reason) };
-        format!(
-            "{} rolled {}{mode}{reason}: {} → {}",
-            self.who,
-            self.roll.notation,
-            details.join(" | "),
-            self.roll.total
-        )
-    }
-
-    /// The line as the players see it.
-    pub fn player_text(&self) -> String {
-        if self.hidden { "The DM rolled.".to_owned() } else { self.full_text() }
-    }
-}
-
-/// Every roll of a session, in order, with the seed that replays them.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RollLog {
-    pub seed: u64,
-    pub entries: Vec<LogEntry>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -440,16 +397,6 @@ mod tests {
             let dis = dice.roll("d20+5", RollMode::Disadvantage).expect("valid");
             assert_eq!(dis.total, dis.evaluations.iter().map(|e| e.total).min().unwrap_or_default());
         }
-    }
-
-    #[test]
-    fn hidden_rolls_show_players_only_that_the_dm_rolled() {
-        let roll = SeededDice::new(2).roll("1d20+2", RollMode::Advantage).expect("valid");
-        let mut entry = LogEntry { who: "Thug".into(), reason: "attack on Brom".into(), roll, hidden: true };
-        assert_eq!(entry.player_text(), "The DM rolled.");
-        assert!(entry.full_text().starts_with("Thug rolled 1d20+2 with advantage for attack on Brom: "));
-        entry.hidden = false;
-        assert_eq!(entry.player_text(), entry.full_text());
     }
 
     #[test]

@@ -256,7 +256,7 @@ impl DamageTaken {
 }
 
 /// A death saving throw's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DeathSave {
     Success,

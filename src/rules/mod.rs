@@ -21,6 +21,7 @@ pub mod grid;
 pub mod health;
 pub mod initiative;
 pub mod lattice;
+pub mod log;
 pub mod movement;
 pub mod objects;
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod cursor;
 mod dice;
 mod editor;
 mod fight;
+pub mod log;
 mod roster;
 mod siege;
 mod status;

@@ -2,11 +2,12 @@
 //! the small labels beside the cursor. The one place the app's outcomes and refusals become
 //! English.
 
-use crate::app::core::notice::{AttackKindWords, CantDelay, CantPush, CantWork, Edited, NotNow, Said, SaveLine};
+use crate::app::core::notice::{CantDelay, CantPush, CantWork, Edited, NotNow, Said, SaveLine};
 use crate::app::features::movement::DragRefusal;
 use crate::rules::economy::Action;
 use crate::rules::fight::StandError;
 use crate::rules::fight::actions::CantTurn;
+use crate::rules::log::AttackOccasion;
 use crate::rules::sight::CoverDegree;
 
 /// The sentence for a notice.
@@ -116,11 +117,11 @@ pub fn said(notice: &Said) -> String {
         Said::CantAttackNow { who, why } => format!("{who} can't attack: {}", not_now(why, false)),
         Said::Attacked { attacker, target, attack, how, roll, taken, revealed } => {
             let mut text = match how {
-                AttackKindWords::Attack => format!("{attacker} attacks {target} with {attack}: {}", roll.describe()),
-                AttackKindWords::Opportunity => {
+                AttackOccasion::Attack => format!("{attacker} attacks {target} with {attack}: {}", roll.describe()),
+                AttackOccasion::Opportunity => {
                     format!("{attacker}'s opportunity attack on {target} with {attack}: {}", roll.describe())
                 }
-                AttackKindWords::Readied => {
+                AttackOccasion::Readied => {
                     format!("{attacker}'s readied attack on {target} with {attack}: {}", roll.describe())
                 }
             };

@@ -11,8 +11,9 @@ use battlemap::app::core::notice::{Notice, Said};
 use battlemap::app::core::state::{LoadedScenario, Selection};
 use battlemap::rules::conditions::Condition;
 use battlemap::rules::creature::Side;
-use battlemap::rules::dice::{RollLog, SeededDice};
+use battlemap::rules::dice::SeededDice;
 use battlemap::rules::health::Life;
+use battlemap::rules::log::{AttackOccasion, LogEntry, RollLog, RollReason};
 use battlemap::rules::{Cell, Size};
 use battlemap::scenario::Scenario;
 
@@ -49,7 +50,7 @@ pub(super) fn reseed(app: &mut App, seed: u64) {
 }
 
 /// The roll log's entries.
-pub(super) fn log_entries(app: &App) -> Vec<battlemap::rules::dice::LogEntry> {
+pub(super) fn log_entries(app: &App) -> Vec<LogEntry> {
     app.world().resource::<RollRecord>().0.entries.clone()
 }
 
@@ -164,7 +165,7 @@ fn next_turn_rolls_initiative_then_follows_it() {
     app.update();
     let order: Vec<String> = app.world().resource::<Turns>().order.entries.iter().map(|e| e.id.clone()).collect();
     assert_eq!(order.len(), 10, "every creature, not the keg");
-    assert_eq!(log_entries(&app).iter().filter(|e| e.reason == "initiative").count(), 10);
+    assert_eq!(log_entries(&app).iter().filter(|e| e.reason == RollReason::Initiative).count(), 10);
     let first = entity_of(&mut app, &order[0]);
     assert_eq!(app.world().resource::<Turns>().active, Some(first));
     assert_eq!(app.world().resource::<Turns>().round(), 1);
@@ -222,18 +223,19 @@ fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
     // DMG "Inspiration": advantage on one ability check, attack roll or saving throw, so a damage
     // roll leaves it for the next d20.
     let damage = roll(&mut app, "2d6+3", false);
-    assert_eq!((damage.roll.mode, damage.reason.as_str()), (RollMode::Normal, "attack on the thug"));
+    let typed = |inspired| RollReason::Typed { what: "attack on the thug".into(), inspired };
+    assert_eq!((damage.roll.mode, &damage.reason), (RollMode::Normal, &typed(false)));
     let first = roll(&mut app, "d20+3", false);
     assert_eq!(first.roll.mode, RollMode::Advantage, "spent inspiration");
     assert_eq!(first.who, "Brom");
-    assert_eq!(first.reason, "attack on the thug, with inspiration");
+    assert_eq!(first.reason, typed(true));
     let second = roll(&mut app, "d20+3", true);
     assert_eq!(second.roll.mode, RollMode::Normal, "only the next roll");
-    assert_eq!(second.player_text(), "The DM rolled.");
+    assert!(second.hidden, "rolled as the DM");
     app.world_mut().write_message(DiceRequest::RollTable { id: "urban-chase-complications".into(), hidden: false });
     app.update();
     let table = log_entries(&app).last().cloned().expect("logged");
-    assert!(table.full_text().contains("Urban Chase Complications"));
+    assert!(matches!(&table.reason, RollReason::Table { name } if name == "Urban Chase Complications"), "{table:?}");
 }
 
 /// The chase without a window: the scene's drafted chase starts from the map, a turn is taken
@@ -289,7 +291,9 @@ fn a_chase_runs_on_messages_and_returns_to_the_map() {
     let chase = run.chases.as_ref().expect("runs").active();
     assert_eq!(chase.participant(&acting).map(|p| p.dashes), Some(1));
     assert!(run.awaiting_handover, "the screen is handed on");
-    let complication_roll = log_entries(&app).iter().any(|e| e.reason.contains("Chase Complications"));
+    let complication_roll = log_entries(&app)
+        .iter()
+        .any(|e| matches!(&e.reason, RollReason::Table { name } if name.contains("Chase Complications")));
     assert!(complication_roll, "the end-of-turn d20 is in the roll log");
 
     // A hurt participant comes back to the map hurt, and a tired one tired: exhaustion lasts
@@ -350,12 +354,6 @@ fn log_len(app: &App) -> usize {
     app.world().resource::<RollRecord>().0.entries.len()
 }
 
-/// The damage a logged damage roll says it dealt: `... damage to Goblin: 4 piercing`.
-fn dealt(reason: &str) -> i32 {
-    let after = reason.rsplit(": ").next().expect("an amount");
-    after.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{reason}"))
-}
-
 /// One attack: the log gains the attack roll and, on a hit, the damage roll, and the target loses
 /// exactly the damage dealt (to 0 at most). Returns whether it hit.
 fn attack(app: &mut App, attacker: &str, target: &str, with: &str) -> bool {
@@ -374,11 +372,16 @@ fn attack(app: &mut App, attacker: &str, target: &str, with: &str) -> bool {
     let log = log_entries(app)[before.0..].to_vec();
     let after = hp(app, target);
     assert!(!log.is_empty(), "{attacker}'s attack is logged");
-    assert!(log[0].reason.starts_with(&format!("{with} attack on")), "{}", log[0].reason);
-    let hit = !log[0].reason.contains(": miss");
+    let RollReason::Attack { attack: Some(attack), how: AttackOccasion::Attack, outcome, .. } = &log[0].reason else {
+        panic!("an attack roll first: {:?}", log[0])
+    };
+    assert_eq!(attack, with);
+    let hit = outcome.hits();
     if hit {
         assert_eq!(log.len(), 2, "a hit logs its damage roll");
-        let amount = dealt(&log[1].reason);
+        let RollReason::Damage { dealt: Some((amount, _)), .. } = log[1].reason else {
+            panic!("then the damage: {:?}", log[1])
+        };
         assert_eq!(before.1.hp - after.hp, amount.min(before.1.hp), "{:?}", log[1]);
     } else {
         assert_eq!((log.len(), after.hp), (1, before.1.hp), "a miss deals nothing");
@@ -412,13 +415,14 @@ fn three_rounds_of_a_scripted_fight() {
             let before = log_len(&app);
             let bo_up = hp(&mut app, "bo").life == Life::Up;
             attack(&mut app, "ana", "goblin", "Spear");
-            let reason = &log_entries(&app)[before].reason;
+            let RollReason::Attack { sources, .. } = &log_entries(&app)[before].reason else { panic!("an attack") };
+            let reason = &sources.advantages;
             // Ana is behind the goblin (it faces east, towards Bo), and flanks it with Bo while
             // Bo is up (an unconscious ally is incapacitated and doesn't flank).
-            assert!(reason.contains("in Goblin's rear arc"), "{reason}");
-            assert_eq!(reason.contains("flanking Goblin with Bo"), bo_up, "{reason}");
+            assert!(reason.iter().any(|s| s == "in Goblin's rear arc"), "{reason:?}");
+            assert_eq!(reason.iter().any(|s| s == "flanking Goblin with Bo"), bo_up, "{reason:?}");
             if round == 2 {
-                assert!(reason.contains("Goblin is prone, and the attacker within 5 ft"), "{reason}");
+                assert!(reason.iter().any(|s| s == "Goblin is prone, and the attacker within 5 ft"), "{reason:?}");
                 fight(&mut app, FightRequest::StandUp { target: goblin });
                 let combatant = app.world().get::<Combatant>(goblin).expect("combatant");
                 assert!(!combatant.conditions.has(Condition::Prone), "it stood up");
@@ -444,7 +448,7 @@ fn three_rounds_of_a_scripted_fight() {
         if bo.life == Life::Up {
             assert!(!conditions.has(Condition::Unconscious));
         }
-        let log: Vec<String> = log_entries(&app).iter().map(battlemap::rules::dice::LogEntry::full_text).collect();
+        let log: Vec<String> = log_entries(&app).iter().map(battlemap::ui::log::log_line).collect();
         (log, bo, hp(&mut app, "goblin"))
     };
     let first = play();
@@ -466,7 +470,7 @@ fn hit_points_and_death_saves_follow_the_rules() {
     let before = log_len(&app);
     fight(&mut app, FightRequest::DeathSave { target: brom });
     let entry = log_entries(&app)[before].clone();
-    assert!(entry.reason.starts_with("death saving throw"), "{}", entry.reason);
+    assert!(matches!(entry.reason, RollReason::DeathSave { result: Some(_) }), "{entry:?}");
     let saves = hp(&mut app, "brom").death_saves;
     match entry.roll.total {
         20 => assert_eq!(hp(&mut app, "brom").hp, 1),
@@ -518,7 +522,7 @@ fn an_area_rolls_saves_and_deals_its_damage() {
     app.update();
     let log = log_entries(&app)[before..].to_vec();
     assert_eq!(log.len(), 2, "the damage roll and the thug's save: {log:#?}");
-    assert!(log[1].reason.starts_with("Dexterity save DC 30: fails"), "{}", log[1].reason);
+    assert_eq!(log[1].reason, RollReason::Save { ability: Ability::Dex, dc: 30, success: false });
     assert_eq!(hp(&mut app, "thug-1").hp, (32 - log[0].roll.total).max(0), "a failed save takes it all");
     assert_eq!(hp(&mut app, "lia").hp, 18, "outside the area");
 }

@@ -61,8 +61,8 @@ fn hp(app: &mut App, id: &str) -> i32 {
     app.world().get::<HitPoints>(entity).expect("hit points").0.hp
 }
 
-fn log(app: &App) -> Vec<String> {
-    log_entries(app).iter().map(battlemap::rules::dice::LogEntry::full_text).collect()
+fn log(app: &App) -> Vec<battlemap::rules::log::LogEntry> {
+    log_entries(app)
 }
 
 /// A few turns of a tavern fight: initiative, moves, an attack, a condition, damage, Dodge.
@@ -82,7 +82,7 @@ fn play_some(app: &mut App) {
 }
 
 /// Everything the snapshot compares, and the log and the dice's position.
-fn state(app: &mut App) -> (Snapshot, Vec<String>, u128) {
+fn state(app: &mut App) -> (Snapshot, Vec<battlemap::rules::log::LogEntry>, u128) {
     let snapshot = capture(app.world_mut());
     let position = app.world().resource::<Dice>().0.position();
     (snapshot, log(app), position)

@@ -7,9 +7,10 @@ use bevy::prelude::*;
 use battlemap::app::core::components::{Combatant, HitPoints, SiegeWeapon};
 use battlemap::app::core::messages::{AttackHow, AttackRequest, SiegeRequest, TurnRequest};
 use battlemap::app::core::notice::{CantPush, CantWork, NotNow, Said};
-use battlemap::rules::dice::LogEntry;
+use battlemap::rules::log::RollReason;
 use battlemap::rules::movement::MoveError;
 use battlemap::rules::siege::{SiegeError, Step};
+use battlemap::ui::log::log_line;
 
 use super::headless::{app_with, entity_of, log_entries, notice, said};
 
@@ -90,11 +91,15 @@ fn a_scripted_siege_round() {
         }
         let log = log_entries(&s.app);
         let mut dealt = 0;
-        for damage in log.iter().filter(|e| e.reason.starts_with("Ram damage to Gate")) {
-            let amount: i32 =
-                damage.reason.rsplit(": ").next().and_then(|t| t.split(' ').next()?.parse().ok()).unwrap();
-            let rolled = damage.roll.total;
-            assert_eq!(amount, if rolled < 15 { 0 } else { rolled }, "the gate's threshold: {}", damage.reason);
+        for damage in &log {
+            let RollReason::Damage { of, to: Some(to), dealt: Some((amount, _)), .. } = &damage.reason else {
+                continue;
+            };
+            if (of.as_str(), to.as_str()) != ("Ram", "Gate") {
+                continue;
+            }
+            let (amount, rolled) = (*amount, damage.roll.total);
+            assert_eq!(amount, if rolled < 15 { 0 } else { rolled }, "the gate's threshold: {damage:?}");
             dealt += amount;
         }
         assert_eq!(gate_before - s.hp("gate"), dealt, "{log:#?}");
@@ -134,7 +139,7 @@ fn a_scripted_siege_round() {
         s.turn("engineer-1");
         let said = s.fire(engineer_1, mangonel, sergeant);
         assert!(matches!(said, Said::Attacked { .. }), "the stone flies over the wall: {said:?}");
-        let log: Vec<String> = log_entries(&s.app).iter().map(LogEntry::full_text).collect();
+        let log: Vec<String> = log_entries(&s.app).iter().map(log_line).collect();
         let stone = log.iter().find(|l| l.contains("Mangonel stone attack on Sergeant")).expect("logged");
         assert!(!stone.contains("cover"), "the high arc ignores the wall: {stone}");
         format!("NOTICES\n{}\n\nLOG\n{}", s.notices.join("\n"), log.join("\n"))

@@ -13,6 +13,7 @@ use battlemap::rules::Cell;
 use battlemap::rules::conditions::Condition;
 use battlemap::rules::economy::{Action, EconomyError, Readied, Response, Trigger};
 use battlemap::rules::fight::actions::CantTurn;
+use battlemap::rules::log::{AttackOccasion, LogEntry, RollReason};
 
 use super::headless::{app_with, entity_of, notice, said};
 
@@ -25,8 +26,8 @@ fn at(app: &App, entity: Entity) -> Cell {
     app.world().get::<Position>(entity).expect("a position").0
 }
 
-fn log(app: &App) -> Vec<String> {
-    app.world().resource::<RollRecord>().0.entries.iter().map(battlemap::rules::dice::LogEntry::full_text).collect()
+fn log(app: &App) -> Vec<LogEntry> {
+    app.world().resource::<RollRecord>().0.entries.clone()
 }
 
 /// The tavern with Brom placed beside the thug at (6, 8) before the fight, and Brom's turn begun:
@@ -69,11 +70,15 @@ fn a_scripted_round_with_an_opportunity_attack_and_a_readied_action() {
         assert_eq!(at(&app, brom), Cell::new(2, 7), "the move goes on after the attack");
         assert!(app.world().resource::<Reactions>().interrupted.is_none());
         assert!(app.world().get::<Actions>(thug).is_some_and(|a| a.0.reaction_used), "one reaction a round");
-        let new: Vec<String> = log(&app)[logged..].to_vec();
-        assert!(new[0].contains("Mace opportunity attack on Brom"), "{new:?}");
-        let damage: i32 = app.world().resource::<RollRecord>().0.entries[logged..]
+        let new = app.world().resource::<RollRecord>().0.entries[logged..].to_vec();
+        assert!(
+            matches!(&new[0].reason, RollReason::Attack { attack: Some(a), how: AttackOccasion::Opportunity, target, .. }
+                if a == "Mace" && target == "Brom"),
+            "{new:?}"
+        );
+        let damage: i32 = new
             .iter()
-            .filter(|e| e.reason.contains("damage to Brom"))
+            .filter(|e| matches!(&e.reason, RollReason::Damage { to: Some(to), .. } if to == "Brom"))
             .map(|e| e.roll.total)
             .sum();
         assert_eq!(app.world().get::<HitPoints>(brom).expect("hp").0.hp, hp_before - damage);
@@ -89,7 +94,12 @@ fn a_scripted_round_with_an_opportunity_attack_and_a_readied_action() {
         assert_eq!((offer.reactor, offer.trigger), (lia, thug));
         let logged = log(&app).len();
         send(&mut app, ReactionAnswer::Readied { fire: true });
-        assert!(log(&app)[logged].contains("Shortbow readied attack on Thug"), "{:?}", &log(&app)[logged..]);
+        assert!(
+            matches!(&log(&app)[logged].reason, RollReason::Attack { attack: Some(a), how: AttackOccasion::Readied, target, .. }
+                if a == "Shortbow" && target == "Thug"),
+            "{:?}",
+            &log(&app)[logged..]
+        );
         let lia_turn = app.world().get::<Actions>(lia).expect("actions").0.clone();
         assert!(lia_turn.reaction_used && lia_turn.readied.is_none(), "spent when it fires");
         log(&app)
@@ -196,7 +206,7 @@ fn initiative_delays_joins_leaves_and_hides() {
     assert!(!order(&app).contains(&"captain".to_owned()));
     send(&mut app, TurnRequest::Join(captain));
     assert!(order(&app).contains(&"captain".to_owned()));
-    assert!(log(&app).last().is_some_and(|l| l.contains("initiative")));
+    assert!(log(&app).last().is_some_and(|l| l.reason == RollReason::Initiative));
     send(&mut app, TurnRequest::Secret(captain, true));
     let hidden = app.world().resource::<Turns>().order.entry("captain").is_some_and(|e| e.hidden);
     assert!(hidden, "kept from the players");
@@ -261,7 +271,7 @@ fn help_hide_and_search_spend_the_action_and_rule_on_the_board() {
         send(&mut app, FightRequest::Condition { target, condition: Condition::Blinded, on: true });
     }
     send(&mut app, FightRequest::Hide { who: lia });
-    assert!(log(&app).last().is_some_and(|l| l.contains("Dexterity (Stealth) to hide")), "{:?}", log(&app));
+    assert!(log(&app).last().is_some_and(|l| matches!(l.reason, RollReason::Hide { .. })), "{:?}", log(&app));
     let hidden = app.world().get::<Combatant>(lia).and_then(|c| c.hidden);
     let hid = matches!(said(&app), Some(Said::Hides { who, .. }) if who == "Lia");
     assert_eq!(hidden.is_some(), hid, "{}", notice(&app));
@@ -270,7 +280,7 @@ fn help_hide_and_search_spend_the_action_and_rule_on_the_board() {
     send(&mut app, TurnRequest::StartTurn(thug));
     send(&mut app, FightRequest::Search { who: thug });
     let search = app.world().resource::<RollRecord>().0.entries.last().cloned().expect("the search roll");
-    assert!(search.reason.starts_with("Wisdom (Perception) to search"), "{}", search.reason);
+    assert!(matches!(search.reason, RollReason::Search { .. }), "{search:?}");
     let found = hidden.is_some_and(|stealth| search.roll.total > stealth);
     assert_eq!(app.world().get::<Combatant>(lia).and_then(|c| c.hidden).is_none(), hidden.is_none() || found);
 }

@@ -5,7 +5,8 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::options::LaunchOptions;
-use crate::rules::dice::{DiceError, DiceRoll, LogEntry, RollLog, RollMode, SeededDice};
+use crate::rules::dice::{DiceError, DiceRoll, RollMode, SeededDice};
+use crate::rules::log::{LogEntry, RollLog, RollReason};
 use crate::rules::tables::{self, Table};
 
 pub(super) fn plugin(app: &mut App) {
@@ -64,7 +65,7 @@ impl Rolls<'_> {
         notation: &str,
         mode: RollMode,
         who: &str,
-        reason: impl Into<String>,
+        reason: RollReason,
         hidden: bool,
     ) -> Result<DiceRoll, DiceError> {
         let roll = self.dice.0.roll(notation, mode)?;
@@ -73,7 +74,7 @@ impl Rolls<'_> {
     }
 
     /// Writes a roll already made in the log.
-    pub fn write(&mut self, who: &str, reason: impl Into<String>, roll: DiceRoll, hidden: bool) {
-        self.log.0.entries.push(LogEntry { who: who.to_owned(), reason: reason.into(), roll, hidden });
+    pub fn write(&mut self, who: &str, reason: RollReason, roll: DiceRoll, hidden: bool) {
+        self.log.0.entries.push(LogEntry::new(who, reason, roll, hidden));
     }
 }

@@ -8,9 +8,9 @@ use bevy::prelude::*;
 
 use super::notice::Said;
 use crate::rules::chase::Chases;
-use crate::rules::dice::RollLog;
 use crate::rules::economy::Economy;
 use crate::rules::initiative::InitiativeOrder;
+use crate::rules::log::RollLog;
 use crate::rules::movement::TurnMovement;
 use crate::rules::siege::Crewing;
 use crate::scenario::Scenario;

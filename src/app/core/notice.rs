@@ -17,6 +17,7 @@ use crate::rules::fight::actions::{CantHelp, CantTurn};
 use crate::rules::fight::adjudicate::Refusal;
 use crate::rules::fight::resolve::AttackRoll;
 use crate::rules::health::{DamageTaken, DeathSave, Life};
+use crate::rules::log::AttackOccasion;
 use crate::rules::movement::MoveError;
 use crate::rules::siege::SiegeError;
 use crate::scenario::ScenarioErrors;
@@ -37,14 +38,6 @@ impl Notice {
     pub fn is_refusal(&self) -> bool {
         self.0.as_ref().is_some_and(Said::is_refusal)
     }
-}
-
-/// How an attack was made, as the log and the notice name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AttackKindWords {
-    Attack,
-    Opportunity,
-    Readied,
 }
 
 /// Why a move, an action or an attack was refused before the rules were asked.
@@ -311,7 +304,7 @@ pub enum Said {
         attacker: String,
         target: String,
         attack: String,
-        how: AttackKindWords,
+        how: AttackOccasion,
         roll: Box<AttackRoll>,
         taken: Option<DamageTaken>,
         revealed: bool,

@@ -11,6 +11,7 @@ use crate::app::core::notice::{Notice, Said};
 use crate::app::core::schedule::AppSystems;
 use crate::rules::advantage::Sources;
 use crate::rules::dice::{DiceRoll, Evaluation, Notation, RollMode};
+use crate::rules::log::RollReason;
 use crate::rules::tables;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -84,12 +85,7 @@ fn roll(
             if let Some(mut i) = roller.and_then(|e| inspiration.get_mut(e).ok()).filter(|_| inspired) {
                 i.spent_on_next_roll = false;
             }
-            let reason = match (inspired, reason.is_empty()) {
-                (true, true) => "inspiration".to_owned(),
-                (true, false) => format!("{reason}, with inspiration"),
-                (false, _) => reason.to_owned(),
-            };
-            rolls.write(who, reason, roll, hidden);
+            rolls.write(who, RollReason::Typed { what: reason.to_owned(), inspired }, roll, hidden);
             None
         }
         Err(error) => Some(Said::Dice(error)),
@@ -108,7 +104,7 @@ fn roll_table(rolls: &mut Rolls, tables: &Tables, id: &str, hidden: bool) -> Opt
                 evaluations: vec![Evaluation { detail: format!("{}: {}", table.name, result.row.join(" | ")), total }],
                 total,
             };
-            rolls.write("The DM", table.name.clone(), roll, hidden);
+            rolls.write("The DM", RollReason::Table { name: table.name.clone() }, roll, hidden);
             None
         }
         Err(error) => Some(Said::Dice(error)),

@@ -18,6 +18,7 @@ use crate::app::core::tokens::TokenIndex;
 use crate::app::core::turns::Turns;
 use crate::rules::economy::{Action, Readied, Slot};
 use crate::rules::initiative::InitiativeOrder;
+use crate::rules::log::RollReason;
 use crate::rules::movement::TurnMovement;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -149,7 +150,7 @@ fn roll_initiative(
     for ((_, entity), roll) in roster.iter().zip(dice_rolls) {
         let Ok(m) = movers.get(*entity) else { continue };
         // The rolls of creatures kept from the players are the DM's, and so are their places.
-        rolls.write(&m.name.0, "initiative", roll, m.secret);
+        rolls.write(&m.name.0, RollReason::Initiative, roll, m.secret);
         turns.order.set_hidden(&m.id.0, m.secret);
     }
     Ok(())
@@ -161,7 +162,7 @@ fn join(turns: &mut Turns, movers: &Turners, fighters: &Economies, entity: Entit
         Ok(roll) => {
             let initiative = roll.total;
             turns.order.set_hidden(&m.id.0, m.secret);
-            rolls.write(&m.name.0, "initiative", roll, m.secret);
+            rolls.write(&m.name.0, RollReason::Initiative, roll, m.secret);
             Said::Joins { who: m.name.0.clone(), initiative }
         }
         Err(error) => Said::Dice(error),

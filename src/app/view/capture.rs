@@ -180,7 +180,7 @@ fn write_state_file(
             let (lines, allowed) = crate::ui::attack_card_lines(&c.shooter, &c.target_name, &c.ruling);
             json!({ "lines": lines, "allowed": allowed })
         }),
-        "log": fight.log.0.entries.iter().map(crate::rules::dice::LogEntry::full_text).collect::<Vec<_>>(),
+        "log": fight.log.0.entries.iter().map(crate::ui::log::log_line).collect::<Vec<_>>(),
         "scenario": loaded.scenario.name,
         "editing": *tools.mode.get() == AppMode::Edit,
         "stroke": tools.editor.stroke.map(|s| [s.start.x, s.start.y]),

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::{Chase, Status};
 use crate::rules::advantage::Sources;
 use crate::rules::attack::Outcome;
-use crate::rules::dice::LogEntry;
+use crate::rules::log::LogEntry;
 
 /// One event of the chase, in the round it happened, with the roll behind it if there was one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]

@@ -33,8 +33,9 @@ pub use turn::{Resolution, Turn};
 
 use super::advantage::Sources;
 use super::creature::{Ability, Sheet};
-use super::dice::{DiceError, DiceRoll, Evaluation, LogEntry, Notation, RollMode, SeededDice};
+use super::dice::{DiceError, DiceRoll, Evaluation, Notation, RollMode, SeededDice};
 use super::initiative::InitiativeOrder;
+use super::log::{ChaseTestFor, LogEntry, RollReason};
 use roster::Roster;
 
 /// Feet within which a pursuer catches its quarry unless the scene says otherwise: next to it,
@@ -365,7 +366,7 @@ impl Chase {
             }
             None => {
                 let roll = self.order.join(&id, dex, dice)?;
-                self.record(EventKind::RollsInitiative { id, total: roll.total }, &name, "initiative", roll);
+                self.record(EventKind::RollsInitiative { id, total: roll.total }, &name, RollReason::Initiative, roll);
             }
         }
         Ok(())
@@ -582,8 +583,8 @@ impl Chase {
         self.events.push(Event { round: self.order.round, kind, roll: None });
     }
 
-    fn record(&mut self, kind: EventKind, who: &str, reason: &str, roll: DiceRoll) {
-        let entry = LogEntry { who: who.to_owned(), reason: reason.to_owned(), roll, hidden: false };
+    fn record(&mut self, kind: EventKind, who: &str, reason: RollReason, roll: DiceRoll) {
+        let entry = LogEntry::new(who, reason, roll, false);
         self.events.push(Event { round: self.order.round, kind, roll: Some(entry) });
     }
 
@@ -608,7 +609,7 @@ impl Chase {
         id: &str,
         test: &Test,
         option: usize,
-        reason: &str,
+        purpose: ChaseTestFor,
         dice: &mut SeededDice,
     ) -> Result<bool, ChaseError> {
         let p = self.participant(id).ok_or_else(|| ChaseError::UnknownParticipant(id.to_owned()))?;
@@ -638,9 +639,9 @@ impl Chase {
         let dc = test.dc();
         let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;
         let passed = roll.total >= dc;
-        let reason = format!("{reason}: DC {dc} {label}");
+        let reason = RollReason::ChaseTest { purpose, dc, label: label.clone() };
         let total = roll.total;
-        self.record(EventKind::Test { id: id.to_owned(), dc, label, sources, total, passed }, &name, &reason, roll);
+        self.record(EventKind::Test { id: id.to_owned(), dc, label, sources, total, passed }, &name, reason, roll);
         Ok(passed)
     }
 
@@ -880,7 +881,7 @@ impl Chase {
                     passive,
                     escaped,
                 };
-                self.record(event, &name, "escape: Dexterity (Stealth)", roll);
+                self.record(event, &name, RollReason::Escape, roll);
                 if escaped {
                     self.leave(quarry, Status::Escaped);
                 }

@@ -664,7 +664,11 @@ fn a_restrained_attacker_has_disadvantage() {
         let attack = chase
             .events
             .iter()
-            .find_map(|e| e.roll.as_ref().filter(|r| r.reason.starts_with("Shortbow at")))
+            .find_map(|e| {
+                e.roll
+                    .as_ref()
+                    .filter(|r| matches!(&r.reason, RollReason::Attack { attack: Some(a), .. } if a == "Shortbow"))
+            })
             .expect("the attack roll");
         let expected = if restrained { RollMode::Disadvantage } else { RollMode::Normal };
         assert_eq!(attack.roll.mode, expected, "restrained: {restrained}");

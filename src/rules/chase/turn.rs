@@ -13,6 +13,7 @@ use crate::rules::advantage::Sources;
 use crate::rules::attack::Outcome;
 use crate::rules::creature::{Ability, Attack};
 use crate::rules::dice::{RollMode, SeededDice};
+use crate::rules::log::{AttackOccasion, ChaseTestFor, RollReason};
 use crate::rules::sight::CoverDegree;
 
 /// The turn in progress.
@@ -160,7 +161,7 @@ impl Chase {
                 None => return Err(ChaseError::Refused("this complication offers no way round".to_owned())),
             },
             Resolution::Attempt { option } => match &complication.test {
-                Some(test) => !self.test(&id, test, option, "complication", dice)?,
+                Some(test) => !self.test(&id, test, option, ChaseTestFor::Complication, dice)?,
                 None => false,
             },
         };
@@ -195,7 +196,8 @@ impl Chase {
                 let roll = self.roll(notation, RollMode::Normal, dice)?;
                 let amount = roll.total.max(0);
                 let event = EventKind::Damage { id: id.to_owned(), amount, kind: kind.clone(), from_fall: false };
-                self.record(event, &name, &format!("{kind} damage"), roll);
+                let reason = RollReason::Damage { of: kind.clone(), to: None, critical: false, dealt: None };
+                self.record(event, &name, reason, roll);
                 self.hurt(id, amount);
             }
             Effect::Blinded => {
@@ -209,7 +211,7 @@ impl Chase {
             Effect::Fall { distance } => {
                 let roll = self.roll(distance, RollMode::Normal, dice)?;
                 let feet = roll.total.max(0).saturating_mul(5);
-                self.record(EventKind::Falls { id: id.to_owned(), feet }, &name, "fall distance (×5 ft)", roll);
+                self.record(EventKind::Falls { id: id.to_owned(), feet }, &name, RollReason::FallDistance, roll);
                 // PHB "Falling": 1d6 bludgeoning for every 10 feet, to a maximum of 20d6.
                 let d6 = (feet / 10).min(20);
                 if d6 > 0 {
@@ -217,7 +219,7 @@ impl Chase {
                     let amount = roll.total.max(0);
                     let kind = "bludgeoning".to_owned();
                     let event = EventKind::Damage { id: id.to_owned(), amount, kind, from_fall: true };
-                    self.record(event, &name, "falling damage", roll);
+                    self.record(event, &name, RollReason::FallingDamage, roll);
                     self.hurt(id, amount);
                 }
                 self.fall_prone(id);
@@ -274,9 +276,16 @@ impl Chase {
         let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;
         let outcome = Outcome::of(roll.total - bonus, roll.total, ac);
         let (target, total) = (id.to_owned(), roll.total);
+        let reason = RollReason::Attack {
+            attack: None,
+            how: AttackOccasion::Opportunity,
+            target: name,
+            outcome,
+            sources: sources.clone(),
+        };
         let event = EventKind::OutsideAttack { attacker: attacker.clone(), target, sources, total, ac, outcome };
-        self.record(event, attacker, &format!("opportunity attack on {name}"), roll);
-        self.damage(attacker, id, outcome, damage, kind, format!("{kind} damage"), dice)
+        self.record(event, attacker, reason, roll);
+        self.damage(attacker, id, outcome, damage, kind, kind.to_owned(), dice)
     }
 
     /// Rolls the damage of an attack that hit (every die twice on a critical) and deals it.
@@ -287,7 +296,7 @@ impl Chase {
         outcome: Outcome,
         notation: &str,
         kind: &str,
-        reason: String,
+        of: String,
         dice: &mut SeededDice,
     ) -> Result<(), ChaseError> {
         if !outcome.hits() {
@@ -296,7 +305,9 @@ impl Chase {
         let roll = self.roll(&outcome.damage_dice(notation), RollMode::Normal, dice)?;
         let amount = roll.total.max(0);
         let event = EventKind::Damage { id: target.to_owned(), amount, kind: kind.to_owned(), from_fall: false };
-        self.record(event, attacker, &reason, roll);
+        let to = Some(self.name_of(target));
+        let reason = RollReason::Damage { of, to, critical: outcome == Outcome::Critical, dealt: None };
+        self.record(event, attacker, reason, roll);
         self.hurt(target, amount);
         Ok(())
     }
@@ -419,6 +430,13 @@ impl Chase {
         let roll = self.roll(&format!("1d20{:+}", attack.bonus), sources.mode(), dice)?;
         let target_ac = ac + cover_bonus;
         let outcome = Outcome::of(roll.total - attack.bonus, roll.total, target_ac);
+        let reason = RollReason::Attack {
+            attack: Some(attack.name.clone()),
+            how: AttackOccasion::Attack,
+            target: target_name.clone(),
+            outcome,
+            sources: sources.clone(),
+        };
         let event = EventKind::Attack {
             attacker: id.clone(),
             target: target.to_owned(),
@@ -430,10 +448,9 @@ impl Chase {
             cover_bonus,
             outcome,
         };
-        self.record(event, &name, &format!("{} at {target_name}", attack.name), roll);
+        self.record(event, &name, reason, roll);
         self.turn_mut()?.action_used = true;
-        let reason = format!("{} damage", attack.name);
-        self.damage(&name, target, outcome, &attack.damage, &attack.damage_type, reason, dice)?;
+        self.damage(&name, target, outcome, &attack.damage, &attack.damage_type, attack.name.clone(), dice)?;
         Ok(outcome.hits())
     }
 
@@ -447,7 +464,7 @@ impl Chase {
             return Err(ChaseError::Refused(format!("{} is not restrained", self.name_of(&id))));
         }
         let test = super::Test::Check { dc: 10, options: vec![super::CheckKind::Ability(Ability::Str)] };
-        let free = self.test(&id, &test, 0, "breaking free of the net", dice)?;
+        let free = self.test(&id, &test, 0, ChaseTestFor::BreakingFree, dice)?;
         self.turn_mut()?.action_used = true;
         if free {
             self.participant_mut(&id)?.restrained = false;
@@ -477,7 +494,7 @@ impl Chase {
         }
         if turn.extra_dash && self.running(&id) {
             let test = super::Test::Check { dc: 10, options: vec![super::CheckKind::Ability(Ability::Con)] };
-            if !self.test(&id, &test, 0, "Dash beyond the free ones", dice)? {
+            if !self.test(&id, &test, 0, ChaseTestFor::ExtraDash, dice)? {
                 let p = self.participant_mut(&id)?;
                 p.exhaustion += 1;
                 let level = p.exhaustion;
@@ -517,13 +534,13 @@ impl Chase {
         match (row, next) {
             (Some(row), Some(next)) if !row.is_none() => {
                 let event = EventKind::ComplicationRoll { roller: id.to_owned(), d20, affected: Some(next.clone()) };
-                self.record(event, &name, &self.rules.table.name.clone(), roll);
+                self.record(event, &name, RollReason::Table { name: self.rules.table.name.clone() }, roll);
                 self.pending.retain(|p| p.affected != next);
                 self.pending.push(Pending { roller: id.to_owned(), affected: next, d20, complication: row });
             }
             _ => {
                 let event = EventKind::ComplicationRoll { roller: id.to_owned(), d20, affected: None };
-                self.record(event, &name, &self.rules.table.name.clone(), roll);
+                self.record(event, &name, RollReason::Table { name: self.rules.table.name.clone() }, roll);
             }
         }
         Ok(())

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use super::FightState;
 use crate::app::core::dice::Rolls;
 use crate::app::core::messages::{AttackHow, AttackMade, AttackRequest, SaveSource, SavesRequest};
-use crate::app::core::notice::{AttackKindWords, CantWork, NotNow, Notice, Said, SaveLine};
+use crate::app::core::notice::{CantWork, NotNow, Notice, Said, SaveLine};
 use crate::app::core::state::{AttackMode, LoadedScenario};
 use crate::app::core::tokens::{Battlefield, Fighters};
 use crate::app::core::turns::Turns;
@@ -19,6 +19,7 @@ use crate::rules::fight::adjudicate::{Adjudication, adjudicate, pick_attack};
 use crate::rules::fight::resolve::{Aftermath, AttackRoll, roll_attack};
 use crate::rules::fight::saves::{SaveEffect, SavesRolled, roll_saves};
 use crate::rules::fight::take_damage;
+use crate::rules::log::{AttackOccasion, RollReason};
 use crate::rules::siege::{Step, may_crew};
 
 type Board<'w, 's> = ParamSet<'w, 's, (Battlefield<'static, 'static>, Query<'static, 'static, FightState>)>;
@@ -107,9 +108,9 @@ fn attack(
         inspiration.spent_on_next_roll = false;
     }
     let how = match request.how {
-        AttackHow::Opportunity => AttackKindWords::Opportunity,
-        AttackHow::Readied => AttackKindWords::Readied,
-        AttackHow::Action | AttackHow::Crewed { .. } => AttackKindWords::Attack,
+        AttackHow::Opportunity => AttackOccasion::Opportunity,
+        AttackHow::Readied => AttackOccasion::Readied,
+        AttackHow::Action | AttackHow::Crewed { .. } => AttackOccasion::Attack,
     };
     log_attack(rolls, &ruling, &roll, how, who, victim);
     let aftermath = Aftermath::of(&ruling, attacker, &roll);
@@ -181,17 +182,17 @@ fn log_attack(
     rolls: &mut Rolls,
     ruling: &Adjudication,
     roll: &AttackRoll,
-    how: AttackKindWords,
+    how: AttackOccasion,
     who: &str,
     victim: &str,
 ) {
-    let kind = match how {
-        AttackKindWords::Attack => "attack",
-        AttackKindWords::Opportunity => "opportunity attack",
-        AttackKindWords::Readied => "readied attack",
+    let reason = RollReason::Attack {
+        attack: Some(ruling.attack.name.clone()),
+        how,
+        target: victim.to_owned(),
+        outcome: roll.outcome,
+        sources: ruling.sources.clone(),
     };
-    let what = format!("{} {kind} on {victim}: {}", ruling.attack.name, roll.outcome.word());
-    let reason = if ruling.sources.is_empty() { what } else { format!("{what}; {}", ruling.sources.describe()) };
     rolls.write(who, reason, roll.roll.clone(), false);
     if let Some(damage) = &roll.damage {
         let critical = roll.outcome == crate::rules::attack::Outcome::Critical;
@@ -205,9 +206,12 @@ fn log_attack(
                 r
             },
         );
-        let crit = if critical { ", critical hit" } else { "" };
-        let reason =
-            format!("{} damage to {victim}{crit}: {} {}", ruling.attack.name, damage.dealt.amount, damage.kind);
+        let reason = RollReason::Damage {
+            of: ruling.attack.name.clone(),
+            to: Some(victim.to_owned()),
+            critical,
+            dealt: Some((damage.dealt.amount, damage.kind)),
+        };
         rolls.write(who, reason, dice_roll, false);
     }
 }
@@ -243,12 +247,12 @@ pub(super) fn roll_area_saves(
             (battlefield.fighters(), names)
         };
         let field = fighters.field(&loaded.scenario);
-        let (who, what) = match (request.source, &names) {
+        let (who, boiling_oil) = match (request.source, &names) {
             (SaveSource::Cauldron { weapon, .. }, Some((operator, _))) => {
                 let kind = fighters.get(weapon).and_then(|w| w.siege).map_or("cauldron", |s| s.kind.name());
-                (format!("{operator}'s {kind}"), "boiling oil")
+                (format!("{operator}'s {kind}"), true)
             }
-            _ => ("The DM".to_owned(), "area damage"),
+            _ => ("The DM".to_owned(), false),
         };
         let rolled = match roll_saves(&field, &request.inside, &request.effect, &mut rolls.dice.0) {
             Ok(rolled) => rolled,
@@ -257,7 +261,7 @@ pub(super) fn roll_area_saves(
                 continue;
             }
         };
-        let lines = apply_saves(&fighters, &mut board.p1(), &mut rolls, &rolled, &request.effect, &who, what);
+        let lines = apply_saves(&fighters, &mut board.p1(), &mut rolls, &rolled, &request.effect, &who, boiling_oil);
         notice.say(match names {
             Some((who, weapon)) => Said::Tipped { who, weapon, lines },
             None => Said::SavesRolled { lines },
@@ -265,7 +269,7 @@ pub(super) fn roll_area_saves(
     }
 }
 
-/// Logs the damage roll (as `who`, for `what`) and every save, deals each creature its damage, and
+/// Logs the damage roll (as `who`, of an area or of `boiling_oil`) and every save, deals each creature its damage, and
 /// returns each creature's outcome.
 fn apply_saves(
     fighters: &Fighters,
@@ -274,17 +278,17 @@ fn apply_saves(
     rolled: &SavesRolled,
     effect: &SaveEffect,
     who: &str,
-    what: &str,
+    boiling_oil: bool,
 ) -> Vec<SaveLine> {
     if let Some(roll) = &rolled.damage_roll {
-        rolls.write(who, format!("{what} ({})", effect.damage_type), roll.clone(), false);
+        let reason = RollReason::AreaDamage { boiling_oil, kind: effect.damage_type };
+        rolls.write(who, reason, roll.clone(), false);
     }
     let mut lines = Vec::new();
     for result in &rolled.results {
         let Some(entity) = fighters.entity_of(&result.id) else { continue };
-        let verdict = if result.success { "saves" } else { "fails" };
         if let Some(roll) = &result.roll {
-            let reason = format!("{} save DC {}: {verdict}", effect.ability.name(), effect.dc);
+            let reason = RollReason::Save { ability: effect.ability, dc: effect.dc, success: result.success };
             rolls.write(&result.name, reason, roll.clone(), false);
         }
         let taken = result.damage.as_ref().map_or(0, |d| d.amount);

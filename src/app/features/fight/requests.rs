@@ -15,6 +15,7 @@ use crate::rules::economy::Action;
 use crate::rules::fight::actions::{HideOutcome, TurnCost, cannot_help_because, hide, search, seen_by, turn_to_face};
 use crate::rules::fight::{death_save, heal, set_exhaustion, stand_up, take_damage};
 use crate::rules::health::Life;
+use crate::rules::log::RollReason;
 
 /// The board, read (to ask the rules) or written (to apply what they said).
 type Board<'w, 's> = ParamSet<'w, 's, (Battlefield<'static, 'static>, Query<'static, 'static, FightState>)>;
@@ -166,8 +167,7 @@ fn roll_death_save(s: &mut FightStateItem, rolls: &mut Rolls) -> Option<Said> {
     let roll = rolls.dice.0.roll("1d20", RollMode::Normal).ok()?;
     let save = death_save(&mut s.hit_points.0, &mut s.combatant.conditions, roll.total);
     let health = s.hit_points.0;
-    let said = save.map_or("", |r| r.word());
-    rolls.write(&who, format!("death saving throw: {said}"), roll, false);
+    rolls.write(&who, RollReason::DeathSave { result: save }, roll, false);
     let tally = health.death_saves;
     Some(Said::DeathSaved { who, save, successes: tally.successes, failures: tally.failures, life: health.life })
 }
@@ -259,8 +259,8 @@ fn hide_action(
     let pc = state.get(who).is_ok_and(|s| s.pc);
     let outcome = hide(&field, hider, roll.total);
     let name = hider.name().to_owned();
-    let word = if matches!(outcome, HideOutcome::Hidden { .. }) { "hidden" } else { "noticed" };
-    rolls.write(&name, format!("Dexterity (Stealth) to hide: {word}"), roll, !pc);
+    let hidden = matches!(outcome, HideOutcome::Hidden { .. });
+    rolls.write(&name, RollReason::Hide { hidden }, roll, !pc);
     Some(match outcome {
         HideOutcome::Hidden { stealth, .. } => {
             if let Ok(mut s) = state.get_mut(who) {
@@ -291,7 +291,7 @@ fn search_action(
     };
     let found: Vec<(String, String)> =
         search(&field, searcher, roll.total).iter().map(|f| (f.id.clone(), f.name().to_owned())).collect();
-    rolls.write(searcher.name(), format!("Wisdom (Perception) to search: {} found", found.len()), roll, false);
+    rolls.write(searcher.name(), RollReason::Search { found: found.len() }, roll, false);
     for (id, _) in &found {
         if let Some(entity) = fighters.entity_of(id)
             && let Ok(mut s) = state.get_mut(entity)

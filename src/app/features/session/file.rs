@@ -18,8 +18,8 @@ use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::LoadedScenario;
 use crate::files::write_atomically;
 use crate::rules::chase::Chases;
-use crate::rules::dice::RollLog;
 use crate::rules::initiative::InitiativeOrder;
+use crate::rules::log::RollLog;
 use crate::scenario::{MAX_FILE_BYTES, Scenario, ScenarioErrors};
 
 pub(super) fn plugin(app: &mut App) {

@@ -19,6 +19,7 @@ use crate::rules::fight::actions::help_targets;
 use crate::rules::fight::opportunity::Provocation;
 use crate::rules::{Footprint, Grid};
 use crate::scenario::{Scenario, TokenKind};
+use crate::ui::log::{log_line, players_log_line};
 use crate::ui::{
     DiceView, EditorView, EntryView, FightView, InitiativeView, MovementView, PromptView, RosterView, SiegeView,
     TerrainChoice, TokenDetails, TokenRow, TurnView,
@@ -365,7 +366,7 @@ pub(super) fn dice_view(log: &RollRecord, tokens: &Roster, roller: Option<Entity
             .0
             .entries
             .iter()
-            .map(|e| (if audience.dm { e.full_text() } else { e.player_text() }, e.player_text(), e.hidden))
+            .map(|e| (if audience.dm { log_line(e) } else { players_log_line(e) }, players_log_line(e), e.hidden))
             .collect(),
         dm: audience.dm,
         roller: roller.as_ref().map_or_else(|| "the DM".to_owned(), |t| t.name.0.clone()),
