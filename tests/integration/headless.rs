@@ -269,6 +269,16 @@ fn a_chase_runs_on_messages_and_returns_to_the_map() {
     let lia = entity_of(&mut app, "lia");
     let state = app.world().get::<ChaseState>(lia).cloned().expect("Lia's place in the chase");
     assert_eq!((state.position, state.chase), (-75, 0), "{state:?}");
+    // The chase screen's track reads each creature's ChaseState: the engine's numbers, once.
+    let cutpurse = entity_of(&mut app, "cutpurse");
+    let run = app.world().resource::<ChaseRun>();
+    let chase = run.chases.as_ref().expect("the chase runs").active();
+    let lias = chase.participant("lia").expect("in the chase");
+    assert_eq!((state.hp, state.exhaustion, state.inspiration), (lias.hp, lias.exhaustion, lias.inspiration));
+    assert_eq!(state.lead, chase.lead(&chase.pursuits[0]).as_deref() == Some("lia"), "{state:?}");
+    assert_eq!(state.distance, Some(75), "75 ft behind the cutpurse");
+    let cutpurse = app.world().get::<ChaseState>(cutpurse).cloned().expect("in the chase");
+    assert!(!cutpurse.lead && cutpurse.distance.is_none(), "the quarry leads no pursuit: {cutpurse:?}");
 
     send(&mut app, ChaseRequest::BeginTurn);
     let acting = {

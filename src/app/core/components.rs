@@ -157,7 +157,8 @@ pub struct TokenDisc {
 }
 
 /// A creature in a running chase (DMG "Chases"), as the chase-round scheduler's engine has it
-/// now: written by the chase feature after every request, read by the chase screens and the map.
+/// now: written by the chase feature after every request, read by the chase screen's track and
+/// the map's badge.
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct ChaseState {
     /// Which of the running chases it is in (after a split there may be several), and its name.
@@ -168,10 +169,18 @@ pub struct ChaseState {
     /// Its place on the track, in feet.
     pub position: i32,
     pub status: Status,
+    /// The lead pursuer: the running pursuer nearest the quarry (DMG "Beginning a Chase").
+    pub lead: bool,
+    /// For a pursuer, the feet to the nearest quarry creature it chases.
+    pub distance: Option<u32>,
     /// Dashes it may still take without a Constitution check.
     pub free_dashes_left: u32,
+    /// Its hit points in the chase, and their maximum.
+    pub hp: i32,
+    pub max_hp: i32,
     /// Its exhaustion now (what the chase gave it comes back to the map with it).
     pub exhaustion: u8,
+    pub inspiration: bool,
     /// Out of its lead pursuer's sight this round (a quarry's chance to escape).
     pub out_of_sight: bool,
     /// Whose turn it is in its chase.

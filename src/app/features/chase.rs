@@ -358,6 +358,11 @@ fn keep_chase_states(
     }
     let mut states: Vec<(Entity, ChaseState)> = Vec::new();
     for (i, chase) in run.chases.iter().flat_map(|c| c.chases.iter().enumerate()) {
+        let leads: Vec<String> = chase.pursuits.iter().filter_map(|p| chase.lead(p)).collect();
+        let distance_of = |id: &str| -> Option<u32> {
+            let distances = chase.pursuits.iter().flat_map(|p| chase.distances(p));
+            distances.filter(|(p, _, _)| p == id).map(|(_, _, d)| d).min()
+        };
         for p in &chase.participants {
             let Some(entity) = index.entity(&p.id).filter(|e| names.contains(*e)) else { continue };
             states.push((
@@ -368,8 +373,13 @@ fn keep_chase_states(
                     roles: chase.roles(&p.id),
                     position: p.position,
                     status: p.status,
+                    lead: leads.contains(&p.id),
+                    distance: distance_of(&p.id),
                     free_dashes_left: p.free_dashes_left(),
+                    hp: p.hp,
+                    max_hp: p.sheet.hp.max(p.hp),
                     exhaustion: p.exhaustion,
+                    inspiration: p.inspiration,
                     out_of_sight: chase.out_of_sight.contains(&p.id),
                     acting: chase.turn.as_ref().is_some_and(|t| t.id == p.id),
                 },

@@ -7,11 +7,11 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use crate::app::core::chase::ChaseRun;
-use crate::app::core::components::{Allegiance, DisplayName, Kind, RosterOrder, TokenId};
+use crate::app::core::components::{Allegiance, ChaseState, DisplayName, Kind, RosterOrder, TokenId};
 use crate::app::core::messages::ChaseMessage;
 use crate::app::core::state::Selection;
 use crate::app::features::chase::ChaseScreens;
-use crate::rules::chase::{Chase, Chases, Participant, Test};
+use crate::rules::chase::{Chase, Chases, Participant, Status, Test};
 use crate::rules::creature::Side;
 use crate::scenario::TokenKind;
 use crate::ui::chase::{
@@ -28,6 +28,7 @@ pub(super) struct ChaseCandidate {
     side: &'static Allegiance,
     kind: &'static Kind,
     order: &'static RosterOrder,
+    chase: Option<&'static ChaseState>,
 }
 
 /// Draws the chase's screen while a chase runs, or its setup window while it is open.
@@ -46,7 +47,7 @@ pub(super) fn draw_chase(
     let mut requests = Vec::new();
     if let Some(chases) = &run.chases {
         let sides = tokens.iter().map(|t| (t.id.0.clone(), t.side.0)).collect();
-        let view = chase_view(chases, run.awaiting_handover, &sides);
+        let view = chase_view(chases, run.awaiting_handover, &sides, track(&tokens, chases.active));
         let screen = ctx.content_rect();
         egui::Area::new("chase-screen".into()).order(egui::Order::Foreground).fixed_pos(screen.min).show(ctx, |ui| {
             egui::Frame::new().fill(ui.visuals().panel_fill).inner_margin(16.0).show(ui, |ui| {
@@ -104,35 +105,36 @@ fn side_of(sides: &Sides, id: &str) -> Side {
 }
 
 /// The chase screen's view model.
-fn chase_view(chases: &Chases, awaiting_handover: bool, sides: &Sides) -> ChaseView {
-    let chase = chases.active();
-    let leads: Vec<String> = chase.pursuits.iter().filter_map(|p| chase.lead(p)).collect();
-    let distance_of = |id: &str| -> Option<u32> {
-        chase.pursuits.iter().flat_map(|p| chase.distances(p)).filter(|(p, _, _)| p == id).map(|(_, _, d)| d).min()
-    };
-    let mut rows: Vec<&Participant> = chase.participants.iter().collect();
-    rows.sort_by_key(|p| std::cmp::Reverse(p.position));
-    let track = rows
-        .into_iter()
-        .map(|p| TrackRow {
-            id: p.id.clone(),
-            name: p.name().to_owned(),
-            side: side_of(sides, &p.id),
-            roles: chase.roles(&p.id),
-            position: p.position,
-            running: p.is_running(),
-            status: p.status.name().to_owned(),
-            lead: leads.contains(&p.id),
-            distance: distance_of(&p.id),
-            out_of_sight: chase.out_of_sight.contains(&p.id),
-            acting: chase.turn.as_ref().is_some_and(|t| t.id == p.id),
-            hp: p.hp,
-            max_hp: p.sheet.hp.max(p.hp),
-            exhaustion: p.exhaustion,
-            free_dashes_left: p.free_dashes_left(),
-            inspiration: p.inspiration,
+/// The track of the chase shown: each creature in it, from its [`ChaseState`], front runner first.
+fn track(tokens: &Query<ChaseCandidate>, shown: usize) -> Vec<TrackRow> {
+    let mut rows: Vec<TrackRow> = tokens
+        .iter()
+        .filter_map(|t| Some((t.chase.filter(|c| c.chase == shown)?, t)))
+        .map(|(c, t)| TrackRow {
+            id: t.id.0.clone(),
+            name: t.name.0.clone(),
+            side: t.side.0,
+            roles: c.roles.clone(),
+            position: c.position,
+            running: c.status == Status::Running,
+            status: c.status.name().to_owned(),
+            lead: c.lead,
+            distance: c.distance,
+            out_of_sight: c.out_of_sight,
+            acting: c.acting,
+            hp: c.hp,
+            max_hp: c.max_hp,
+            exhaustion: c.exhaustion,
+            free_dashes_left: c.free_dashes_left,
+            inspiration: c.inspiration,
         })
         .collect();
+    rows.sort_by_key(|r| std::cmp::Reverse(r.position));
+    rows
+}
+
+fn chase_view(chases: &Chases, awaiting_handover: bool, sides: &Sides, track: Vec<TrackRow>) -> ChaseView {
+    let chase = chases.active();
     let stage = if chases.is_over() {
         ChaseStage::Over { outcome: chases.chases.iter().filter_map(Chase::outcome).collect::<Vec<_>>().join(" ") }
     } else if let Some(turn) = chase.turn.as_ref().filter(|_| !awaiting_handover) {
