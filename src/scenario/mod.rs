@@ -23,7 +23,7 @@ use crate::rules::economy::TurnOptions;
 use crate::rules::facing::ArcLayout;
 use crate::rules::fight::{Field, FightRules, Fighter};
 use crate::rules::health::{DeathSaves, Defenses, Health};
-use crate::rules::movement::{Fit, Mover, fit_at};
+use crate::rules::movement::Mover;
 use crate::rules::objects::{Durability, Substance};
 use crate::rules::siege::{Siege, holds_creatures};
 use crate::rules::{Cell, Footprint, Grid, Size, TerrainMap};
@@ -283,9 +283,7 @@ impl Token {
     /// This token in a fight, as the scenario places it: squeezing if only a smaller space fits
     /// there.
     pub fn fighter(&self, scenario: &Scenario) -> Fighter {
-        let squeezing = self.kind == TokenKind::Creature
-            && fit_at(&scenario.map, &self.mover(), self.anchor) == Some(Fit::Squeezing);
-        Fighter {
+        let mut fighter = Fighter {
             id: self.id.clone(),
             sheet: self.sheet(),
             anchor: self.anchor,
@@ -298,7 +296,7 @@ impl Token {
             facing: self.facing,
             arcs: self.arcs,
             shield: self.shield,
-            squeezing,
+            squeezing: false,
             dodging: false,
             helped_against: None,
             health: self.health(),
@@ -307,7 +305,9 @@ impl Token {
             average_damage: self.deals_average_damage(scenario.rules),
             elevation: self.elevation,
             siege: self.siege,
-        }
+        };
+        fighter.squeezing = fighter.squeezes_on(&scenario.map);
+        fighter
     }
 
     /// This token as the creature that moves.

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use bevy_egui::egui::{self, Color32, RichText, Stroke, Vec2};
 
+use crate::app::core::requests::ChaseRequest;
 use crate::rules::chase::{EscapeFactor, Resolution, Role};
 use crate::rules::creature::Side;
 use crate::rules::sight::CoverDegree;
@@ -15,44 +16,6 @@ use super::style::{egui_color, side_color};
 /// The size of the turn card's buttons: big enough to hit from across a table.
 const BIG: Vec2 = Vec2::new(210.0, 46.0);
 const BIG_TEXT: f32 = 20.0;
-
-/// Something the user asked for on a chase panel.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ChaseRequest {
-    /// Open or close the setup window.
-    ToggleSetup,
-    /// Start the chase as drafted.
-    Start,
-    /// The participant shown on the hand-over card takes the screen: its turn begins.
-    BeginTurn,
-    Resolve(Resolution),
-    Dash,
-    /// Move this many feet (as far as it can if more).
-    Move(u32),
-    Attack {
-        target: String,
-        attack: usize,
-        cover: CoverDegree,
-    },
-    BreakFree,
-    /// This participant gives up the chase.
-    GiveUp(String),
-    EndTurn,
-    /// The DM's overrides.
-    SetPosition(String, i32),
-    SetExhaustion(String, u8),
-    ForceRoll(i32),
-    OutOfSight(String),
-    /// Quarry creatures break away, followed by these pursuers (DMG "Splitting Up").
-    Split {
-        quarry: Vec<String>,
-        pursuers: Vec<String>,
-    },
-    /// The quarry turns on its pursuers (DMG "Role Reversal").
-    Reverse,
-    /// Leave the chase screen for the map.
-    ReturnToMap,
-}
 
 /// The complication table a drafted chase uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -4,7 +4,8 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::PanelRequest;
-use super::template::{ShapeKind, TemplateSettings};
+use super::template::ShapeKind;
+use crate::app::core::requests::TemplateSettings;
 use crate::rules::area::estimated_targets;
 use crate::rules::calculators::{Severity, automatic_success, improvised_damage, special_travel};
 use crate::rules::dice::RollMode;

@@ -6,22 +6,11 @@ use bevy_egui::egui::{self, Color32, RichText};
 
 use super::PanelRequest;
 use super::style::egui_color;
+use crate::app::core::requests::{EditRequest, EditTool};
 use crate::rules::creature::{Direction, ShieldSide, Side, Skill};
 use crate::rules::{Grid, HexOrientation, Size};
 use crate::scenario::edit::MAX_BRUSH;
 use crate::scenario::{MAX_MAP_SIDE, Token, TokenKind};
-
-/// What a click or a drag on the map does in the editor.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EditTool {
-    /// Paint the cells under the brush.
-    #[default]
-    Paint,
-    /// Fill the rectangle dragged out.
-    Rectangle,
-    /// Select and drag tokens to place them; with Add, a click places a new one.
-    Tokens,
-}
 
 /// One terrain of the legend, as the palette shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,27 +37,6 @@ pub struct EditorView {
     pub selected: Option<Token>,
     /// Why the last edit was refused.
     pub refusal: Option<String>,
-}
-
-/// An editor request.
-#[derive(Clone, Debug, PartialEq)]
-pub enum EditRequest {
-    Tool(EditTool),
-    Terrain(usize),
-    Brush(u32),
-    Resize {
-        width: u32,
-        height: u32,
-    },
-    SwitchGrid(Grid),
-    /// The next click on the map adds a creature or an object there.
-    Add(TokenKind),
-    Duplicate(String),
-    Delete(String),
-    /// Replace the token with the same id by this one (the form's Apply).
-    Update(Box<Token>),
-    /// Leave the editor.
-    Close,
 }
 
 /// What the user is typing into the editor, kept between frames.

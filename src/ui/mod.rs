@@ -6,6 +6,8 @@
 
 use bevy_egui::egui;
 
+use crate::app::core::requests::{EditRequest, SaveSettings, TemplateSettings};
+
 pub mod chase;
 mod cursor;
 mod dice;
@@ -22,13 +24,13 @@ pub mod words;
 
 pub(crate) use cursor::cursor_label;
 pub use dice::{DiceEdit, DiceView, dice_panel};
-pub use editor::{EditRequest, EditTool, EditorEdit, EditorView, TerrainChoice, editor_panel};
+pub use editor::{EditorEdit, EditorView, TerrainChoice, editor_panel};
 pub use fight::{FightAction, FightEdit, FightView, attack_card, attack_card_lines, fight_section};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
 pub(crate) use siege::capitalized;
 pub use siege::{NearbyWeapon, SiegeAction, SiegeView, WeaponCard, siege_section};
 pub use status::{StatusEdit, StatusView, dm_banner, status_bar};
-pub use template::{InsideView, SaveSettings, ShapeKind, TemplateSettings, TemplateView, template_panel};
+pub use template::{InsideView, ShapeKind, TemplateView, template_panel};
 pub use turn::{
     EntryView, InitiativeAction, InitiativeView, PromptView, TurnAction, TurnEdit, TurnView, initiative_panel,
     reaction_prompt, turn_section,

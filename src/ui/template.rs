@@ -4,56 +4,11 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::PanelRequest;
+use crate::app::core::requests::{SaveSettings, TemplateSettings};
 pub use crate::rules::area::ShapeKind;
-use crate::rules::area::{MAX_AREA_FEET, MIN_AREA_FEET, Shape};
+use crate::rules::area::{MAX_AREA_FEET, MIN_AREA_FEET};
 use crate::rules::creature::Ability;
 use crate::rules::health::DamageType;
-
-/// The template's shape and size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TemplateSettings {
-    pub kind: ShapeKind,
-    pub feet: u32,
-    /// Cubes and squares: the middle of a side at the origin instead of a corner.
-    pub face: bool,
-    /// Lines: the width in feet.
-    pub width: u32,
-}
-
-impl Default for TemplateSettings {
-    fn default() -> Self {
-        Self { kind: ShapeKind::Sphere, feet: 20, face: false, width: 5 }
-    }
-}
-
-impl TemplateSettings {
-    pub fn shape(self) -> Shape {
-        Shape::new(self.kind, self.feet, self.face, self.width)
-    }
-}
-
-/// The saving throw an area asks for (the template's "Roll saves").
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SaveSettings {
-    pub ability: Ability,
-    pub dc: i32,
-    /// Damage dice, or empty for none.
-    pub damage: String,
-    pub damage_type: DamageType,
-    pub half_on_success: bool,
-}
-
-impl Default for SaveSettings {
-    fn default() -> Self {
-        Self {
-            ability: Ability::Dex,
-            dc: 15,
-            damage: "8d6".into(),
-            damage_type: DamageType::Fire,
-            half_on_success: true,
-        }
-    }
-}
 
 /// A creature inside the area, with its cover from the point of origin.
 #[derive(Clone, Debug, PartialEq, Eq)]

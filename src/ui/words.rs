@@ -2,8 +2,7 @@
 //! the small labels beside the cursor. The one place the app's outcomes and refusals become
 //! English.
 
-use crate::app::core::notice::{CantDelay, CantPush, CantWork, Edited, NotNow, Said, SaveLine};
-use crate::app::features::movement::DragRefusal;
+use crate::app::core::notice::{CantDelay, CantPush, CantWork, DragRefusal, Edited, NotNow, Said, SaveLine};
 use crate::rules::economy::Action;
 use crate::rules::fight::StandError;
 use crate::rules::fight::actions::CantTurn;

@@ -504,3 +504,53 @@ fn the_layer_check_finds_a_cycle_and_a_feature_importing_a_feature() {
     );
     assert_eq!(found.len(), 2, "the allowed arrows pass: {found:#?}");
 }
+
+/// The app's core is its bottom layer: besides itself it knows only the rules, the scenario and
+/// the files, never the panels (`src/ui`), which import it, nor the command line.
+#[test]
+fn the_apps_core_imports_neither_the_panels_nor_the_command_line() {
+    let mut files = Vec::new();
+    rust_files(&root().join("src/app/core"), &mut files);
+    assert!(files.len() >= 5, "found src/app/core");
+    for file in files {
+        let code: String = code_only(&std::fs::read_to_string(&file).expect("readable")).into_iter().collect();
+        for (n, line) in code.lines().enumerate() {
+            for above in ["crate::ui", "crate::cli"] {
+                assert!(!line.contains(above), "{}:{}: the core names {above}", file.display(), n + 1);
+            }
+        }
+    }
+}
+
+/// The panels and the command line sit beside the app, not inside it: the panels name only the
+/// app's bottom layer (the notices they put in words), the command line only what `app/mod.rs`
+/// re-exports to launch the window.
+#[test]
+fn the_panels_and_the_command_line_reach_into_the_app_only_by_its_front_doors() {
+    for (layer, allowed, why) in [
+        ("src/ui", &["core"][..], "the panels read the app's vocabulary (src/app/core) and nothing above it"),
+        (
+            "src/cli",
+            &["run", "LaunchOptions", "SessionPlace", "Part", "FrameBenchmark"][..],
+            "the command line launches the app",
+        ),
+    ] {
+        let mut files = Vec::new();
+        rust_files(&root().join(layer), &mut files);
+        assert!(!files.is_empty(), "found {layer}");
+        for file in files {
+            let code: String = code_only(&std::fs::read_to_string(&file).expect("readable")).into_iter().collect();
+            for (n, line) in code.lines().enumerate() {
+                for (at, _) in line.match_indices("crate::app::") {
+                    let next: String = line[at + "crate::app::".len()..].chars().take_while(|&c| is_ident(c)).collect();
+                    assert!(
+                        allowed.contains(&next.as_str()),
+                        "{}:{}: {why}, but it names crate::app::{next}",
+                        file.display(),
+                        n + 1
+                    );
+                }
+            }
+        }
+    }
+}

@@ -8,13 +8,13 @@ use battlemap::app::core::components::{Position, TokenId, TurnMoves};
 use battlemap::app::core::messages::{EditMessage, HistoryRequest, SaveScenario, Toggle};
 use battlemap::app::core::mode::AppMode;
 use battlemap::app::core::notice::{Edited, Said};
+use battlemap::app::core::requests::EditRequest;
 use battlemap::app::core::state::LoadedScenario;
 use battlemap::app::features::editor::Editor;
 use battlemap::app::features::session::capture;
 use battlemap::rules::Cell;
 use battlemap::rules::size::Size;
 use battlemap::scenario::{Scenario, TokenKind};
-use battlemap::ui::EditRequest;
 
 use super::headless::{entity_of, notice, said};
 use super::{root, scratch};

@@ -247,8 +247,8 @@ fn a_chase_runs_on_messages_and_returns_to_the_map() {
     use battlemap::app::core::components::ChaseState;
     use battlemap::app::core::messages::ChaseMessage;
     use battlemap::app::core::mode::AppMode;
+    use battlemap::app::core::requests::ChaseRequest;
     use battlemap::app::features::chase::ChaseScreens;
-    use battlemap::ui::chase::ChaseRequest;
 
     let mut app = app_with("scenes/market_chase.ron");
     let send = |app: &mut App, request: ChaseRequest| {

@@ -1,5 +1,6 @@
 //! The panels as functions, driven by egui_kittest without a window.
 
+use battlemap::app::core::requests::{SaveSettings, TemplateSettings};
 use battlemap::rules::conditions::{Condition, Conditions};
 use battlemap::rules::creature::{Abilities, Side};
 use battlemap::rules::economy::{Action, Economy, Readied, Response, Trigger, TurnOptions};
@@ -9,10 +10,10 @@ use battlemap::rules::{Cell, Grid, Size};
 use battlemap::scenario::{RuleOptions, TokenKind};
 use battlemap::ui::{
     DiceEdit, DiceView, EntryView, FightAction, FightEdit, FightView, InitiativeAction, InitiativeView, InsideView,
-    MovementView, NearbyWeapon, PanelRequest, PromptView, RosterView, SaveSettings, ShapeKind, SiegeAction, SiegeView,
-    StatusEdit, StatusView, TemplateSettings, TemplateView, TokenDetails, TokenRow, TurnAction, TurnEdit, TurnView,
-    WeaponCard, dice_panel, fight_section, initiative_panel, reaction_prompt, roster_panel, siege_section, status_bar,
-    template_panel, turn_section,
+    MovementView, NearbyWeapon, PanelRequest, PromptView, RosterView, ShapeKind, SiegeAction, SiegeView, StatusEdit,
+    StatusView, TemplateView, TokenDetails, TokenRow, TurnAction, TurnEdit, TurnView, WeaponCard, dice_panel,
+    fight_section, initiative_panel, reaction_prompt, roster_panel, siege_section, status_bar, template_panel,
+    turn_section,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -530,11 +531,12 @@ fn the_calculators_roll_improvised_damage_and_judge_automatic_success() {
 }
 
 mod chase {
+    use battlemap::app::core::requests::ChaseRequest;
     use battlemap::rules::chase::{Resolution, Role};
     use battlemap::rules::creature::Side;
     use battlemap::ui::chase::{
-        Candidate, ChaseDraft, ChaseEdit, ChaseRequest, ChaseStage, ChaseView, ComplicationCard, TrackRow, TurnCard,
-        chase_screen, chase_setup,
+        Candidate, ChaseDraft, ChaseEdit, ChaseStage, ChaseView, ComplicationCard, TrackRow, TurnCard, chase_screen,
+        chase_setup,
     };
     use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
@@ -836,7 +838,7 @@ fn the_bar_undoes_redoes_saves_and_opens_the_editor() {
 fn editor_view(selected: bool) -> battlemap::ui::EditorView {
     let scene = battlemap::scenario::Scenario::built_in();
     battlemap::ui::EditorView {
-        tool: battlemap::ui::EditTool::Paint,
+        tool: battlemap::app::core::requests::EditTool::Paint,
         terrains: vec![
             battlemap::ui::TerrainChoice {
                 glyph: '.',
@@ -875,7 +877,7 @@ fn editor_harness(selected: bool) -> Harness<'static, EditorState> {
 
 #[test]
 fn the_editor_picks_tools_terrain_and_a_grid_after_its_warning() {
-    use battlemap::ui::{EditRequest, EditTool};
+    use battlemap::app::core::requests::{EditRequest, EditTool};
     let mut harness = editor_harness(false);
     harness.run();
     assert!(harness.query_by_label("Brom stands at (3, 5): no wall under it").is_some(), "the refusal is shown");
@@ -906,7 +908,7 @@ fn the_editor_picks_tools_terrain_and_a_grid_after_its_warning() {
 
 #[test]
 fn the_form_applies_the_statistics_typed_and_reverts() {
-    use battlemap::ui::EditRequest;
+    use battlemap::app::core::requests::EditRequest;
     let mut harness = editor_harness(true);
     harness.run();
     assert!(harness.query_by_label("Brom (brom)").is_some());

@@ -234,8 +234,8 @@ fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
 fn the_autosave_restores_a_chase_in_progress() {
     use battlemap::app::core::chase::ChaseRun;
     use battlemap::app::core::messages::ChaseMessage;
+    use battlemap::app::core::requests::ChaseRequest;
     use battlemap::rules::chase::SavedChaseError;
-    use battlemap::ui::chase::ChaseRequest;
 
     let file = scratch("session-chase").join("market.ron");
     std::fs::copy(root().join("scenes/market_chase.ron"), &file).expect("copy");

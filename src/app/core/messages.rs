@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
+use super::requests::{ChaseRequest, EditRequest, SaveSettings, TemplateSettings};
 use crate::rules::Cell;
 use crate::rules::conditions::Condition;
 use crate::rules::economy::{Action, Readied};
@@ -13,8 +14,6 @@ use crate::rules::fight::saves::{InArea, SaveEffect};
 use crate::rules::movement::Path;
 use crate::rules::siege::Step;
 use crate::scenario::TokenKind;
-use crate::ui::chase::ChaseRequest;
-use crate::ui::{EditRequest, SaveSettings, TemplateSettings};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<OpenScenario>()

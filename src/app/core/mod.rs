@@ -12,6 +12,7 @@ pub mod mode;
 pub mod notice;
 pub mod options;
 pub mod pointer;
+pub mod requests;
 pub mod schedule;
 pub mod state;
 pub mod tokens;

@@ -19,7 +19,7 @@ use crate::rules::fight::resolve::AttackRoll;
 use crate::rules::health::{DamageTaken, DeathSave, Life};
 use crate::rules::log::AttackOccasion;
 use crate::rules::movement::MoveError;
-use crate::rules::siege::SiegeError;
+use crate::rules::siege::{PushError, SiegeError};
 use crate::scenario::ScenarioErrors;
 use crate::scenario::edit::EditError;
 
@@ -38,6 +38,15 @@ impl Notice {
     pub fn is_refusal(&self) -> bool {
         self.0.as_ref().is_some_and(Said::is_refusal)
     }
+}
+
+/// Why a dragged token can't go where the cursor is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DragRefusal {
+    Move(Option<MoveError>),
+    Push(PushError),
+    /// Neither a creature nor a siege weapon: it doesn't move.
+    Unmovable,
 }
 
 /// Why a move, an action or an attack was refused before the rules were asked.

@@ -15,7 +15,7 @@ use super::messages::{ScenarioChanged, SelectToken, TerrainEdited};
 use super::schedule::AppSystems;
 use super::state::{LoadedScenario, Selection};
 use crate::rules::fight::{Field, Fighter};
-use crate::rules::movement::{Fit, TurnMovement, fit_at};
+use crate::rules::movement::TurnMovement;
 use crate::rules::{Cell, Footprint, Grid, TerrainMap};
 use crate::scenario::{RuleOptions, Scenario, Token, TokenKind};
 
@@ -209,9 +209,9 @@ pub struct TokenData {
 }
 
 impl TokenDataItem<'_, '_> {
-    /// This token as the fight rules read it: the one conversion from components to the rules,
-    /// the twin of `scenario::Token::fighter` (squeezing if only a smaller space fits where it
-    /// stands).
+    /// This token as the fight rules read it: the one conversion from components to the rules
+    /// (the command line's is `scenario::Token::fighter`, from the scene's text; both squeeze by
+    /// `Fighter::squeezes_on`).
     pub fn fighter(&self, map: &TerrainMap) -> Fighter {
         let grid = map.grid();
         let is_object = self.kind.0 == TokenKind::Object;
@@ -240,7 +240,7 @@ impl TokenDataItem<'_, '_> {
             elevation: self.combatant.elevation,
             siege: self.siege.map(|w| w.siege),
         };
-        fighter.squeezing = !is_object && fit_at(map, &fighter.mover(), fighter.anchor) == Some(Fit::Squeezing);
+        fighter.squeezing = fighter.squeezes_on(map);
         fighter
     }
 }

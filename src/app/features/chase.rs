@@ -17,6 +17,7 @@ use crate::app::core::messages::{ChaseMessage, ScenarioChanged};
 use crate::app::core::mode::AppMode;
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::pointer::MapKeys;
+use crate::app::core::requests::ChaseRequest;
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::LoadedScenario;
 use crate::app::core::tokens::TokenIndex;
@@ -27,7 +28,7 @@ use crate::rules::chase::{
 use crate::rules::fight::{heal, take_damage};
 use crate::rules::initiative::InitiativeOrder;
 use crate::scenario::Scenario;
-use crate::ui::chase::{ChaseDraft, ChaseEdit, ChaseRequest, TableChoice, Targets};
+use crate::ui::chase::{ChaseDraft, ChaseEdit, TableChoice, Targets};
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<ChaseScreens>().add_systems(

@@ -12,11 +12,11 @@ use crate::app::core::messages::{EditMessage, SelectToken, TerrainEdited, Toggle
 use crate::app::core::mode::AppMode;
 use crate::app::core::notice::{Edited, Notice, Said};
 use crate::app::core::pointer::{MapKeys, Pickable, PointerOnMap};
+use crate::app::core::requests::{EditRequest, EditTool};
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{LoadedScenario, Reactions, RedrawFrames, StepUnderWay};
 use crate::rules::Cell;
 use crate::scenario::edit::{self, EditError};
-use crate::ui::{EditRequest, EditTool};
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Editor>()

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use crate::app::core::components::{Actions, TurnMoves};
 use crate::app::core::messages::{MoveToken, Walk};
 use crate::app::core::mode::AppMode;
-use crate::app::core::notice::{NotNow, Notice, Said};
+use crate::app::core::notice::{DragRefusal, NotNow, Notice, Said};
 use crate::app::core::pointer::{MapKeys, PointerOnMap};
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{CellShades, Reactions, RedrawFrames, ShadeLayer, StepUnderWay};
@@ -19,8 +19,8 @@ use crate::rules::Cell;
 use crate::rules::economy::Action;
 use crate::rules::fight::Fighter;
 use crate::rules::fight::opportunity::{Moving, Provocation, provocations};
-use crate::rules::movement::{MoveError, Path, Reachable, TurnMovement};
-use crate::rules::siege::{PushError, plan_push};
+use crate::rules::movement::{Path, Reachable, TurnMovement};
+use crate::rules::siege::plan_push;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Dragging>()
@@ -58,15 +58,6 @@ pub enum Preview {
     Path { path: Path, dash: bool },
     /// Why the token can't go there.
     Refused(DragRefusal),
-}
-
-/// Why a dragged token can't go where the cursor is.
-#[derive(Clone, Debug, PartialEq)]
-pub enum DragRefusal {
-    Move(Option<MoveError>),
-    Push(PushError),
-    /// Neither a creature nor a siege weapon: it doesn't move.
-    Unmovable,
 }
 
 /// What the DM may move a creature by out of its turn: not its own movement, so as far as the

@@ -8,6 +8,7 @@ use crate::app::core::layout::MapLayout;
 use crate::app::core::messages::{SaveSource, SavesRequest, TemplateRequest, Toggle};
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::pointer::{MapKeys, PointerClaim, PointerOnMap, Tool, toggle_key};
+use crate::app::core::requests::{SaveSettings, TemplateSettings};
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{CellShades, ShadeLayer};
 use crate::app::core::tokens::Battlefield;
@@ -15,7 +16,7 @@ use crate::rules::area::{CoveredCell, Volume, covered_cells, degrees_toward, est
 use crate::rules::dice::Notation;
 use crate::rules::fight::saves::{SaveEffect, creatures_in_area};
 use crate::rules::lattice::Point;
-use crate::ui::{InsideView, SaveSettings, TemplateSettings, TemplateView};
+use crate::ui::{InsideView, TemplateView};
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<TemplateTool>().add_systems(

@@ -109,6 +109,13 @@ impl Fighter {
         }
     }
 
+    /// Whether a creature placed where it stands on `map` is squeezing: only the space of a
+    /// creature one size smaller fits there (PHB "Squeezing into a Smaller Space"). Objects don't
+    /// squeeze. The scenario's tokens and the app's both take their `squeezing` from it.
+    pub fn squeezes_on(&self, map: &TerrainMap) -> bool {
+        !self.is_object && movement::fit_at(map, &self.mover(), self.anchor) == Some(movement::Fit::Squeezing)
+    }
+
     /// Its walking speed now, after its conditions and exhaustion (PHB appendix A).
     pub fn speed_now(&self) -> u32 {
         speed(self.sheet.speed, &self.conditions, self.sheet.exhaustion).feet

@@ -9,14 +9,14 @@ use bevy_egui::{EguiContexts, egui};
 use crate::app::core::chase::ChaseRun;
 use crate::app::core::components::{Allegiance, ChaseState, DisplayName, Kind, RosterOrder, TokenId};
 use crate::app::core::messages::ChaseMessage;
+use crate::app::core::requests::ChaseRequest;
 use crate::app::core::state::Selection;
 use crate::app::features::chase::ChaseScreens;
 use crate::rules::chase::{Chase, Chases, Participant, Status, Test};
 use crate::rules::creature::Side;
 use crate::scenario::TokenKind;
 use crate::ui::chase::{
-    AttackChoice, Candidate, ChaseRequest, ChaseStage, ChaseView, ComplicationCard, TrackRow, TurnCard, chase_screen,
-    chase_setup,
+    AttackChoice, Candidate, ChaseStage, ChaseView, ComplicationCard, TrackRow, TurnCard, chase_screen, chase_setup,
 };
 
 /// A token as the chase's setup lists it.

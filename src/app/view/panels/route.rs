@@ -4,8 +4,8 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use crate::app::core::messages::*;
+use crate::app::core::requests::ChaseRequest;
 use crate::app::core::tokens::TokenIndex;
-use crate::ui::chase::ChaseRequest;
 use crate::ui::{FightAction, InitiativeAction, PanelRequest, SiegeAction, TurnAction};
 
 /// The messages the panels send.
