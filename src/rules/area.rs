@@ -131,30 +131,17 @@ impl Shape {
 }
 
 /// Why an area can't be placed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 pub enum AreaError {
     /// Sizes run from 5 to 1,000 feet.
+    #[error("an area's size must be {MIN_AREA_FEET} to {MAX_AREA_FEET} ft, not {0} ft")]
     BadSize(u32),
     /// A line's width runs from 5 to 1,000 feet.
+    #[error("a line's width must be {MIN_AREA_FEET} to {MAX_AREA_FEET} ft, not {0} ft")]
     BadWidth(u32),
     /// The direction is not a number.
+    #[error("an area's direction must be a number of degrees")]
     BadDirection,
-}
-
-impl std::error::Error for AreaError {}
-
-impl std::fmt::Display for AreaError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AreaError::BadSize(feet) => {
-                write!(f, "an area's size must be {MIN_AREA_FEET} to {MAX_AREA_FEET} ft, not {feet} ft")
-            }
-            AreaError::BadWidth(feet) => {
-                write!(f, "a line's width must be {MIN_AREA_FEET} to {MAX_AREA_FEET} ft, not {feet} ft")
-            }
-            AreaError::BadDirection => write!(f, "an area's direction must be a number of degrees"),
-        }
-    }
 }
 
 /// The smallest and largest size of an area (and width of a line), in feet.

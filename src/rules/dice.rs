@@ -35,15 +35,42 @@ pub enum RollMode {
     Disadvantage,
 }
 
-/// Why a roll can't be made, in a sentence.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct DiceError(pub String);
+/// Why a roll can't be made. `text` is the notation as given; `why` the `tyche` crate's own
+/// words for what it couldn't read or roll.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DiceError {
+    #[error("write dice such as 2d6+3, 4d6kh3 or d20")]
+    Empty,
+    #[error("the notation is {length} characters long; dice are written in at most {MAX_NOTATION}")]
+    TooLong { length: usize },
+    #[error("{text:?} is not dice notation: {why}")]
+    NotNotation { text: String, why: String },
+    #[error("{count} dice in one set: a set has at most {MAX_DICE} dice (write 200d6+55d6 for more)")]
+    TooManyInASet { count: u64 },
+    #[error("a d{sides}: a die has at most {MAX_SIDES} sides")]
+    TooManySides { sides: u64 },
+    #[error("{text:?} has dice with no sides: a die has at least one")]
+    NoSides { text: String },
+    #[error(
+        "{text:?} rerolls or explodes again and again on {percent}% of a d{sides}'s faces; a repeated reroll or \
+         explosion may be met by at most half of them"
+    )]
+    RunsAway { text: String, percent: u32, sides: u8 },
+    #[error("{text:?} would throw about {expected} dice; a roll may throw at most {MAX_EXPECTED_DICE:.0}")]
+    TooManyExpected { text: String, expected: u64 },
+    #[error("{text:?} threw {thrown} dice; a roll may throw at most {MAX_ROLLED_DICE}")]
+    TooManyThrown { text: String, thrown: u32 },
+    #[error("can't roll {text:?}: {why}")]
+    CantRoll { text: String, why: String },
+    #[error("can't total {text:?}: {why}")]
+    CantTotal { text: String, why: String },
+    #[error("{table} is not rolled on")]
+    NotRolledOn { table: String },
+}
 
-impl std::error::Error for DiceError {}
-
-impl std::fmt::Display for DiceError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+impl Serialize for DiceError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
     }
 }
 
@@ -80,22 +107,18 @@ impl Notation {
     pub fn parse(text: &str) -> Result<Self, DiceError> {
         let text = text.trim();
         if text.is_empty() {
-            return Err(DiceError("write dice such as 2d6+3, 4d6kh3 or d20".into()));
+            return Err(DiceError::Empty);
         }
         if text.chars().count() > MAX_NOTATION {
-            return Err(DiceError(format!(
-                "the notation is {} characters long; dice are written in at most {MAX_NOTATION}",
-                text.chars().count()
-            )));
+            return Err(DiceError::TooLong { length: text.chars().count() });
         }
         check_sizes(text)?;
-        let expr: tyche::Expr = text.parse().map_err(|e| DiceError(format!("{text:?} is not dice notation: {e}")))?;
+        let expr: tyche::Expr =
+            text.parse().map_err(|e| DiceError::NotNotation { text: text.to_owned(), why: format!("{e}") })?;
         let mut expected = 0.0;
         check_dice(&expr, text, &mut expected)?;
         if expected > MAX_EXPECTED_DICE {
-            return Err(DiceError(format!(
-                "{text:?} would throw about {expected:.0} dice; a roll may throw at most {MAX_EXPECTED_DICE:.0}"
-            )));
+            return Err(DiceError::TooManyExpected { text: text.to_owned(), expected: expected.round() as u64 });
         }
         Ok(Self { text: text.to_owned(), expr })
     }
@@ -217,16 +240,14 @@ fn check_sizes(text: &str) -> Result<(), DiceError> {
         if let Some(start) = count_start {
             let count = number(start..i);
             if count > u64::from(MAX_DICE) {
-                return Err(DiceError(format!(
-                    "{count} dice in one set: a set has at most {MAX_DICE} dice (write 200d6+55d6 for more)"
-                )));
+                return Err(DiceError::TooManyInASet { count });
             }
         }
         let sides_end = (i + 1..bytes.len()).take_while(|&j| bytes[j].is_ascii_digit()).last();
         if let Some(end) = sides_end {
             let sides = number(i + 1..end + 1);
             if sides > u64::from(MAX_SIDES) {
-                return Err(DiceError(format!("a d{sides}: a die has at most {MAX_SIDES} sides")));
+                return Err(DiceError::TooManySides { sides });
             }
         }
     }
@@ -240,7 +261,7 @@ fn check_dice(expr: &tyche::Expr, text: &str, expected: &mut f64) -> Result<(), 
     match expr {
         Expr::Dice(dice) => {
             if dice.sides == 0 {
-                return Err(DiceError(format!("{text:?} has dice with no sides: a die has at least one")));
+                return Err(DiceError::NoSides { text: text.to_owned() });
             }
             let mut thrown = f64::from(dice.count);
             for modifier in &dice.modifiers {
@@ -253,12 +274,8 @@ fn check_dice(expr: &tyche::Expr, text: &str, expected: &mut f64) -> Result<(), 
                     as f64
                     / f64::from(dice.sides);
                 if recurse && met > 0.5 {
-                    return Err(DiceError(format!(
-                        "{text:?} rerolls or explodes again and again on {:.0}% of a d{}'s faces; a repeated \
-                         reroll or explosion may be met by at most half of them",
-                        met * 100.0,
-                        dice.sides
-                    )));
+                    let percent = (met * 100.0).round() as u32;
+                    return Err(DiceError::RunsAway { text: text.to_owned(), percent, sides: dice.sides });
                 }
                 thrown *= if recurse { 1.0 / (1.0 - met) } else { 1.0 + met };
             }
@@ -316,14 +333,15 @@ impl SeededDice {
         let mut evaluations = Vec::with_capacity(times);
         for _ in 0..times {
             self.thrown = 0;
-            let evaled = notation.expr.eval(self).map_err(|e| DiceError(format!("can't roll {text:?}: {e}")))?;
+            let evaled = notation
+                .expr
+                .eval(self)
+                .map_err(|e| DiceError::CantRoll { text: text.to_owned(), why: format!("{e}") })?;
             if self.thrown > MAX_ROLLED_DICE {
-                return Err(DiceError(format!(
-                    "{text:?} threw {} dice; a roll may throw at most {MAX_ROLLED_DICE}",
-                    self.thrown
-                )));
+                return Err(DiceError::TooManyThrown { text: text.to_owned(), thrown: self.thrown });
             }
-            let total = evaled.calc().map_err(|e| DiceError(format!("can't total {text:?}: {e}")))?;
+            let total =
+                evaled.calc().map_err(|e| DiceError::CantTotal { text: text.to_owned(), why: format!("{e}") })?;
             evaluations.push(Evaluation { detail: evaled.describe(Some(50)), total });
         }
         let totals = evaluations.iter().map(|e| e.total);
@@ -404,7 +422,7 @@ mod tests {
         let mut dice = SeededDice::new(0);
         for bad in ["", "2d", "abc", "1000d6", "d0", "2+3d0", "1d1x", "2d6+", &"1".repeat(500)] {
             let error = dice.roll(bad, RollMode::Normal).expect_err(bad);
-            assert!(!error.0.is_empty(), "{bad}");
+            assert!(!error.to_string().is_empty(), "{bad}");
         }
     }
 
@@ -447,8 +465,8 @@ mod tests {
         ];
         for (bad, says) in cases {
             let error = Notation::parse(bad).expect_err(bad);
-            assert!(error.0.contains(says), "{bad}: {error}");
-            assert!(error.0.len() < 300, "{bad}: a short sentence");
+            assert!(error.to_string().contains(says), "{bad}: {error}");
+            assert!(error.to_string().len() < 300, "{bad}: a short sentence");
         }
         // Great Weapon Fighting's reroll of 1s and 2s, and exploding dice, still roll.
         let mut dice = SeededDice::new(3);

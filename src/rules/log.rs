@@ -1,5 +1,5 @@
 //! The roll log: who rolled what and why, every die, and whether the players see it. Why a roll
-//! was made is data ([`RollReason`]), told in words by `ui::words::roll_reason`.
+//! was made is data ([`RollReason`]), told in words by `ui::log::roll_reason`.
 
 use serde::{Deserialize, Serialize};
 

@@ -45,35 +45,24 @@ pub struct Board<'a> {
 }
 
 /// Why a creature cannot end its move in a cell.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum MoveError {
     /// The space would leave the map.
+    #[error("off the map")]
     OffMap,
     /// The space (even squeezed) holds terrain that blocks movement.
+    #[error("blocked: {terrain} at {at}")]
     Blocked { terrain: String, at: Cell },
     /// Another creature or object is there, and the mover can't end its move in its space.
+    #[error("occupied by {by}: a creature can't end its move in another's space")]
     Occupied { by: String },
     /// It can be reached, but costs more movement than is left.
+    #[error("not enough movement: it costs {needed} ft and {left} ft are left")]
     NotEnoughMovement { needed: u32, left: u32 },
     /// No way there at all (walls, hostile creatures or objects in the way).
+    #[error("no way there: walls, objects or hostile creatures are in the way")]
     NoPath,
-}
-
-impl std::fmt::Display for MoveError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            MoveError::OffMap => write!(f, "off the map"),
-            MoveError::Blocked { terrain, at } => write!(f, "blocked: {terrain} at {at}"),
-            MoveError::Occupied { by } => {
-                write!(f, "occupied by {by}: a creature can't end its move in another's space")
-            }
-            MoveError::NotEnoughMovement { needed, left } => {
-                write!(f, "not enough movement: it costs {needed} ft and {left} ft are left")
-            }
-            MoveError::NoPath => write!(f, "no way there: walls, objects or hostile creatures are in the way"),
-        }
-    }
 }
 
 /// How a creature's space fits at an anchor.

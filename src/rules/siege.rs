@@ -448,16 +448,6 @@ pub enum PushError {
     Blocked { pusher: String, at: Cell },
 }
 
-impl PushError {
-    /// The movement rule's refusal behind it, if that is what it is.
-    pub fn move_error(&self) -> Option<MoveError> {
-        match self {
-            PushError::NoPath { why, .. } => why.clone(),
-            _ => None,
-        }
-    }
-}
-
 /// Plans pushing `weapon` so that its anchor ends on `to` ([`push`]): enough crew beside it, a
 /// path for its space within half the least movement any of them has left (`feet_left`), and
 /// room for each pusher to walk alongside, shifted as the weapon is. The DM (`by_dm`) moves it
@@ -527,6 +517,14 @@ pub fn may_crew(field: &Field, who: &Fighter, weapon: &Fighter) -> Result<Siege,
     if distance > CREW_REACH {
         return Err(SiegeError::TooFar { who: who.name().to_owned(), weapon: name, distance });
     }
+    Ok(siege)
+}
+
+/// Whether `who` may take `step` of `weapon`'s crewing now: it may crew it ([`may_crew`]) and the
+/// step is the next one ([`Crewing::check`]). Returns the weapon's state before the step.
+pub fn may_take(field: &Field, who: &Fighter, weapon: &Fighter, step: Step) -> Result<Siege, SiegeError> {
+    let siege = may_crew(field, who, weapon)?;
+    siege.crewing.check(siege.kind, step)?;
     Ok(siege)
 }
 

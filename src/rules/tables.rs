@@ -161,7 +161,7 @@ impl Table {
         let die = self
             .die
             .filter(|_| self.kind == TableKind::Random)
-            .ok_or_else(|| DiceError(format!("{} is not rolled on", self.name)))?;
+            .ok_or_else(|| DiceError::NotRolledOn { table: self.name.clone() })?;
         let result = dice.roll(&format!("1d{die}"), RollMode::Normal)?.total as u32;
         let row = self.row_for(result).map(<[String]>::to_vec).unwrap_or_default();
         Ok(TableRoll { table: self.name.clone(), die, result, row })

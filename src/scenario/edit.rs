@@ -9,10 +9,24 @@ use crate::rules::health::Defenses;
 use crate::rules::objects::OBJECT_IMMUNITIES;
 use crate::rules::{Cell, Grid, Size, TerrainMap};
 
-/// Why an edit can't be made, in a sentence.
+/// Why an edit can't be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct EditError(pub String);
+pub enum EditError {
+    /// The edited scene fails the check a saved file would (`battlemap check`'s first sentence).
+    #[error("{0}")]
+    Invalid(String),
+    #[error("the legend has no terrain number {terrain}")]
+    NoSuchTerrain { terrain: usize },
+    #[error("a map is from 1 to {MAX_MAP_SIDE} cells a side")]
+    MapSide,
+    #[error("there is no room near {name} for a copy")]
+    NoRoom { name: String },
+    #[error("no token has the id {id:?}")]
+    NoSuchToken { id: String },
+    /// Terrain that blocks movement isn't painted under a token.
+    #[error("{name} stands at {at}: no {terrain} under it")]
+    StandsThere { name: String, at: Cell, terrain: String },
+}
 
 /// The largest brush, in cells from its centre.
 pub const MAX_BRUSH: u32 = 10;
@@ -21,7 +35,7 @@ pub const MAX_BRUSH: u32 = 10;
 /// edit is refused with the same sentence `battlemap check` would give the saved file.
 pub fn checked(candidate: &Scenario) -> Result<Scenario, EditError> {
     Scenario::from_ron("the edited scene", &candidate.to_ron()).map_err(|errors| {
-        EditError(errors.0.first().map_or_else(|| "the edit is not valid".to_owned(), |e| e.message.clone()))
+        EditError::Invalid(errors.0.first().map_or_else(|| "the edit is not valid".to_owned(), |e| e.message.clone()))
     })
 }
 
@@ -76,7 +90,7 @@ pub fn rectangle(map: &TerrainMap, a: Cell, b: Cell) -> Vec<Cell> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Painted {
     pub changed: usize,
-    pub refused: Option<String>,
+    pub refused: Option<EditError>,
 }
 
 /// Paints `cells` (those on the map) with palette entry `terrain`; a terrain that blocks movement
@@ -85,7 +99,7 @@ pub struct Painted {
 pub fn paint(scenario: &mut Scenario, cells: &[Cell], terrain: usize) -> Result<Painted, EditError> {
     let palette = scenario.map.palette();
     let Some(chosen) = palette.get(terrain) else {
-        return Err(EditError(format!("the legend has no terrain number {terrain}")));
+        return Err(EditError::NoSuchTerrain { terrain });
     };
     let blocks = chosen.blocks_movement;
     let name = chosen.name.clone();
@@ -97,7 +111,11 @@ pub fn paint(scenario: &mut Scenario, cells: &[Cell], terrain: usize) -> Result<
         let standing =
             blocks.then(|| scenario.tokens.iter().find(|t| t.cells(scenario.grid).contains(&cell))).flatten();
         if let Some(token) = standing {
-            painted.refused.get_or_insert_with(|| format!("{} stands at {cell}: no {name} under it", token.name));
+            painted.refused.get_or_insert_with(|| EditError::StandsThere {
+                name: token.name.clone(),
+                at: cell,
+                terrain: name.clone(),
+            });
             continue;
         }
         scenario.map.set(cell, terrain);
@@ -111,7 +129,7 @@ pub fn paint(scenario: &mut Scenario, cells: &[Cell], terrain: usize) -> Result<
 pub fn resize(scenario: &Scenario, width: u32, height: u32) -> Result<Scenario, EditError> {
     let side = 1..=MAX_MAP_SIDE as u32;
     if !side.contains(&width) || !side.contains(&height) {
-        return Err(EditError(format!("a map is from 1 to {MAX_MAP_SIDE} cells a side")));
+        return Err(EditError::MapSide);
     }
     let mut edited = scenario.clone();
     edited.map = remade(&scenario.map, scenario.grid, width, height);
@@ -244,7 +262,7 @@ pub fn duplicate(scenario: &Scenario, id: &str) -> Result<(Scenario, String), Ed
         footprint.at(at).all(|c| !taken.contains(&c) && scenario.map.terrain(c).is_some_and(|t| !t.blocks_movement))
     });
     let Some(at) = free else {
-        return Err(EditError(format!("there is no room near {} for a copy", original.name)));
+        return Err(EditError::NoRoom { name: original.name.clone() });
     };
     let mut copy = original.clone();
     copy.id = new_id.clone();
@@ -314,7 +332,7 @@ pub fn delete(scenario: &Scenario, id: &str) -> Result<(Scenario, Option<String>
 }
 
 fn unknown(id: &str) -> EditError {
-    EditError(format!("no token has the id {id:?}"))
+    EditError::NoSuchToken { id: id.to_owned() }
 }
 
 #[cfg(test)]
@@ -382,7 +400,9 @@ mod tests {
         let mut scene = room();
         let done = paint(&mut scene, &[Cell::new(0, 0), Cell::new(1, 0), Cell::new(9, 9)], 1).expect("painted");
         assert_eq!(done.changed, 1);
-        assert_eq!(done.refused.as_deref(), Some("Ann stands at (0, 0): no wall under it"));
+        let refused = done.refused.expect("refused under Ann");
+        assert_eq!(refused, EditError::StandsThere { name: "Ann".into(), at: Cell::new(0, 0), terrain: "wall".into() });
+        assert_eq!(refused.to_string(), "Ann stands at (0, 0): no wall under it");
         // Difficult terrain may be under a creature.
         assert_eq!(paint(&mut scene, &[Cell::new(0, 0)], 2).expect("painted").changed, 1);
         assert!(paint(&mut scene, &[Cell::new(0, 0)], 999).is_err());
@@ -395,7 +415,7 @@ mod tests {
         let bigger = resize(&scene, 8, 6).expect("grown");
         assert_eq!((bigger.map.width(), bigger.map.height()), (8, 6));
         let error = resize(&scene, 4, 2).expect_err("Bo would fall off");
-        assert!(error.0.contains("Bo at (3, 1) is off the map"), "{error}");
+        assert!(error.to_string().contains("Bo at (3, 1) is off the map"), "{error}");
         assert!(resize(&scene, 0, 3).is_err() && resize(&scene, 501, 3).is_err());
     }
 
@@ -427,7 +447,7 @@ mod tests {
         assert_eq!(copy, "a-1");
         let copied = scene.token("a-1").expect("there");
         assert_eq!(Grid::Square.steps_between(copied.anchor, Cell::new(0, 0)), 1);
-        assert!(place(&scene, "b", Cell::new(0, 0)).expect_err("overlaps Ann").0.contains("overlaps"));
+        assert!(place(&scene, "b", Cell::new(0, 0)).expect_err("overlaps Ann").to_string().contains("overlaps"));
         let scene = place(&scene, "b", Cell::new(1, 2)).expect("placed");
         let (scene, warning) = delete(&scene, "a").expect("deleted");
         assert!(scene.token("a").is_none() && warning.is_none());

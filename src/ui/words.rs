@@ -2,6 +2,7 @@
 //! the small labels beside the cursor. The one place the app's outcomes and refusals become
 //! English.
 
+use crate::app::core::components::CrewStep;
 use crate::app::core::notice::{CantDelay, CantPush, CantWork, DragRefusal, Edited, NotNow, Said, SaveLine};
 use crate::rules::economy::Action;
 use crate::rules::fight::StandError;
@@ -113,6 +114,7 @@ pub fn said(notice: &Said) -> String {
             "{weapon} can't attack alone: a siege weapon fires through its crew: select a creature beside it and use its card"
         ),
         Said::CantAttack { who, why } => format!("{who} can't attack: {why}"),
+        Said::AttackNotRolled { who, error } => format!("{who}'s attack can't be rolled: {error}"),
         Said::CantAttackNow { who, why } => format!("{who} can't attack: {}", not_now(why, false)),
         Said::Attacked { attacker, target, attack, how, roll, taken, revealed } => {
             let mut text = match how {
@@ -309,13 +311,7 @@ fn cant_push(weapon: &str, to: crate::rules::Cell, why: &CantPush) -> String {
                 "{weapon} can't be pushed now: push it on the turn of one of its pushers (or hold Shift to move it as the DM)"
             );
         }
-        CantPush::TooFew { crew } => format!("too few to push it: {crew}"),
-        CantPush::NoPath { why, feet } => {
-            let why = why.as_ref().map_or_else(|| "out of reach".to_owned(), ToString::to_string);
-            format!("{why} (its pushers can move it {feet} ft)")
-        }
-        CantPush::Blocked { pusher, at } => format!("{pusher} can't walk alongside it to {at}"),
-        CantPush::NoSuchWeapon => "no such weapon".to_owned(),
+        CantPush::Push(error) => error.to_string(),
     };
     format!("{weapon} can't be pushed to {to}: {reason}")
 }
@@ -326,12 +322,24 @@ pub fn cover_label(degree: CoverDegree, sight: bool, target: &str) -> String {
     format!("{target}: {}{sight}", degree.label())
 }
 
+/// One crew member's step on a siege weapon of `kind`, for the weapon's card: `Brom loaded`,
+/// `Soldier rammed`.
+pub fn crew_step(kind: crate::rules::siege::SiegeKind, step: &CrewStep) -> String {
+    let past = match kind.verb(step.step) {
+        "tip" => "tipped".to_owned(),
+        "ram" => "rammed".to_owned(),
+        "fire" => "fired".to_owned(),
+        verb => format!("{verb}ed"),
+    };
+    format!("{} {past}", step.who)
+}
+
 /// Why a dragged token can't go where the cursor is, beside the cursor.
-pub fn drag_refusal(why: &DragRefusal) -> Option<String> {
-    Some(match why {
+pub fn drag_refusal(why: &DragRefusal) -> String {
+    match why {
         DragRefusal::Move(Some(error)) => error.to_string(),
         DragRefusal::Move(None) => "unreachable".to_owned(),
         DragRefusal::Push(error) => error.to_string(),
         DragRefusal::Unmovable => "this token does not move".to_owned(),
-    })
+    }
 }

@@ -14,6 +14,7 @@ use battlemap::app::features::editor::Editor;
 use battlemap::app::features::session::capture;
 use battlemap::rules::Cell;
 use battlemap::rules::size::Size;
+use battlemap::scenario::edit::EditError;
 use battlemap::scenario::{Scenario, TokenKind};
 
 use super::headless::{entity_of, notice, said};
@@ -30,8 +31,16 @@ fn send<M: Message>(app: &mut App, message: M) {
     app.update();
 }
 
-fn refusal(app: &App) -> Option<String> {
-    app.world().resource::<Editor>().refusal.clone().map(|e| e.0)
+fn refusal(app: &App) -> Option<EditError> {
+    app.world().resource::<Editor>().refusal.clone()
+}
+
+/// The scene check's sentence behind a refused edit (`battlemap check`'s words for the saved file).
+fn invalid(app: &App) -> Option<String> {
+    match refusal(app) {
+        Some(EditError::Invalid(sentence)) => Some(sentence),
+        _ => None,
+    }
 }
 
 fn terrain_name(app: &App, cell: Cell) -> String {
@@ -63,7 +72,8 @@ fn the_editor_paints_places_changes_and_saves_the_scene() {
     assert_eq!(terrain_name(&app, Cell::new(3, 5)), "floor");
     let refused = matches!(
         said(&app),
-        Some(Said::Edited(Edited::Filled { cells: 0, refused: Some(why) })) if why.contains("Brom stands at (3, 5)")
+        Some(Said::Edited(Edited::Filled { cells: 0, refused: Some(EditError::StandsThere { name, at, .. }) }))
+            if name == "Brom" && at == Cell::new(3, 5)
     );
     assert!(refused, "{}", notice(&app));
 
@@ -81,7 +91,7 @@ fn the_editor_paints_places_changes_and_saves_the_scene() {
     let mut bad = capture(app.world_mut()).board.token("creature-1").cloned().expect("there");
     bad.max_hp = 5;
     send(&mut app, EditMessage::Panel(EditRequest::Update(Box::new(bad))));
-    let reason = refusal(&app).expect("refused");
+    let reason = invalid(&app).expect("refused by the scene check");
     assert!(reason.contains("max_hp must be at least hp"), "{reason}");
 
     // Changing a creature's speed is a step like any other: undo goes back past it and redo
@@ -104,7 +114,7 @@ fn the_editor_paints_places_changes_and_saves_the_scene() {
 
     // Placing anywhere it fits, never inside the hearth.
     send(&mut app, EditMessage::Place { id: "brom".into(), anchor: Cell::new(1, 1) });
-    assert!(refusal(&app).is_some_and(|r| r.contains("inside hearth")), "{:?}", refusal(&app));
+    assert!(invalid(&app).is_some_and(|r| r.contains("inside hearth")), "{:?}", refusal(&app));
     send(&mut app, EditMessage::Place { id: "brom".into(), anchor: Cell::new(2, 3) });
     let brom = entity_of(&mut app, "brom");
     assert_eq!(app.world().get::<Position>(brom).map(|p| p.0), Some(Cell::new(2, 3)));
@@ -122,7 +132,7 @@ fn the_editor_paints_places_changes_and_saves_the_scene() {
     send(&mut app, EditMessage::Panel(EditRequest::Delete("rat-2".into())));
     assert!(!ids(&mut app).contains(&"rat-2".to_owned()));
     send(&mut app, EditMessage::Panel(EditRequest::Resize { width: 5, height: 5 }));
-    assert!(refusal(&app).is_some_and(|r| r.contains("off the map")), "{:?}", refusal(&app));
+    assert!(invalid(&app).is_some_and(|r| r.contains("off the map")), "{:?}", refusal(&app));
     send(&mut app, EditMessage::Panel(EditRequest::Resize { width: 24, height: 14 }));
     let map = app.world().resource::<LoadedScenario>().scenario.map.clone();
     assert_eq!((map.width(), map.height()), (24, 14));

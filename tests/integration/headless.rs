@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use battlemap::app::core::components::{
-    Allegiance, Combatant, HitPoints, Position, Size as CreatureSize, TokenId, TurnMoves, Vitals,
+    Allegiance, Combatant, HitPoints, Position, Size as SizeComponent, TokenId, TurnMoves, Vitals,
 };
 use battlemap::app::core::dice::{Dice, RollRecord};
 use battlemap::app::core::messages::{AttackHow, AttackRequest, FightRequest, OpenScenario, SelectToken};
@@ -66,7 +66,7 @@ fn every_token_becomes_an_entity_with_its_components() {
     let mut app = app_with("scenes/tavern_brawl.ron");
     let scenario = app.world().resource::<LoadedScenario>().scenario.clone();
     assert_eq!(token_ids(&mut app).len(), scenario.tokens.len());
-    let mut query = app.world_mut().query::<(&TokenId, &Position, &CreatureSize, &Allegiance, &HitPoints)>();
+    let mut query = app.world_mut().query::<(&TokenId, &Position, &SizeComponent, &Allegiance, &HitPoints)>();
     let (_, position, size, side, hit_points) =
         query.iter(app.world()).find(|(id, ..)| id.0 == "gorm").expect("Gorm is on the map");
     assert_eq!(position.0, Cell::new(15, 2));

@@ -272,7 +272,8 @@ fn the_autosave_restores_a_chase_in_progress() {
     let error = SessionFile::load(&session_file).expect_err("refused");
     let unknown = matches!(
         &error,
-        SessionError::Unplayable { why: Unplayable::Chase(SavedChaseError::NotAParticipant { id, .. }), .. } if id == "nobody"
+        SessionError::Unplayable { why: Unplayable::Chase(why), .. }
+            if matches!(&**why, SavedChaseError::NotAParticipant { id, .. } if id == "nobody")
     );
     assert!(unknown, "{error}");
 }

@@ -4,12 +4,12 @@
 
 use bevy::prelude::*;
 
-use battlemap::app::core::components::{Combatant, HitPoints, SiegeWeapon};
+use battlemap::app::core::components::{Combatant, CrewStep, HitPoints, SiegeWeapon};
 use battlemap::app::core::messages::{AttackHow, AttackRequest, SiegeRequest, TurnRequest};
 use battlemap::app::core::notice::{CantPush, CantWork, NotNow, Said};
 use battlemap::rules::log::RollReason;
 use battlemap::rules::movement::MoveError;
-use battlemap::rules::siege::{SiegeError, Step};
+use battlemap::rules::siege::{PushError, SiegeError, Step};
 use battlemap::ui::log::log_line;
 
 use super::headless::{app_with, entity_of, log_entries, notice, said};
@@ -127,7 +127,8 @@ fn a_scripted_siege_round() {
         let said = s.send(SiegeRequest::Work { operator: engineer_2, weapon: mangonel, step: Step::Aim });
         assert!(matches!(&said, Said::Worked { state, .. } if state == "aimed"), "two creatures' actions: {said:?}");
         let crew = s.weapon("mangonel").crew_this_round;
-        assert_eq!(crew, ["Engineer aimed", "Engineer aimed"]);
+        let aimed = CrewStep { who: "Engineer".into(), step: Step::Aim };
+        assert_eq!(crew, [aimed.clone(), aimed]);
 
         s.turn("bolt-guard");
         let said = s.fire(bolt_guard, ballista, wren);
@@ -169,7 +170,7 @@ fn the_crew_pushes_the_ram() {
         s.app.world().get::<TurnMoves>(entity).expect("movement").turn.left()
     };
     let push = |s: &mut Siege, to: Cell| s.send(MoveToken { entity: ram, to, by_dm: false });
-    let too_far = |said: &Said, feet: u32| matches!(said, Said::CantPush { why: CantPush::NoPath { feet: f, .. }, .. } if *f == feet);
+    let too_far = |said: &Said, feet: u32| matches!(said, Said::CantPush { why: CantPush::Push(PushError::NoPath { feet: f, .. }), .. } if *f == feet);
     let said = push(&mut s, Cell::new(13, 10));
     assert!(too_far(&said, 15), "20 ft is beyond half of 30 ft: {said:?}");
     assert_eq!(at(&mut s, "ram"), Cell::new(13, 6), "nothing moved");
@@ -183,7 +184,10 @@ fn the_crew_pushes_the_ram() {
     let said = push(&mut s, Cell::new(13, 9));
     let short = matches!(
         &said,
-        Said::CantPush { why: CantPush::NoPath { feet: 5, why: Some(MoveError::NotEnoughMovement { .. }) }, .. }
+        Said::CantPush {
+            why: CantPush::Push(PushError::NoPath { feet: 5, why: Some(MoveError::NotEnoughMovement { .. }) }),
+            ..
+        }
     );
     assert!(short, "10 ft left each: 5 ft, and the low wall makes it 10: {said:?}");
     // In a fight, on Wren's turn the ram stays; on a soldier's it moves.
@@ -197,7 +201,7 @@ fn the_crew_pushes_the_ram() {
     // A ballista with one guard beside it: too few to push.
     let ballista = s.e("ballista");
     let said = s.send(MoveToken { entity: ballista, to: Cell::new(18, 3), by_dm: false });
-    assert!(matches!(said, Said::CantPush { why: CantPush::TooFew { .. }, .. }), "{said:?}");
+    assert!(matches!(said, Said::CantPush { why: CantPush::Push(PushError::TooFew { .. }), .. }), "{said:?}");
     // The DM moves it anyway, alone.
     s.app.world_mut().write_message(MoveToken { entity: ballista, to: Cell::new(18, 3), by_dm: true });
     s.app.update();

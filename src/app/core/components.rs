@@ -92,8 +92,30 @@ pub struct SiegeWeapon {
     pub siege: crate::rules::siege::Siege,
     /// The round the crew below worked it in.
     pub round: u32,
-    /// What each creature did to it this round, such as `Brom loaded it`.
-    pub crew_this_round: Vec<String>,
+    /// What each creature did to it this round, in order.
+    pub crew_this_round: Vec<CrewStep>,
+}
+
+/// One crew member's step on a siege weapon: who (by name) took which step.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CrewStep {
+    pub who: String,
+    pub step: crate::rules::siege::Step,
+}
+
+impl CrewStep {
+    /// Reads a round's crew steps, dropping the sentences an older version wrote in their place
+    /// (they only told the round's story).
+    pub fn read_then_or_now<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Self>, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Stored {
+            Now(CrewStep),
+            Then(#[allow(dead_code)] String),
+        }
+        let stored = <Vec<Stored> as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(stored.into_iter().filter_map(|s| if let Stored::Now(step) = s { Some(step) } else { None }).collect())
+    }
 }
 
 /// What is spent of a creature's turn and round: action, bonus action, object interaction,
@@ -161,9 +183,8 @@ pub struct TokenDisc {
 /// the map's badge.
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct ChaseState {
-    /// Which of the running chases it is in (after a split there may be several), and its name.
+    /// Which of the running chases it is in (after a split there may be several).
     pub chase: usize,
-    pub chase_name: String,
     /// Quarry, pursuer, or both (a role reversal).
     pub roles: Vec<Role>,
     /// Its place on the track, in feet.

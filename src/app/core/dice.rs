@@ -1,11 +1,12 @@
 //! The session's randomness and records: one seeded generator for every roll ([`Dice`]), the roll
-//! log ([`Rolls`]), and the DM's tables ([`Tables`]), each its own resource.
+//! log ([`RollRecord`]), and the DM's tables ([`Tables`]), each its own resource; [`Rolls`] writes
+//! a roll in the log.
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::options::LaunchOptions;
-use crate::rules::dice::{DiceError, DiceRoll, RollMode, SeededDice};
+use crate::rules::dice::{DiceRoll, SeededDice};
 use crate::rules::log::{LogEntry, RollLog, RollReason};
 use crate::rules::tables::{self, Table};
 
@@ -59,20 +60,6 @@ pub struct Rolls<'w> {
 }
 
 impl Rolls<'_> {
-    /// Rolls `notation` and writes it in the log as `who`'s, for `reason`.
-    pub fn roll(
-        &mut self,
-        notation: &str,
-        mode: RollMode,
-        who: &str,
-        reason: RollReason,
-        hidden: bool,
-    ) -> Result<DiceRoll, DiceError> {
-        let roll = self.dice.0.roll(notation, mode)?;
-        self.write(who, reason, roll.clone(), hidden);
-        Ok(roll)
-    }
-
     /// Writes a roll already made in the log.
     pub fn write(&mut self, who: &str, reason: RollReason, roll: DiceRoll, hidden: bool) {
         self.log.0.entries.push(LogEntry::new(who, reason, roll, hidden));

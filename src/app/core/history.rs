@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use bevy::prelude::*;
 
+use super::components::CrewStep;
 use super::notice::Said;
 use crate::rules::chase::Chases;
 use crate::rules::economy::Economy;
@@ -54,7 +55,8 @@ pub struct TokenState {
     /// and who worked it then.
     pub crewing: Option<Crewing>,
     pub siege_round: u32,
-    pub crew_this_round: Vec<String>,
+    #[serde(deserialize_with = "CrewStep::read_then_or_now")]
+    pub crew_this_round: Vec<CrewStep>,
 }
 
 /// Whose turn it is, by id.

@@ -15,7 +15,7 @@ use crate::rules::economy::{Action, EconomyError};
 use crate::rules::fight::StandError;
 use crate::rules::fight::actions::{CantHelp, CantTurn};
 use crate::rules::fight::adjudicate::Refusal;
-use crate::rules::fight::resolve::AttackRoll;
+use crate::rules::fight::resolve::{AttackRoll, RollError};
 use crate::rules::health::{DamageTaken, DeathSave, Life};
 use crate::rules::log::AttackOccasion;
 use crate::rules::movement::MoveError;
@@ -86,23 +86,10 @@ pub enum CantWork {
 /// Why a siege weapon can't be pushed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CantPush {
-    /// Too few creatures beside it: its crew in words.
-    TooFew {
-        crew: String,
-    },
-    /// No path for its space within what its pushers can move it.
-    NoPath {
-        why: Option<MoveError>,
-        feet: u32,
-    },
-    /// A pusher can't walk alongside it.
-    Blocked {
-        pusher: String,
-        at: Cell,
-    },
+    /// The rules refuse the push (`rules::siege::plan_push`).
+    Push(PushError),
     /// While a fight runs, one of its pushers must be the creature whose turn it is.
     NotTheirTurn,
-    NoSuchWeapon,
 }
 
 /// Why the creature whose turn it is can't delay.
@@ -118,7 +105,7 @@ pub enum CantDelay {
 /// What an edit of the editor did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edited {
-    Filled { cells: usize, refused: Option<String> },
+    Filled { cells: usize, refused: Option<EditError> },
     Added { id: String },
     Placed { id: String, anchor: Cell },
     Resized { width: u32, height: u32 },
@@ -300,6 +287,11 @@ pub enum Said {
     },
     WeaponFiresThroughCrew {
         weapon: String,
+    },
+    /// The attack was allowed but its dice couldn't be rolled (bad notation or damage type).
+    AttackNotRolled {
+        who: String,
+        error: RollError,
     },
     CantAttack {
         who: String,

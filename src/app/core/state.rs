@@ -1,6 +1,6 @@
 //! The shared resources of the app's state: the loaded scenario, the selection, the audience, the
 //! attack picked, the reactions waiting, the cells shaded on the map; and the systems that load a
-//! scenario and select a token.
+//! scenario and keep the map redrawing after a change.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -116,11 +116,6 @@ impl AttackMode {
     /// The attack picked by `attacker`, if it is the one picking.
     pub fn picked_by(&self, attacker: Option<Entity>) -> Option<&str> {
         self.attack.as_deref().filter(|_| attacker.is_some() && self.attacker == attacker)
-    }
-
-    /// What fires the picked attack: the crewed weapon, else the attacker.
-    pub fn shooter(&self) -> Option<Entity> {
-        self.weapon.or(self.attacker)
     }
 }
 

@@ -1,5 +1,6 @@
-//! Whose turn it is: the fight's initiative order and the creature acting now, in one resource
-//! that only the turns feature changes.
+//! Whose turn it is: the fight's initiative order, the creature acting now and who has moved
+//! this turn, in one resource. The turns feature runs the order; a creature that moves is added
+//! to `movers` by the reactions feature; a restored snapshot replaces it whole.
 
 use bevy::prelude::*;
 

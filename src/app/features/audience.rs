@@ -4,6 +4,7 @@
 //! hides hidden rolls ("The DM rolled.") and hidden initiative entries; the DM's view shows
 //! everything under a banner.
 
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
 use crate::app::core::components::{Allegiance, Combatant, OutOfView, Secret, TokenId};
@@ -23,23 +24,31 @@ fn switch_audience(mut requests: MessageReader<AudienceRequest>, mut audience: R
     }
 }
 
+/// A token as the audience sees it, or doesn't.
+#[derive(QueryData)]
+#[query_data(mutable)]
+struct Shown {
+    entity: Entity,
+    combatant: &'static Combatant,
+    secret: Has<Secret>,
+    side: &'static Allegiance,
+    out_of_view: Has<OutOfView>,
+    visibility: &'static mut Visibility,
+}
+
 /// Keeps [`OutOfView`] and the tokens' visibility up to date with the audience.
-fn show_to_audience(
-    mut commands: Commands,
-    audience: Res<Audience>,
-    mut tokens: Query<(Entity, &Combatant, Has<Secret>, &Allegiance, Has<OutOfView>, &mut Visibility), With<TokenId>>,
-) {
-    for (entity, combatant, secret, side, out, mut visibility) in &mut tokens {
-        let sees = audience.sees(secret, combatant.hidden.is_some(), side.0);
-        if sees != out {
+fn show_to_audience(mut commands: Commands, audience: Res<Audience>, mut tokens: Query<Shown, With<TokenId>>) {
+    for mut token in &mut tokens {
+        let sees = audience.sees(token.secret, token.combatant.hidden.is_some(), token.side.0);
+        if sees != token.out_of_view {
             continue;
         }
         if sees {
-            commands.entity(entity).remove::<OutOfView>();
-            *visibility = Visibility::Inherited;
+            commands.entity(token.entity).remove::<OutOfView>();
+            *token.visibility = Visibility::Inherited;
         } else {
-            commands.entity(entity).insert(OutOfView);
-            *visibility = Visibility::Hidden;
+            commands.entity(token.entity).insert(OutOfView);
+            *token.visibility = Visibility::Hidden;
         }
     }
 }

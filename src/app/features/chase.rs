@@ -370,7 +370,6 @@ fn keep_chase_states(
                 entity,
                 ChaseState {
                     chase: i,
-                    chase_name: chase.name.clone(),
                     roles: chase.roles(&p.id),
                     position: p.position,
                     status: p.status,

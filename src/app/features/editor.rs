@@ -192,7 +192,6 @@ fn paint(
                 painted.write(TerrainEdited);
             }
             if let Some(refused) = done.refused {
-                let refused = EditError(refused);
                 editor.refusal = Some(refused.clone());
                 notice.say(Said::EditRefused(refused));
             }
@@ -247,7 +246,8 @@ fn apply_edit_messages(
         // The terrain painted since the last step is in the scene already.
         snapshot.board.map = loaded.scenario.map.clone();
         match edited(&mut snapshot, message) {
-            Ok((said, select_id)) => {
+            Ok(None) => {}
+            Ok(Some((said, select_id))) => {
                 editor.refusal = None;
                 history.apply_edit(snapshot, Said::Edited(said));
                 if let Some(id) = select_id {
@@ -262,8 +262,12 @@ fn apply_edit_messages(
     }
 }
 
-/// Makes one edit on `snapshot`; gives what it did and a token to select.
-fn edited(snapshot: &mut Snapshot, request: &EditMessage) -> Result<(Edited, Option<String>), EditError> {
+/// What an edit did, and a token to select.
+type Done = Option<(Edited, Option<String>)>;
+
+/// Makes one edit on `snapshot`; gives what it did (nothing for a request that changes only the
+/// editor's settings).
+fn edited(snapshot: &mut Snapshot, request: &EditMessage) -> Result<Done, EditError> {
     let board = &snapshot.board;
     let (scene, said, select) = match request {
         EditMessage::Fill(a, b, terrain) => {
@@ -301,10 +305,10 @@ fn edited(snapshot: &mut Snapshot, request: &EditMessage) -> Result<(Edited, Opt
         EditMessage::Panel(EditRequest::Update(form)) => {
             (edit::update(board, form)?, Edited::Changed { name: form.name.clone() }, None)
         }
-        _ => return Err(EditError("not an edit".to_owned())),
+        _ => return Ok(None),
     };
     snapshot.board = scene;
-    Ok((said, select))
+    Ok(Some((said, select)))
 }
 
 /// A deleted token leaves the turn, the initiative and its state behind.

@@ -66,7 +66,7 @@ const DM_FEET: u32 = 5000;
 
 /// How a creature is moving: the DM's moves are not its own movement; Disengage stops
 /// opportunity attacks (PHB "Opportunity Attacks").
-pub fn moving(by_dm: bool, disengaged: bool) -> Moving {
+fn moving(by_dm: bool, disengaged: bool) -> Moving {
     match (by_dm, disengaged) {
         (true, _) => Moving::Forced,
         (false, true) => Moving::Disengaged,

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use bevy::prelude::*;
 
-use crate::app::core::components::{Actions, Position, SiegeWeapon, TurnMoves};
+use crate::app::core::components::{Actions, CrewStep, Position, SiegeWeapon, TurnMoves};
 use crate::app::core::messages::{
     AttackHow, AttackMade, FightRequest, MoveToken, SaveSource, SavesRequest, SiegeRequest,
 };
@@ -16,8 +16,9 @@ use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{AttackMode, LoadedScenario};
 use crate::app::core::tokens::{Battlefield, Fighters};
 use crate::app::core::turns::Turns;
+use crate::rules;
 use crate::rules::economy::Action;
-use crate::rules::siege::{PushError, PushPlan, Siege, Step, in_pour, may_crew, plan_push};
+use crate::rules::siege::{PushPlan, Siege, Step, in_pour, plan_push};
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
@@ -28,7 +29,7 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// Whether `operator` may take `step` on `weapon` now: beside it, able to act, and the step the
 /// weapon needs next.
-fn may_take(
+fn may_work(
     fighters: &Fighters,
     loaded: &LoadedScenario,
     operator: Entity,
@@ -38,19 +39,7 @@ fn may_take(
     let (Some(op), Some(w)) = (fighters.get(operator), fighters.get(weapon)) else {
         return Err(CantWork::NoSuchWeapon);
     };
-    let siege = may_crew(&fighters.field(&loaded.scenario), op, w).map_err(|e| CantWork::Siege(Box::new(e)))?;
-    siege.crewing.check(siege.kind, step).map_err(|e| CantWork::Siege(Box::new(e)))?;
-    Ok(siege)
-}
-
-/// The past tense of a step's word, for the crew list: `loaded`, `tipped`, `rammed`.
-fn past(verb: &str) -> String {
-    match verb {
-        "tip" => "tipped".to_owned(),
-        "ram" => "rammed".to_owned(),
-        "fire" => "fired".to_owned(),
-        _ => format!("{verb}ed"),
-    }
+    rules::siege::may_take(&fighters.field(&loaded.scenario), op, w, step).map_err(|e| CantWork::Siege(Box::new(e)))
 }
 
 /// Spends `step` on the weapon and notes who did it this round; returns its state.
@@ -63,7 +52,7 @@ fn record(weapons: &mut Query<&mut SiegeWeapon>, weapon: Entity, round: u32, who
         w.round = round;
         w.crew_this_round.clear();
     }
-    w.crew_this_round.push(format!("{who} {}", past(kind.verb(step))));
+    w.crew_this_round.push(CrewStep { who: who.to_owned(), step });
     w.siege.crewing.state(kind)
 }
 
@@ -98,7 +87,7 @@ fn apply_siege_requests(
         };
         let result: Result<Option<Said>, CantWork> = match *request {
             SiegeRequest::Work { step: Step::Fire, .. } => Err(CantWork::NeedsTarget),
-            SiegeRequest::Work { step, .. } => may_take(&fighters, &loaded, operator, weapon, step).and_then(|siege| {
+            SiegeRequest::Work { step, .. } => may_work(&fighters, &loaded, operator, weapon, step).and_then(|siege| {
                 pay()?;
                 let state = record(&mut board.p1(), weapon, turns.round(), &who, step);
                 let (who, weapon, verb) = (who.clone(), weapon_name.clone(), siege.kind.verb(step));
@@ -109,7 +98,7 @@ fn apply_siege_requests(
                 Ok(Some(Said::LetsGoOf { who: who.clone(), weapon: weapon_name.clone() }))
             }
             SiegeRequest::PickTarget { .. } => {
-                may_take(&fighters, &loaded, operator, weapon, Step::Fire).and_then(|_| {
+                may_work(&fighters, &loaded, operator, weapon, Step::Fire).and_then(|_| {
                     let attack =
                         fighters.get(weapon).and_then(|w| w.sheet.attacks.first()).ok_or(CantWork::NoAttack)?;
                     picks.write(FightRequest::PickAttack {
@@ -120,7 +109,7 @@ fn apply_siege_requests(
                     Ok(None)
                 })
             }
-            SiegeRequest::Tip { .. } => may_take(&fighters, &loaded, operator, weapon, Step::Fire).and_then(|siege| {
+            SiegeRequest::Tip { .. } => may_work(&fighters, &loaded, operator, weapon, Step::Fire).and_then(|siege| {
                 let field = fighters.field(&loaded.scenario);
                 let cauldron = fighters.get(weapon).ok_or(CantWork::NoSuchWeapon)?;
                 let effect = siege.kind.pour().ok_or(CantWork::NoAttack)?;
@@ -187,7 +176,7 @@ fn apply_pushes(
                 continue;
             }
             Err(error) => {
-                notice.say(Said::CantPush { weapon: weapon_name, to: request.to, why: cant_push(error) });
+                notice.say(Said::CantPush { weapon: weapon_name, to: request.to, why: CantPush::Push(error) });
                 continue;
             }
         };
@@ -212,15 +201,5 @@ fn apply_pushes(
         } else {
             Said::Pushed { pushers, weapon: weapon_name, feet: plan.path.cost, each }
         });
-    }
-}
-
-/// A push's refusal as the notice tells it.
-fn cant_push(error: PushError) -> CantPush {
-    match error {
-        PushError::NotSiege { .. } => CantPush::NoSuchWeapon,
-        PushError::TooFew { crew } => CantPush::TooFew { crew },
-        PushError::NoPath { why, feet } => CantPush::NoPath { why, feet },
-        PushError::Blocked { pusher, at } => CantPush::Blocked { pusher, at },
     }
 }

@@ -2,7 +2,7 @@
 //! joining and leaving, entries kept from the players), and each creature's action economy with
 //! the actions taken from its card (Dash, Disengage, Dodge, Use an Object, Ready, an object
 //! interaction). What starts a turn: movement, actions and the reaction come back, Dodge and the
-//! Help it gave end, an unfired readied action is lost. The only writer of [`Turns`].
+//! Help it gave end, an unfired readied action is lost. It runs the initiative order of [`Turns`].
 
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;

@@ -194,7 +194,8 @@ fn write_state_file(
     })
     .to_string();
     if *last_written != state {
-        // Write the whole file at once, so a reader never sees half of it.
+        // Write the whole file at once, so a reader never sees half of it; unlike a save
+        // (`files::write_atomically`), not flushed to the disk: it is rewritten at every change.
         let temporary = path.with_extension("tmp");
         if std::fs::write(&temporary, &state).and_then(|()| std::fs::rename(&temporary, path)).is_ok() {
             *last_written = state;

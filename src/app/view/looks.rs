@@ -2,6 +2,7 @@
 //! naming its state and conditions (and its place in a running chase), and the facing notch
 //! turned the way it faces.
 
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 
@@ -133,22 +134,25 @@ pub(crate) fn spawn(commands: &mut Commands, root: Entity, disc: TokenDisc) {
     ));
 }
 
+/// What a token's bar, badge and notch show, and whether it changed.
+#[derive(QueryData)]
+pub(crate) struct Shown {
+    hit_points: Ref<'static, HitPoints>,
+    combatant: Ref<'static, Combatant>,
+    vitals: Ref<'static, Vitals>,
+    facing: Option<Ref<'static, Facing>>,
+    children: &'static Children,
+    pc: Has<PlayerCharacter>,
+    side: &'static Allegiance,
+    chase: Option<Ref<'static, ChaseState>>,
+}
+
 /// Brings each changed token's bar, badge and notch up to date (every token when the audience
 /// changes: the players see a monster's bar only as healthy, bloodied or down).
-#[allow(clippy::type_complexity)]
 pub(crate) fn update(
     layout: Option<Res<MapLayout>>,
     audience: Res<Audience>,
-    tokens: Query<(
-        Ref<HitPoints>,
-        Ref<Combatant>,
-        Ref<Vitals>,
-        Option<Ref<Facing>>,
-        &Children,
-        Has<PlayerCharacter>,
-        &Allegiance,
-        Option<Ref<ChaseState>>,
-    )>,
+    tokens: Query<Shown>,
     mut chase_ended: RemovedComponents<ChaseState>,
     bars: Query<&HealthBar>,
     mut sprites: Query<(&mut Sprite, Has<HealthFill>), Or<(With<HealthFill>, With<StateBadgeBack>)>>,
@@ -157,7 +161,7 @@ pub(crate) fn update(
 ) {
     let Some(board) = layout else { return };
     let ended = chase_ended.read().count() > 0;
-    for (hit_points, combatant, vitals, facing, children, pc, side, chase) in &tokens {
+    for ShownItem { hit_points, combatant, vitals, facing, children, pc, side, chase } in &tokens {
         let changed = hit_points.is_changed()
             || combatant.is_changed()
             || vitals.is_changed()

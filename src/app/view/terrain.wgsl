@@ -1,5 +1,5 @@
 // The map's terrain and grid lines in one quad: each pixel finds its cell (square or hex, the
-// same arithmetic as `rules::grid` and `app::layout`), reads the cell's colour from a texture of
+// same arithmetic as `rules::grid` and `app::core::layout`), reads the cell's colour from a texture of
 // one texel per cell (columns and rows of the map's storage), and darkens it near the cell's
 // edge. The lines are anti-aliased by the pixel's size in the world, so they fade instead of
 // shimmering when the map is zoomed far out. Over that come the cell shades (`board::CellShades`:

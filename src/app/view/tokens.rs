@@ -2,6 +2,7 @@
 //! side, a name label and initials, the fight's bar and badge (`looks`), each token put where its
 //! [`Position`] says (or under the cursor while it is dragged).
 
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
 
@@ -107,17 +108,18 @@ const TOKEN_Z: f32 = 10.0;
 const ORDER_LIFT: f32 = 0.04;
 
 /// What a new token's look is built from.
-type Dressed<'a> = (
-    Entity,
-    &'a DisplayName,
-    &'a Allegiance,
-    &'a Kind,
-    &'a Size,
-    &'a Position,
-    &'a TokenDisc,
-    Option<&'a Facing>,
-    &'a RosterOrder,
-);
+#[derive(QueryData)]
+struct Dressed {
+    entity: Entity,
+    name: &'static DisplayName,
+    side: &'static Allegiance,
+    kind: &'static Kind,
+    size: &'static Size,
+    position: &'static Position,
+    disc: &'static TokenDisc,
+    facing: Option<&'static Facing>,
+    order: &'static RosterOrder,
+}
 
 /// Builds the look of every token spawned this frame (a new scenario, an undo, an edit).
 #[allow(clippy::too_many_arguments)]
@@ -141,7 +143,7 @@ fn dress_tokens(
         *shared = SharedLooks { grid: Some(layout.0.grid), ..SharedLooks::default() };
     }
     let count = all.iter().count().max(1) as f32;
-    for (entity, name, side, kind, size, position, disc, facing, order) in &new {
+    for DressedItem { entity, name, side, kind, size, position, disc, facing, order } in &new {
         if let Ok(mut transform) = transforms.get_mut(entity) {
             transform.translation.z = TOKEN_Z + ORDER_LIFT * order.0 as f32 / count;
         }
@@ -297,7 +299,6 @@ fn initials(name: &str) -> String {
     name.split_whitespace().take(2).filter_map(|w| w.chars().next()).flat_map(char::to_uppercase).collect()
 }
 
-/// A mesh of the token's cells, each slightly inset so the grid still shows between them.
 /// The tinted space of a token: each cell a little inset, around `origin` (the first cell's
 /// centre).
 fn footprint_mesh(layout: &BoardLayout, cells: &[Cell], origin: Vec2) -> Mesh {

@@ -27,99 +27,50 @@ use crate::rules::sight::{Cover, CoverDegree};
 pub const SHIELD_BONUS: i32 = 2;
 
 /// Why an attack can't be made.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Refusal {
-    NoSuchAttack {
-        attacker: String,
-        attack: String,
-        attacks: Vec<String>,
-    },
-    NoAttacks {
-        attacker: String,
-    },
+    #[error("{attacker} has no attack named {attack:?}; its attacks are {}", attacks.join(", "))]
+    NoSuchAttack { attacker: String, attack: String, attacks: Vec<String> },
+    #[error("{attacker} has no attacks in the scenario")]
+    NoAttacks { attacker: String },
+    #[error("a creature doesn't attack itself here")]
     Itself,
     /// Objects and the dead make no attacks; incapacitated creatures take no actions.
-    CannotAct {
-        attacker: String,
-        why: String,
-    },
-    OutOfReach {
-        distance: u32,
-        reach: u32,
-    },
-    OutOfRange {
-        distance: u32,
-        range: u32,
-    },
-    TotalCover {
-        target: String,
-    },
+    #[error("{attacker} can't attack: {why}")]
+    CannotAct { attacker: String, why: String },
+    #[error("out of reach: {distance} ft away, and the reach is {reach} ft")]
+    OutOfReach { distance: u32, reach: u32 },
+    #[error("out of range: {distance} ft away, and the attack reaches {range} ft")]
+    OutOfRange { distance: u32, range: u32 },
+    #[error("{target} has total cover: walls block every line to it, so it can't be targeted")]
+    TotalCover { target: String },
     /// The facing rule: "A creature can normally target only creatures in its front or side arcs".
-    InRearArc {
-        target: String,
-    },
+    #[error("{target} is in the attacker's rear arc: a creature can target only its front and side arcs")]
+    InRearArc { target: String },
     /// Within a mangonel's or trebuchet's minimum range.
-    TooClose {
-        distance: u32,
-        min_range: u32,
-    },
+    #[error("too close: {distance} ft away, and it can't hit targets within {min_range} ft")]
+    TooClose { distance: u32, min_range: u32 },
     /// A ram's attack: "one object".
-    NotAnObject {
-        target: String,
-    },
+    #[error("{target} is not an object: it hits only objects")]
+    NotAnObject { target: String },
     /// A siege weapon not yet loaded and aimed.
-    NotReady {
-        weapon: String,
-        state: String,
-        next: String,
-    },
+    #[error("{weapon} is {state}: {next} it first")]
+    NotReady { weapon: String, state: String, next: String },
     /// A ram without "a minimum of four Medium creatures to operate" it.
-    TooFewCrew {
-        weapon: String,
-        crew: String,
-    },
+    #[error("{weapon} needs four Medium creatures to work it: {crew}")]
+    TooFewCrew { weapon: String, crew: String },
     /// Total cover from siege equipment: inside a siege tower, or under a ram's gallery roof.
+    #[error("{}", sheltered(.0))]
     Sheltered(Shelter),
 }
 
-impl std::error::Error for Refusal {}
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Refusal::NoSuchAttack { attacker, attack, attacks } => {
-                write!(f, "{attacker} has no attack named {attack:?}; its attacks are {}", attacks.join(", "))
-            }
-            Refusal::NoAttacks { attacker } => write!(f, "{attacker} has no attacks in the scenario"),
-            Refusal::Itself => write!(f, "a creature doesn't attack itself here"),
-            Refusal::CannotAct { attacker, why } => write!(f, "{attacker} can't attack: {why}"),
-            Refusal::OutOfReach { distance, reach } => {
-                write!(f, "out of reach: {distance} ft away, and the reach is {reach} ft")
-            }
-            Refusal::OutOfRange { distance, range } => {
-                write!(f, "out of range: {distance} ft away, and the attack reaches {range} ft")
-            }
-            Refusal::TotalCover { target } => {
-                write!(f, "{target} has total cover: walls block every line to it, so it can't be targeted")
-            }
-            Refusal::InRearArc { target } => {
-                write!(f, "{target} is in the attacker's rear arc: a creature can target only its front and side arcs")
-            }
-            Refusal::TooClose { distance, min_range } => {
-                write!(f, "too close: {distance} ft away, and it can't hit targets within {min_range} ft")
-            }
-            Refusal::NotAnObject { target } => write!(f, "{target} is not an object: it hits only objects"),
-            Refusal::NotReady { weapon, state, next } => write!(f, "{weapon} is {state}: {next} it first"),
-            Refusal::TooFewCrew { weapon, crew } => {
-                write!(f, "{weapon} needs four Medium creatures to work it: {crew}")
-            }
-            Refusal::Sheltered(shelter @ Shelter::SiegeTower { target, .. }) => {
-                write!(f, "{target} has total cover: {shelter}")
-            }
-            Refusal::Sheltered(shelter @ Shelter::RamRoof { target, .. }) => {
-                write!(f, "{target} has total cover: the attack comes from above, and {shelter}")
-            }
+/// A target sheltered by siege equipment, in words.
+fn sheltered(shelter: &Shelter) -> String {
+    match shelter {
+        Shelter::SiegeTower { target, .. } => format!("{target} has total cover: {shelter}"),
+        Shelter::RamRoof { target, .. } => {
+            format!("{target} has total cover: the attack comes from above, and {shelter}")
         }
     }
 }

@@ -133,11 +133,6 @@ impl Fighter {
         Some(Facer { cells: &self.cells, facing, layout: self.arcs })
     }
 
-    /// The hit point maximum its exhaustion leaves it (PHB appendix A: halved from level 4).
-    pub fn max_hp(&self) -> i32 {
-        exhausted_max_hp(self.health.max_hp, self.sheet.exhaustion)
-    }
-
     /// Its defenses now: a petrified creature also resists all damage and is immune to poison
     /// (PHB appendix A, "Petrified").
     pub fn defenses_now(&self) -> Defenses {

@@ -22,6 +22,8 @@ pub enum RollError {
     Refused(Refusal),
     #[error("{0}")]
     Dice(#[from] DiceError),
+    #[error("{kind:?} is not a damage type; the types are {}", DamageType::names())]
+    NotADamageType { kind: String },
 }
 
 /// The damage of a hit.
@@ -81,13 +83,8 @@ pub fn roll_attack(
         outcome = Outcome::Critical;
     }
     let damage = if outcome.hits() {
-        let kind = DamageType::parse(&attack.damage_type).ok_or_else(|| {
-            RollError::Dice(DiceError(format!(
-                "{:?} is not a damage type; the types are {}",
-                attack.damage_type,
-                DamageType::names()
-            )))
-        })?;
+        let kind = DamageType::parse(&attack.damage_type)
+            .ok_or_else(|| RollError::NotADamageType { kind: attack.damage_type.clone() })?;
         let notation = Notation::parse(&attack.damage).map_err(RollError::Dice)?;
         Some(roll_damage(&notation, outcome == Outcome::Critical, average_damage, kind, defenses, dice)?)
     } else {

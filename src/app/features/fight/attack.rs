@@ -5,24 +5,22 @@
 
 use bevy::prelude::*;
 
-use super::FightState;
+use super::{Board, FightState};
 use crate::app::core::dice::Rolls;
 use crate::app::core::messages::{AttackHow, AttackMade, AttackRequest, SaveSource, SavesRequest};
 use crate::app::core::notice::{CantWork, NotNow, Notice, Said, SaveLine};
 use crate::app::core::state::{AttackMode, LoadedScenario};
-use crate::app::core::tokens::{Battlefield, Fighters};
+use crate::app::core::tokens::Fighters;
 use crate::app::core::turns::Turns;
 use crate::rules::dice::{DiceRoll, Evaluation, RollMode};
 use crate::rules::economy::Action;
 use crate::rules::fight::Fighter;
 use crate::rules::fight::adjudicate::{Adjudication, adjudicate, pick_attack};
-use crate::rules::fight::resolve::{Aftermath, AttackRoll, roll_attack};
+use crate::rules::fight::resolve::{Aftermath, AttackRoll, RollError, roll_attack};
 use crate::rules::fight::saves::{SaveEffect, SavesRolled, roll_saves};
 use crate::rules::fight::take_damage;
 use crate::rules::log::{AttackOccasion, RollReason};
-use crate::rules::siege::{Step, may_crew};
-
-type Board<'w, 's> = ParamSet<'w, 's, (Battlefield<'static, 'static>, Query<'static, 'static, FightState>)>;
+use crate::rules::siege::{Step, may_take};
 
 /// Makes every attack asked for.
 #[allow(clippy::too_many_arguments)]
@@ -97,8 +95,8 @@ fn attack(
     }
     let roll = roll_attack(&ruling, &target.defenses_now(), attacker.average_damage, &mut rolls.dice.0).map_err(
         |e| match e {
-            crate::rules::fight::resolve::RollError::Refused(why) => Said::CantAttack { who: who.to_owned(), why },
-            crate::rules::fight::resolve::RollError::Dice(error) => Said::Dice(error),
+            RollError::Refused(why) => Said::CantAttack { who: who.to_owned(), why },
+            error => Said::AttackNotRolled { who: who.to_owned(), error },
         },
     )?;
     if inspired
@@ -166,8 +164,7 @@ fn pay(
             let crew = fighters.get(operator).ok_or_else(|| Said::Gone { who: name.clone() })?;
             let weapon = attacker.name().to_owned();
             let refuse = |why| Said::CantWork { who: crew.name().to_owned(), weapon: weapon.clone(), why };
-            let siege = may_crew(field, crew, attacker).map_err(|e| refuse(CantWork::Siege(Box::new(e))))?;
-            siege.crewing.check(siege.kind, Step::Fire).map_err(|e| refuse(CantWork::Siege(Box::new(e))))?;
+            may_take(field, crew, attacker, Step::Fire).map_err(|e| refuse(CantWork::Siege(Box::new(e))))?;
             return turns
                 .take(operator, crew.name(), economy, &crew.sheet.turn, Action::UseAnObject)
                 .map(drop)

@@ -12,6 +12,7 @@ use crate::app::core::components::*;
 use crate::app::core::mode::AppMode;
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{AttackMode, Selection};
+use crate::app::core::tokens::Battlefield;
 
 mod attack;
 mod map;
@@ -38,6 +39,9 @@ pub(crate) fn plugin(app: &mut App) {
             put_the_attack_down.run_if(on_message::<crate::app::core::messages::Restored>).in_set(AppSystems::Build),
         );
 }
+
+/// The board, read (to ask the rules) or written (to apply what they said).
+type Board<'w, 's> = ParamSet<'w, 's, (Battlefield<'static, 'static>, Query<'static, 'static, FightState>)>;
 
 /// What a fight changes of a token.
 #[derive(QueryData)]

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::{FightState, FightStateItem};
+use super::{Board, FightState, FightStateItem};
 use crate::app::core::dice::Rolls;
 use crate::app::core::messages::FightRequest;
 use crate::app::core::notice::{Notice, Said};
@@ -16,9 +16,6 @@ use crate::rules::fight::actions::{HideOutcome, TurnCost, cannot_help_because, h
 use crate::rules::fight::{death_save, heal, set_exhaustion, stand_up, take_damage};
 use crate::rules::health::Life;
 use crate::rules::log::RollReason;
-
-/// The board, read (to ask the rules) or written (to apply what they said).
-type Board<'w, 's> = ParamSet<'w, 's, (Battlefield<'static, 'static>, Query<'static, 'static, FightState>)>;
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn apply_fight_requests(

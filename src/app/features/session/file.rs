@@ -39,7 +39,6 @@ pub(super) fn plugin(app: &mut App) {
 /// The version of the session file's layout.
 const FORMAT: u32 = 1;
 
-/// The most roll log entries a session file may hold.
 /// The most roll log entries a session file may hold: far past an evening's, or a campaign's
 /// (a roll is about 200 bytes, so the log alone stays under [`MAX_SESSION_BYTES`]).
 const MAX_LOG: usize = 300_000;
@@ -150,7 +149,7 @@ impl SessionFile {
             .clone()
             .map(Chases::checked)
             .transpose()
-            .map_err(|why| SessionError::Unplayable { file, why: Unplayable::Chase(why) })?;
+            .map_err(|why| SessionError::Unplayable { file, why: Unplayable::Chase(Box::new(why)) })?;
         let snapshot = Snapshot {
             board,
             tokens: saved.tokens.clone(),
@@ -244,7 +243,7 @@ pub enum Unplayable {
     #[error("{0:?}'s turn holds numbers play can't reach")]
     TurnOutOfBounds(String),
     #[error("{0}")]
-    Chase(crate::rules::chase::SavedChaseError),
+    Chase(Box<crate::rules::chase::SavedChaseError>),
 }
 
 /// `Ctrl+S` saves the scene to its file.
@@ -345,15 +344,16 @@ fn write_autosave(
         return;
     }
     let file = SessionFile::new(current, loaded.source.as_deref(), autosave.digest, &dice, &log);
-    let written = serde_json::to_string(&file).map_err(|e| e.to_string()).and_then(|text| {
+    let written = serde_json::to_string(&file).map_err(std::io::Error::other).and_then(|text| {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(dir)?;
         }
-        write_atomically(&path, &text).map_err(|e| e.to_string())
+        write_atomically(&path, &text)
     });
     history.unsaved = false;
     autosave.written_dice = written_dice;
-    match written {
+    // The operating system's words for the failure, said once until it changes.
+    match written.map_err(|e| e.to_string()) {
         Ok(()) => autosave.error = None,
         Err(e) if autosave.error.as_ref() != Some(&e) => {
             warn!("autosave to {}: {e}", path.display());

@@ -104,7 +104,6 @@ fn side_of(sides: &Sides, id: &str) -> Side {
     sides.get(id).copied().unwrap_or(Side::Neutral)
 }
 
-/// The chase screen's view model.
 /// The track of the chase shown: each creature in it, from its [`ChaseState`], front runner first.
 fn track(tokens: &Query<ChaseCandidate>, shown: usize) -> Vec<TrackRow> {
     let mut rows: Vec<TrackRow> = tokens
@@ -133,6 +132,7 @@ fn track(tokens: &Query<ChaseCandidate>, shown: usize) -> Vec<TrackRow> {
     rows
 }
 
+/// The chase screen's view model: the chase shown, its stage, its track and its log.
 fn chase_view(chases: &Chases, awaiting_handover: bool, sides: &Sides, track: Vec<TrackRow>) -> ChaseView {
     let chase = chases.active();
     let stage = if chases.is_over() {
@@ -177,14 +177,9 @@ fn chase_view(chases: &Chases, awaiting_handover: bool, sides: &Sides, track: Ve
             .collect(),
         escape_note: format!(
             "{}; escape checks at the end of each round; no opportunity attacks between participants.",
-            capitalise(&sight)
+            crate::ui::capitalized(&sight)
         ),
     }
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 fn turn_card(chase: &Chase, turn: &crate::rules::chase::Turn, sides: &Sides) -> TurnCard {

@@ -2,7 +2,7 @@
 // texture is read as stored, gamma-encoded, so it is not converted to linear light and back, and
 // the one conversion left uses square roots and a cubic polynomial instead of `pow` per channel
 // (relative error under 2e-4, so no 8-bit sRGB output level moves by more than 1). Installed over
-// bevy_egui's shader by `app::panels::render_plugin`; docs/performance.md has the figures.
+// bevy_egui's shader by `app::view::panels::render_plugin`; docs/performance.md has the figures.
 
 struct Transform {
     scale: vec2<f32>,
@@ -65,7 +65,7 @@ fn fs_main(in: VertexOutput) -> @location(0) vec4<f32> {
 
     // As egui does: the colours multiply in gamma space, the only way text looks right. The
     // texture is read through a view of its bytes as stored, gamma-encoded
-    // (`app::panels::read_egui_textures_as_stored`), so it needs no conversion.
+    // (`app::view::panels::read_egui_textures_as_stored`), so it needs no conversion.
     let texture_color_gamma = textureSample(image_texture, image_sampler, in.uv);
     let color_gamma = texture_color_gamma * in.color;
 

@@ -369,9 +369,7 @@ fn draw_cursor_label(ctx: &egui::Context, tokens: &Roster, seen: &Seen, tools: &
                 cursor_label(ctx, at, &text, false);
             }
             Preview::Refused(why) => {
-                if let Some(words) = crate::ui::words::drag_refusal(why) {
-                    cursor_label(ctx, at, &words, true);
-                }
+                cursor_label(ctx, at, &crate::ui::words::drag_refusal(why), true);
             }
             Preview::Pending => {}
         }

@@ -153,7 +153,6 @@ impl Requests<'_> {
     /// A card's turn action goes to the turn, the fight (the actions with a ruling on the board:
     /// Help, Hide, Search), or the reactions (firing a readied action by hand).
     fn turn_action(&mut self, entity: Entity, action: TurnAction) {
-        let entity_of = |id: &str| self.index.entity(id).unwrap_or(Entity::PLACEHOLDER);
         match action {
             TurnAction::Act(action) => {
                 self.turns.write(TurnRequest::Act(entity, action));
@@ -177,8 +176,9 @@ impl Requests<'_> {
                 self.fight.write(FightRequest::Search { who: entity });
             }
             TurnAction::Help { ally, target } => {
-                let (ally, target) = (entity_of(&ally), entity_of(&target));
-                self.fight.write(FightRequest::Help { helper: entity, ally, target });
+                if let (Some(ally), Some(target)) = (self.index.entity(&ally), self.index.entity(&target)) {
+                    self.fight.write(FightRequest::Help { helper: entity, ally, target });
+                }
             }
             TurnAction::FireReadied => {
                 self.answers.write(ReactionAnswer::FireByHand(entity));

@@ -97,7 +97,7 @@ fn build_card(
                 payload: payload_words(me, siege),
                 crew_this_round: component
                     .filter(|w| w.round == turns.round())
-                    .map(|w| w.crew_this_round.clone())
+                    .map(|w| w.crew_this_round.iter().map(|c| crate::ui::words::crew_step(kind, c)).collect())
                     .unwrap_or_default(),
                 ram_crew: (kind == SiegeKind::Ram).then(|| ram_crew(&field, me).describe(name_of)),
                 push: if pushers.crew.enough() {
