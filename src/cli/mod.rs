@@ -238,12 +238,16 @@ fn fail(message: impl std::fmt::Display) -> u8 {
 }
 
 /// `battlemap check FILE...`: every problem of every file on stderr, a line per valid file on
-/// stdout; 0 when all are valid, [`EXIT_INVALID`] otherwise.
+/// stdout, and a warning on stderr for each picture it names that won't show (the scene plays
+/// without it); 0 when all are valid, [`EXIT_INVALID`] otherwise.
 fn check(files: &[PathBuf]) -> u8 {
     let mut all_valid = true;
     for file in files {
-        match Scenario::load(file) {
-            Ok(scenario) => {
+        match Scenario::load_with_text(file) {
+            Ok((scenario, text)) => {
+                for warning in scenario.picture_warnings(file, &text) {
+                    fail(warning);
+                }
                 say(format_args!(
                     "{}: ok: {:?}, {} grid, {} by {} cells, {} tokens",
                     file.display(),

@@ -36,6 +36,58 @@ pub struct Terrain {
     pub difficult: bool,
     /// A colour the scenario asked for, as RGB; `None` uses the kind's own.
     pub color: Option<[u8; 3]>,
+    /// The tile art the scenario asked for; `None` picks it from the kind ([`Terrain::art`]).
+    pub art: Option<TileArt>,
+}
+
+/// The pictures a terrain's cells can be drawn with: the columns of the terrain tile atlas
+/// (`assets/tiles/terrain.png`, made by `scripts/tiles.py`), in its order. What a cell does is its
+/// terrain's properties; the art only shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TileArt {
+    Flagstones,
+    Wall,
+    RoughGround,
+    Crates,
+    Foliage,
+    Water,
+    Rubble,
+    ArrowSlit,
+    Planks,
+    Grass,
+    Trees,
+    Parapet,
+    Hearth,
+    Barrels,
+    Reeds,
+    /// Neutral grey stone, drawn tinted by the terrain's colour.
+    Plain,
+}
+
+impl TileArt {
+    pub const ALL: [TileArt; 16] = [
+        TileArt::Flagstones,
+        TileArt::Wall,
+        TileArt::RoughGround,
+        TileArt::Crates,
+        TileArt::Foliage,
+        TileArt::Water,
+        TileArt::Rubble,
+        TileArt::ArrowSlit,
+        TileArt::Planks,
+        TileArt::Grass,
+        TileArt::Trees,
+        TileArt::Parapet,
+        TileArt::Hearth,
+        TileArt::Barrels,
+        TileArt::Reeds,
+        TileArt::Plain,
+    ];
+
+    /// Its column in the tile atlas.
+    pub fn column(self) -> u32 {
+        self as u32
+    }
 }
 
 impl Terrain {
@@ -52,7 +104,66 @@ impl Terrain {
             TerrainKind::ArrowSlit => ("arrow slit", true, false, true, false),
             TerrainKind::Custom => ("custom", false, false, false, false),
         };
-        Self { kind, name: name.to_owned(), blocks_movement, blocks_sight, blocks_cover, difficult, color: None }
+        Self {
+            kind,
+            name: name.to_owned(),
+            blocks_movement,
+            blocks_sight,
+            blocks_cover,
+            difficult,
+            color: None,
+            art: None,
+        }
+    }
+
+    /// The tile its cells are drawn with: the one the scenario named; else a custom terrain with
+    /// a colour is plain stone in that colour; else the picture of what it does (a wall's blocks,
+    /// a low obstacle's crates, obscuring foliage, rough difficult ground, flagstones).
+    pub fn art(&self) -> TileArt {
+        if let Some(art) = self.art {
+            return art;
+        }
+        match self.kind {
+            TerrainKind::Floor => TileArt::Flagstones,
+            TerrainKind::Difficult => TileArt::RoughGround,
+            TerrainKind::Wall => TileArt::Wall,
+            TerrainKind::LowObstacle => TileArt::Crates,
+            TerrainKind::Obscuring => TileArt::Foliage,
+            TerrainKind::Water => TileArt::Water,
+            TerrainKind::Rubble => TileArt::Rubble,
+            TerrainKind::ArrowSlit => TileArt::ArrowSlit,
+            TerrainKind::Custom if self.color.is_some() => TileArt::Plain,
+            TerrainKind::Custom => match (self.blocks_movement, self.blocks_sight, self.difficult) {
+                (true, true, _) => TileArt::Wall,
+                (true, false, _) => TileArt::Crates,
+                (false, true, _) => TileArt::Foliage,
+                (false, false, true) => TileArt::RoughGround,
+                (false, false, false) => TileArt::Flagstones,
+            },
+        }
+    }
+
+    /// What it does under the rules, in a few words, for the map's legend ("blocks movement,
+    /// half cover"): PHB "Difficult Terrain", DMG "Cover" and "Line of Sight" as the conventions
+    /// apply them.
+    pub fn rule_summary(&self) -> Vec<&'static str> {
+        let mut parts = Vec::new();
+        if self.blocks_movement {
+            parts.push("blocks movement");
+        }
+        if self.difficult {
+            parts.push("difficult terrain");
+        }
+        if self.blocks_sight {
+            parts.push(if self.blocks_cover { "blocks sight" } else { "heavily obscured" });
+        }
+        if self.blocks_cover && !self.blocks_sight {
+            parts.push(if self.kind == TerrainKind::ArrowSlit { "three-quarters cover" } else { "gives cover" });
+        }
+        if parts.is_empty() {
+            parts.push("open ground");
+        }
+        parts
     }
 
     /// Opaque cells give total cover (conventions, "Total cover"): they block both sight and cover

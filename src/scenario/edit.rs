@@ -235,6 +235,8 @@ pub fn add(scenario: &Scenario, kind: TokenKind, at: Cell) -> Result<(Scenario, 
         siege: None,
         substance: None,
         durability: None,
+        image: None,
+        icon: None,
     };
     if kind == TokenKind::Object {
         token.defenses.immunities.extend(OBJECT_IMMUNITIES);

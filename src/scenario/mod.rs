@@ -54,6 +54,35 @@ pub struct Scenario {
     pub glyphs: Vec<char>,
     pub tokens: Vec<Token>,
     pub chase: Option<ChaseSetup>,
+    /// A map image under the grid, as DMs use maps drawn elsewhere.
+    pub background: Option<Background>,
+}
+
+/// A map image under the grid (`background: (image: "maps/harrowgate.png", cell_px: 70,
+/// offset: (x, y))`): the file relative to the scenario's, how many of its pixels a cell spans,
+/// and the image pixel where the map's north-west corner falls.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Background {
+    pub image: String,
+    pub cell_px: f32,
+    pub offset: (f32, f32),
+}
+
+/// The pixels per cell a map image may have.
+pub const CELL_PX: std::ops::RangeInclusive<f32> = 8.0..=1024.0;
+/// How far from its corner a map image's grid may start, in its pixels.
+pub const MAX_OFFSET_PX: f32 = 100_000.0;
+/// The longest image path a scenario may give.
+pub const MAX_IMAGE_PATH: usize = 512;
+
+/// The icon an object shows (siege equipment shows its kind's): the pictures of the icon atlas
+/// (`assets/icons/icons.png`, game-icons.net, CC BY 3.0) that aren't siege weapons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum ObjectIcon {
+    Gate,
+    WallSection,
+    Barrel,
+    Crate,
 }
 
 /// The chase a scene can start: its rules, who flees and who pursues, and set starting places.
@@ -125,6 +154,10 @@ pub struct Token {
     pub elevation: u32,
     /// A siege weapon's kind, readiness and the square a cauldron pours on.
     pub siege: Option<Siege>,
+    /// A picture for the token, relative to the scenario file (a creature's portrait).
+    pub image: Option<String>,
+    /// An object's icon.
+    pub icon: Option<ObjectIcon>,
     /// What an object is made of, when its file says (the table its AC may come from).
     pub substance: Option<Substance>,
     /// Whether an object is fragile or resilient, when its file says (the table its hit points
@@ -182,6 +215,33 @@ impl Scenario {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let raw = raw::parse(file, text)?;
         validate::validate(file, text, raw)
+    }
+
+    /// The pictures the scenario names that won't show (missing, not an image, too large), each
+    /// a warning at its place in `text`, the file at `file`: the scene plays without them.
+    pub fn picture_warnings(&self, file: &Path, text: &str) -> Vec<ScenarioError> {
+        let locations = locate::Locations::of(text.strip_prefix('\u{feff}').unwrap_or(text));
+        let name = file.display().to_string();
+        let (mut creatures, mut objects) = (0, 0);
+        let mut named = Vec::new();
+        for token in &self.tokens {
+            let counter = if token.kind == TokenKind::Creature { &mut creatures } else { &mut objects };
+            let list = if token.kind == TokenKind::Creature { "creatures" } else { "objects" };
+            if let Some(image) = &token.image {
+                named.push((format!("{list}[{counter}].image"), image.as_str()));
+            }
+            *counter += 1;
+        }
+        if let Some(background) = &self.background {
+            named.push(("background.image".to_owned(), background.image.as_str()));
+        }
+        named
+            .into_iter()
+            .filter_map(|(path, image)| {
+                let error = crate::pictures::probe(&crate::pictures::resolve(Some(file), image)).err()?;
+                Some(ScenarioError::at(&name, locations.nearest(&path), format!("warning: {error}; it is drawn without it")))
+            })
+            .collect()
     }
 
     /// Reads, parses and validates a scenario file, reading at most [`MAX_FILE_BYTES`] (a larger

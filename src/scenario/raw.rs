@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::error::{ScenarioError, ScenarioErrors};
 use crate::rules::chase::{ComplicationTable, EscapeFactor};
 use crate::rules::conditions::Condition;
+use crate::rules::terrain::TileArt;
+use crate::scenario::ObjectIcon;
 use crate::rules::creature::{Abilities, Ability, Attack, Direction, ShieldSide, Side, Skill};
 pub use crate::rules::distance::DiagonalRule;
 use crate::rules::economy::Action;
@@ -34,6 +36,20 @@ pub(super) struct RawScenario {
     pub objects: Vec<RawObject>,
     #[serde(default)]
     pub chase: Option<RawChase>,
+    /// A map image under the grid.
+    #[serde(default)]
+    pub background: Option<RawBackground>,
+}
+
+/// A map image under the grid: the file, its pixels per cell, and where the map's first cell's
+/// corner falls on it, in the image's pixels.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Background")]
+pub(super) struct RawBackground {
+    pub image: String,
+    pub cell_px: f32,
+    #[serde(default)]
+    pub offset: (f32, f32),
 }
 
 /// A chase the scene can start (DMG "Chases"): who flees, who pursues, on which table.
@@ -103,6 +119,9 @@ pub(super) enum RawTerrain {
         difficult: bool,
         #[serde(default)]
         color: Option<String>,
+        /// The tile its cells are drawn with (`Planks`, `Grass`...).
+        #[serde(default)]
+        art: Option<TileArt>,
     },
 }
 
@@ -168,6 +187,9 @@ pub(super) struct RawCreature {
     /// Feet above the ground (on a wall walk).
     #[serde(default)]
     pub elevation: u32,
+    /// A portrait, relative to the scenario file.
+    #[serde(default)]
+    pub image: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -220,6 +242,12 @@ pub(super) struct RawObject {
     /// A cauldron's 10-foot square "directly below it": its north-west cell.
     #[serde(default)]
     pub pours_on: Option<(i32, i32)>,
+    /// A picture, relative to the scenario file.
+    #[serde(default)]
+    pub image: Option<String>,
+    /// An icon (siege equipment has its kind's).
+    #[serde(default)]
+    pub icon: Option<ObjectIcon>,
 }
 
 fn neutral() -> Side {

@@ -4,8 +4,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::error::{ScenarioError, ScenarioErrors};
 use super::locate::Locations;
-use super::raw::{RawChase, RawChaseTable, RawCreature, RawObject, RawScenario, RawTerrain};
-use super::{ChaseSetup, MAX_MAP_SIDE, Scenario, Token, TokenKind};
+use super::raw::{RawBackground, RawChase, RawChaseTable, RawCreature, RawObject, RawScenario, RawTerrain};
+use super::{Background, CELL_PX, ChaseSetup, MAX_IMAGE_PATH, MAX_MAP_SIDE, MAX_OFFSET_PX, Scenario, Token, TokenKind};
 use crate::rules::chase::{ChaseRules, ComplicationTable, DEFAULT_CATCH_FEET, TableSource};
 use crate::rules::conditions::{Condition, Conditions};
 use crate::rules::creature::{Abilities, Direction};
@@ -166,6 +166,12 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
         check_placement(raw.grid, map, &tokens, &mut problems);
     }
     let chase = raw.chase.as_ref().and_then(|c| chase(c, &raw.name, &tokens, &mut problems));
+    let background = raw.background.as_ref().map(|b| background(b, &mut problems));
+    for (path, token) in &tokens {
+        if let Some(image) = &token.image {
+            check_image_path(image, &format!("{path}.image"), &mut problems);
+        }
+    }
     match (map, problems.list.is_empty()) {
         (Some(map), true) => Ok(Scenario {
             header: leading_comments(text),
@@ -176,8 +182,47 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
             glyphs: legend.iter().map(|(glyph, _)| *glyph).collect(),
             tokens: tokens.into_iter().map(|(_, token)| token).collect(),
             chase,
+            background,
         }),
         _ => Err(ScenarioErrors(problems.list)),
+    }
+}
+
+/// A map image under the grid: a sound path, a cell size of [`CELL_PX`] and an offset within
+/// [`MAX_OFFSET_PX`].
+fn background(raw: &RawBackground, problems: &mut Problems) -> Background {
+    check_image_path(&raw.image, "background.image", problems);
+    if !raw.cell_px.is_finite() || !CELL_PX.contains(&raw.cell_px) {
+        problems.add(
+            "background.cell_px",
+            format!(
+                "the map image's `cell_px` is {}, but it must be from {} to {} pixels a cell",
+                raw.cell_px,
+                CELL_PX.start(),
+                CELL_PX.end()
+            ),
+        );
+    }
+    let (x, y) = raw.offset;
+    if ![x, y].iter().all(|v| v.is_finite() && v.abs() <= MAX_OFFSET_PX) {
+        problems.add(
+            "background.offset",
+            format!("the map image's `offset` is ({x}, {y}), but each must be within {MAX_OFFSET_PX} pixels"),
+        );
+    }
+    Background { image: raw.image.clone(), cell_px: raw.cell_px, offset: raw.offset }
+}
+
+/// An image's path: not empty, at most [`MAX_IMAGE_PATH`] bytes, no control characters. Whether
+/// the file is there and is a picture is for `check`'s warnings and the app's notices: the
+/// scenario stays playable without it.
+fn check_image_path(path_text: &str, path: &str, problems: &mut Problems) {
+    if path_text.trim().is_empty() {
+        problems.add(path, "an image's path is empty: name a file, or leave `image` out".to_owned());
+    } else if path_text.len() > MAX_IMAGE_PATH {
+        problems.add(path, format!("an image's path is {} bytes; at most {MAX_IMAGE_PATH}", path_text.len()));
+    } else if path_text.chars().any(char::is_control) {
+        problems.add(path, format!("the image path {} has a control character", quoted(path_text)));
     }
 }
 
@@ -228,7 +273,7 @@ fn legend(raw: &RawScenario, problems: &mut Problems) -> Vec<(char, Terrain)> {
             RawTerrain::Water => Terrain::standard(TerrainKind::Water),
             RawTerrain::Rubble => Terrain::standard(TerrainKind::Rubble),
             RawTerrain::ArrowSlit => Terrain::standard(TerrainKind::ArrowSlit),
-            RawTerrain::Custom { name, blocks_movement, blocks_sight, blocks_cover, difficult, color } => {
+            RawTerrain::Custom { name, blocks_movement, blocks_sight, blocks_cover, difficult, color, art } => {
                 check_name(name, &path, "a terrain's name", problems);
                 let color = match color.as_deref().map(parse_color) {
                     Some(Some(rgb)) => Some(rgb),
@@ -246,6 +291,7 @@ fn legend(raw: &RawScenario, problems: &mut Problems) -> Vec<(char, Terrain)> {
                     blocks_cover: *blocks_cover,
                     difficult: *difficult,
                     color,
+                    art: *art,
                 }
             }
         };
@@ -412,6 +458,8 @@ fn creature(c: &RawCreature) -> Token {
         siege: None,
         substance: None,
         durability: None,
+        image: c.image.clone(),
+        icon: None,
     }
 }
 
@@ -570,6 +618,8 @@ fn object(path: &str, o: &RawObject, problems: &mut Problems) -> Token {
         siege,
         substance: o.substance,
         durability: o.durability,
+        image: o.image.clone(),
+        icon: o.icon,
     }
 }
 

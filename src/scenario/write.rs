@@ -66,6 +66,15 @@ impl Scenario {
         if let Some(chase) = &self.chase {
             self.write_chase(&mut out, chase);
         }
+        if let Some(background) = &self.background {
+            let (x, y) = background.offset;
+            let _ = writeln!(
+                out,
+                "{INDENT}background: (image: {}, cell_px: {}, offset: ({x}, {y})),",
+                string(&background.image),
+                background.cell_px
+            );
+        }
         out.push_str(")\n");
         out
     }
@@ -208,6 +217,9 @@ fn legend_terrain(terrain: &Terrain) -> String {
     if let Some([r, g, b]) = terrain.color {
         fields.push(format!("color: \"#{r:02x}{g:02x}{b:02x}\""));
     }
+    if let Some(art) = terrain.art {
+        fields.push(format!("art: {}", ron_value(&art)));
+    }
     format!("Custom({})", fields.join(", "))
 }
 
@@ -341,6 +353,9 @@ fn creature(t: &Token) -> Vec<Field> {
     if t.elevation != 0 {
         f.push(Field::new("elevation", t.elevation.to_string()));
     }
+    if let Some(image) = &t.image {
+        f.push(Field::new("image", string(image)));
+    }
     f
 }
 
@@ -399,6 +414,12 @@ fn object(t: &Token) -> Vec<Field> {
         if let Some(cell) = siege.pours_on {
             f.push(Field::new("pours_on", format!("({}, {})", cell.x, cell.y)));
         }
+    }
+    if let Some(image) = &t.image {
+        f.push(Field::new("image", string(image)));
+    }
+    if let Some(icon) = t.icon {
+        f.push(Field::new("icon", ron_value(&icon)));
     }
     f
 }

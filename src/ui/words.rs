@@ -36,6 +36,8 @@ pub fn said(notice: &Said) -> String {
             format!("The game could not be autosaved to {}: {error}", path.display())
         }
         Said::Screenshot(path) => format!("Saved the window as {path}"),
+        Said::PictureNotShown { error, background: false } => format!("{error}: the token keeps its disc"),
+        Said::PictureNotShown { error, background: true } => format!("{error}: the map is drawn without it"),
         Said::SceneHasChase { name } => format!("This scene has a chase, {name:?}: press C to set it up and start it."),
         Said::FinishTheStepFirst => "Finish the move, its reactions or the stroke first".to_owned(),
         Said::NothingTo { redo } => if *redo { "Nothing to redo" } else { "Nothing to undo" }.to_owned(),

@@ -158,6 +158,14 @@ pub struct Facing(pub Direction);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shield(pub ShieldSide);
 
+/// The pictures a scenario gives a token: a portrait or picture file (as the scenario names it,
+/// relative to its file) and an object's icon. Siege equipment shows its kind's icon without one.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TokenArt {
+    pub image: Option<String>,
+    pub icon: Option<crate::scenario::ObjectIcon>,
+}
+
 /// A player character (who can earn inspiration).
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct PlayerCharacter;

@@ -58,6 +58,8 @@ pub struct SelectToken(pub Option<String>);
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Toggle {
     GridLines,
+    /// The terrain's tiles over a map image: shown, faded, hidden.
+    TerrainTiles,
     /// The optional diagonal rule (DMG "Optional Rule: Diagonals") for this session.
     Diagonals,
     Ruler,

@@ -141,6 +141,12 @@ pub enum Said {
         error: String,
     },
     Screenshot(String),
+    /// A picture the scenario names that can't be shown: the token keeps its disc, the map its
+    /// tiles.
+    PictureNotShown {
+        error: crate::pictures::PictureError,
+        background: bool,
+    },
     SceneHasChase {
         name: String,
     },
@@ -450,6 +456,7 @@ impl Said {
     pub fn is_refusal(&self) -> bool {
         match self {
             Said::KeptScenario(_)
+            | Said::PictureNotShown { .. }
             | Said::CouldNotSave { .. }
             | Said::BuiltInHasNoFile
             | Said::MapNotReady

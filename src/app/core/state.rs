@@ -19,6 +19,7 @@ use crate::scenario::{DEFAULT_SCENARIO_NAME, Scenario};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Selection>()
         .init_resource::<GridVisible>()
+        .init_resource::<TerrainShown>()
         .init_resource::<RedrawFrames>()
         .init_resource::<Audience>()
         .init_resource::<AttackMode>()
@@ -27,7 +28,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<StepUnderWay>()
         .add_systems(Startup, announce_first_scenario)
         .add_systems(PreUpdate, open_scenarios)
-        .add_systems(Update, (toggle_diagonal_rule, toggle_grid_lines).in_set(AppSystems::Apply))
+        .add_systems(Update, (toggle_diagonal_rule, toggle_grid_lines, toggle_terrain_shown).in_set(AppSystems::Apply))
         .add_systems(Last, keep_redrawing);
 }
 
@@ -64,6 +65,27 @@ pub struct GridVisible(pub bool);
 impl Default for GridVisible {
     fn default() -> Self {
         Self(true)
+    }
+}
+
+/// How the terrain's tiles show: drawn, faded over a map image under the grid, or hidden (their
+/// rules apply all the same).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TerrainShown {
+    #[default]
+    Shown,
+    Faded,
+    Hidden,
+}
+
+impl TerrainShown {
+    /// The next one of the toggle: shown, faded, hidden, shown.
+    pub fn next(self) -> Self {
+        match self {
+            Self::Shown => Self::Faded,
+            Self::Faded => Self::Hidden,
+            Self::Hidden => Self::Shown,
+        }
     }
 }
 
@@ -279,6 +301,12 @@ fn toggle_diagonal_rule(mut toggles: MessageReader<Toggle>, mut loaded: ResMut<L
 fn toggle_grid_lines(mut toggles: MessageReader<Toggle>, mut visible: ResMut<GridVisible>) {
     for _ in toggles.read().filter(|t| **t == Toggle::GridLines) {
         visible.0 = !visible.0;
+    }
+}
+
+fn toggle_terrain_shown(mut toggles: MessageReader<Toggle>, mut shown: ResMut<TerrainShown>) {
+    for _ in toggles.read().filter(|t| **t == Toggle::TerrainTiles) {
+        *shown = shown.next();
     }
 }
 

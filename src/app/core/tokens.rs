@@ -128,6 +128,9 @@ pub fn spawn_all(commands: &mut Commands, scenario: &Scenario) {
         if token.holds_creatures() {
             entity.insert(OpenSpace);
         }
+        if token.image.is_some() || token.icon.is_some() {
+            entity.insert(TokenArt { image: token.image.clone(), icon: token.icon });
+        }
         if token.kind == TokenKind::Creature {
             let speed = crate::rules::conditions::speed(token.speed, &token.conditions, token.exhaustion).feet;
             let crawling = token.conditions.has(crate::rules::conditions::Condition::Prone);

@@ -1,36 +1,39 @@
-//! The map: the scenario's terrain, square or hex, with its grid lines and the cells tinted over
-//! it (a drag's reach, the sight overlay, the area template, arcs and flanking cells), drawn as one
-//! quad by `terrain.wgsl` from textures of one texel per cell. Its cost per frame doesn't grow
-//! with the map: a tilemap's quad per cell cost software rendering 50 ms a frame on a 200×200
-//! map, and the reach as a blended mesh over its cells several more (docs/performance.md).
+//! The map: the scenario's terrain as a bevy_ecs_tilemap tilemap, square or hex, each cell a tile
+//! entity drawn with its terrain's art from the tile atlas (`assets/tiles/terrain.png`, made by
+//! `scripts/tiles.py`), and over it a second, sparse tilemap holding the cell shades (a drag's
+//! reach, the sight overlay, the area template, arcs and flanking cells), a tile per shaded cell.
+//! One system keeps the terrain's tiles in step with the rules' terrain (load, edits, undo, a
+//! restored autosave); another the shade tiles with [`CellShades`], touching only the cells that
+//! change.
 
-use bevy::asset::{RenderAssetUsages, load_internal_asset, uuid_handle};
-use bevy::image::Image;
-use bevy::mesh::MeshVertexBufferLayoutRef;
+use std::collections::HashMap;
+
+use bevy::asset::RenderAssetUsages;
+use bevy::image::{Image, ImageSampler};
 use bevy::prelude::*;
-use bevy::render::render_resource::{
-    AsBindGroup, Extent3d, RenderPipelineDescriptor, ShaderType, SpecializedMeshPipelineError, TextureDimension,
-    TextureFormat,
-};
-use bevy::shader::ShaderRef;
-use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dKey, Material2dPlugin};
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use bevy_ecs_tilemap::prelude::*;
 
-use crate::app::core::layout::{BoardLayout, MapLayout};
+use crate::app::core::layout::{BoardLayout, MapLayout, cell_size};
 use crate::app::core::messages::{ScenarioChanged, TerrainEdited, Toggle};
 use crate::app::core::pointer::toggle_key;
 use crate::app::core::schedule::AppSystems;
-use crate::app::core::state::{CellShades, GridVisible, LoadedScenario};
-use crate::rules::terrain::{Terrain, TerrainKind};
-use crate::rules::{Grid, HexOrientation};
+use crate::app::core::state::{CellShades, GridVisible, LoadedScenario, TerrainShown};
+use crate::rules::terrain::{Terrain, TileArt};
+use crate::rules::{Cell, Grid, HexOrientation, TerrainMap};
 
 pub(super) fn plugin(app: &mut App) {
-    load_internal_asset!(app, TERRAIN_SHADER, "terrain.wgsl", Shader::from_wgsl);
-    app.add_plugins(Material2dPlugin::<TerrainMaterial>::default())
+    app.add_plugins(TilemapPlugin)
+        .init_resource::<TileTextures>()
         .add_systems(
             Update,
             (
-                build_board
-                    .run_if(on_message::<ScenarioChanged>.or_eager(on_message::<TerrainEdited>))
+                sync_terrain_tiles
+                    .run_if(
+                        on_message::<ScenarioChanged>
+                            .or_eager(on_message::<TerrainEdited>)
+                            .or_eager(resource_changed::<TerrainShown>),
+                    )
                     .in_set(AppSystems::Build),
                 toggle_key(KeyCode::KeyG, Toggle::GridLines).in_set(AppSystems::Input),
                 show_grid_lines.in_set(AppSystems::Show),
@@ -40,225 +43,400 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(PostUpdate, show_cell_shades);
 }
 
-const TERRAIN_SHADER: Handle<Shader> = uuid_handle!("5d0f6a52-6c1e-4a8e-9a57-2f3c1b7e9d41");
+/// The terrain tile atlas: 17 columns (the [`TileArt`]s, then the white shade tile) of 74-pixel
+/// cells, in rows of square, pointy-top and flat-top tiles, each with and without its grid line
+/// (`scripts/tiles.py` documents it).
+const ATLAS_PNG: &[u8] = include_bytes!("../../../assets/tiles/terrain.png");
+const ATLAS_CELL: u32 = 74;
+const ATLAS_COLUMNS: u32 = 17;
+/// The column of the white tile the shades tint.
+const SHADE_COLUMN: u32 = 16;
 
-/// Marks the entity that draws the terrain.
+/// Marks the terrain's tilemap.
 #[derive(Component)]
 pub struct BoardTerrain;
 
-/// The terrain's material: the grid, the map's size, whether lines are drawn, and the colour of
-/// every cell.
-#[derive(Asset, TypePath, AsBindGroup, Debug, Clone)]
-#[bind_group_data(TerrainShaderKey)]
-pub struct TerrainMaterial {
-    /// The grid, which picks the shader's version (not sent to the shader).
-    shader: TerrainShaderKey,
-    #[uniform(0)]
-    params: TerrainParams,
-    /// One texel per cell, at (column, row) of the map's storage.
-    #[texture(1)]
-    cells: Handle<Image>,
-    /// The cell shades ([`CellShades`]), one texel per cell like `cells`: the layers' colours
-    /// composited in order, premultiplied by their alpha (linear RGB), and the alpha.
-    #[texture(2, filterable = false)]
-    shades: Handle<Image>,
+/// Marks the tilemap of the cell shades, over the terrain.
+#[derive(Component)]
+pub struct BoardShades;
+
+/// Tints a terrain's tile: white shows the art as drawn; the plain tile takes the terrain's
+/// colour; over a map image under the grid the tiles are faded to a trace.
+pub fn tile_tint(terrain: &Terrain, shown: TerrainShown) -> Color {
+    let color = match (terrain.art(), terrain.color) {
+        (TileArt::Plain, Some([r, g, b])) => Color::srgb_u8(r, g, b),
+        _ => Color::WHITE,
+    };
+    color.with_alpha(if shown == TerrainShown::Faded { FADED_ALPHA } else { 1.0 })
 }
 
-#[derive(ShaderType, Clone, Copy, Debug)]
-struct TerrainParams {
-    columns: u32,
-    rows: u32,
-    /// 1.0 draws the grid lines.
-    lines: f32,
-    /// 1.0 when some cell is shaded ([`CellShades`]).
-    shaded: f32,
+/// How much of a faded tile shows over the map image under it.
+const FADED_ALPHA: f32 = 0.3;
+
+/// The tile a terrain's cells show: its art's column of the atlas.
+pub fn tile_index(terrain: &Terrain) -> TileTextureIndex {
+    TileTextureIndex(terrain.art().column())
 }
 
-/// The grid the terrain's shader is compiled for. Software rendering runs both sides of a branch
-/// for every pixel, so the shader has one version per grid instead of a branch on it
-/// (docs/performance.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TerrainShaderKey {
-    /// 0: squares, 1: pointy-top hexes, 2: flat-top hexes.
-    grid: u32,
+/// The colour of a terrain's swatch (the editor's palette, the state file): its colour, or the
+/// average colour of its tile's art.
+pub fn terrain_color(terrain: &Terrain) -> [u8; 3] {
+    terrain.color.unwrap_or_else(|| art_colors()[terrain.art().column() as usize])
 }
 
-impl From<&TerrainMaterial> for TerrainShaderKey {
-    fn from(material: &TerrainMaterial) -> Self {
-        material.shader
-    }
-}
-
-impl Material2d for TerrainMaterial {
-    fn fragment_shader() -> ShaderRef {
-        ShaderRef::Handle(TERRAIN_SHADER)
-    }
-
-    /// The grid's version of the shader: `SQUARES`, `POINTY_HEXES` or `FLAT_HEXES`.
-    fn specialize(
-        descriptor: &mut RenderPipelineDescriptor,
-        _layout: &MeshVertexBufferLayoutRef,
-        key: Material2dKey<Self>,
-    ) -> Result<(), SpecializedMeshPipelineError> {
-        let grid = match key.bind_group_data.grid {
-            0 => "SQUARES",
-            1 => "POINTY_HEXES",
-            _ => "FLAT_HEXES",
-        };
-        if let Some(fragment) = descriptor.fragment.as_mut() {
-            fragment.shader_defs.push(grid.into());
+/// The average colour of each art's square tile in the atlas (grey if the atlas can't be read).
+fn art_colors() -> &'static [[u8; 3]; TileArt::ALL.len()] {
+    static COLORS: std::sync::OnceLock<[[u8; 3]; TileArt::ALL.len()]> = std::sync::OnceLock::new();
+    COLORS.get_or_init(|| {
+        let mut colors = [[128; 3]; TileArt::ALL.len()];
+        let Some(atlas) = atlas() else { return colors };
+        for (column, color) in colors.iter_mut().enumerate() {
+            let (mut sum, mut count) = ([0u64; 3], 0u64);
+            for y in ATLAS_CELL..2 * ATLAS_CELL {
+                for x in column as u32 * ATLAS_CELL..(column as u32 + 1) * ATLAS_CELL {
+                    let [r, g, b, a] = atlas.get_pixel(x, y).0;
+                    if a == 255 {
+                        for (s, v) in sum.iter_mut().zip([r, g, b]) {
+                            *s += u64::from(v);
+                        }
+                        count += 1;
+                    }
+                }
+            }
+            if count > 0 {
+                *color = sum.map(|s| (s / count) as u8);
+            }
         }
-        Ok(())
-    }
-
-    /// Opaque: nothing under the terrain shows through, so nothing is blended.
-    fn alpha_mode(&self) -> AlphaMode2d {
-        AlphaMode2d::Opaque
-    }
+        colors
+    })
 }
 
-/// The terrain's colours, a texel per cell in storage order.
-fn cell_colors(map: &crate::rules::TerrainMap) -> Image {
-    let (width, height) = (map.width().max(1), map.height().max(1));
-    let mut data = vec![255; (4 * width * height) as usize];
-    for cell in map.cells() {
-        let (col, row) = map.grid().to_storage(cell);
-        let [r, g, b] = map.terrain(cell).map_or([255, 0, 255], terrain_color);
-        let i = 4 * (row as usize * width as usize + col as usize);
-        data[i..i + 3].copy_from_slice(&[r, g, b]);
+/// The atlas cut to the map's grid: one row of tiles of the cell's exact size, with and without
+/// grid lines. The plain tiles show when the grid lines are off.
+#[derive(Resource, Default)]
+pub struct TileTextures {
+    grid: Option<Grid>,
+    pub lined: Handle<Image>,
+    pub plain: Handle<Image>,
+}
+
+/// The pixel size of a tile of `grid`: its cell's bounding box, rounded.
+fn tile_size(grid: Grid) -> TilemapTileSize {
+    let size = cell_size(grid).round();
+    TilemapTileSize { x: size.x, y: size.y }
+}
+
+/// The atlas's row of `grid`'s tiles with (`lined`) or without grid lines, each cut to the
+/// tile's size about its centre.
+fn atlas_row(atlas: &image::RgbaImage, grid: Grid, lined: bool) -> Image {
+    let shape_row = match grid {
+        Grid::Square => 0,
+        Grid::Hex(HexOrientation::PointyTop) => 2,
+        Grid::Hex(HexOrientation::FlatTop) => 4,
+    };
+    let row = shape_row + u32::from(!lined);
+    let size = tile_size(grid);
+    let (w, h) = (size.x as u32, size.y as u32);
+    let (dx, dy) = ((ATLAS_CELL - w) / 2, (ATLAS_CELL - h) / 2);
+    let mut data = Vec::with_capacity((4 * w * h * ATLAS_COLUMNS) as usize);
+    for y in 0..h {
+        for column in 0..ATLAS_COLUMNS {
+            for x in 0..w {
+                let (ax, ay) = (column * ATLAS_CELL + dx + x, row * ATLAS_CELL + dy + y);
+                let pixel = atlas.get_pixel_checked(ax, ay).map_or([0; 4], |p| p.0);
+                data.extend_from_slice(&pixel);
+            }
+        }
     }
-    Image::new(
-        Extent3d { width, height, depth_or_array_layers: 1 },
+    let mut image = Image::new(
+        Extent3d { width: w * ATLAS_COLUMNS, height: h, depth_or_array_layers: 1 },
         TextureDimension::D2,
         data,
         TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::RENDER_WORLD,
-    )
+        RenderAssetUsages::default(),
+    );
+    image.sampler = ImageSampler::linear();
+    image
 }
 
-/// The colour of a terrain on the map, as sRGB.
-pub fn terrain_color(terrain: &Terrain) -> [u8; 3] {
-    if let Some(rgb) = terrain.color {
-        return rgb;
-    }
-    match terrain.kind {
-        TerrainKind::Floor => [201, 190, 162],
-        TerrainKind::Difficult => [150, 134, 84],
-        TerrainKind::Wall => [52, 50, 58],
-        TerrainKind::LowObstacle => [128, 98, 68],
-        TerrainKind::Obscuring => [164, 170, 188],
-        TerrainKind::Water => [72, 120, 172],
-        TerrainKind::Rubble => [138, 126, 112],
-        TerrainKind::ArrowSlit => [96, 90, 104],
-        TerrainKind::Custom => match (terrain.blocks_movement, terrain.blocks_sight, terrain.difficult) {
-            (true, true, _) => [70, 66, 72],
-            (true, false, _) => [128, 98, 68],
-            (false, true, _) => [164, 170, 188],
-            (false, false, true) => [150, 134, 84],
-            (false, false, false) => [201, 190, 162],
-        },
-    }
+/// The atlas, decoded once.
+fn atlas() -> Option<&'static image::RgbaImage> {
+    static ATLAS: std::sync::OnceLock<Option<image::RgbaImage>> = std::sync::OnceLock::new();
+    ATLAS
+        .get_or_init(|| image::load_from_memory_with_format(ATLAS_PNG, image::ImageFormat::Png).ok().map(|i| i.to_rgba8()))
+        .as_ref()
 }
 
-/// The premultiplied colour and alpha the shades give each cell, in storage order (row by row):
-/// what alpha blending the layers one over the other gives.
-fn shade_texels(layout: &BoardLayout, shades: &CellShades) -> Vec<[f32; 4]> {
-    let (width, height) = (layout.width.max(1) as usize, layout.height.max(1) as usize);
-    let mut texels = vec![[0.0; 4]; width * height];
-    for &(cell, color) in shades.layers() {
+/// How the tilemap is laid out so that its tiles sit exactly on [`BoardLayout`]'s cells:
+/// rows are stored top to bottom but bevy_ecs_tilemap counts them bottom to top.
+pub struct TilemapPlacement {
+    pub map_type: TilemapType,
+    pub size: TilemapSize,
+    pub grid_size: TilemapGridSize,
+    /// The tilemap's translation.
+    pub offset: Vec2,
+}
+
+impl TilemapPlacement {
+    pub fn of(layout: &BoardLayout) -> Self {
+        let size = TilemapSize { x: layout.width.max(1), y: layout.height.max(1) };
+        let flipped_parity_is_even = size.y.is_multiple_of(2);
+        let cell = cell_size(layout.grid);
+        let grid_size = TilemapGridSize { x: cell.x, y: cell.y };
+        let map_type = match layout.grid {
+            Grid::Square => TilemapType::Square,
+            Grid::Hex(HexOrientation::PointyTop) => TilemapType::Hexagon(if flipped_parity_is_even {
+                HexCoordSystem::RowEven
+            } else {
+                HexCoordSystem::RowOdd
+            }),
+            Grid::Hex(HexOrientation::FlatTop) => TilemapType::Hexagon(HexCoordSystem::ColumnEven),
+        };
+        let mut placement = Self { map_type, size, grid_size, offset: Vec2::ZERO };
+        let origin = TilePos { x: 0, y: 0 };
+        placement.offset = layout.world(placement.cell(layout, origin)) - placement.unplaced_center(layout.grid, origin);
+        placement
+    }
+
+    /// The tile position of a cell of the map, if it is on the map.
+    pub fn tile(&self, layout: &BoardLayout, cell: Cell) -> Option<TilePos> {
         let (col, row) = layout.grid.to_storage(cell);
-        let (Ok(col), Ok(row)) = (usize::try_from(col), usize::try_from(row)) else { continue };
-        if col >= width || row >= height {
-            continue;
-        }
-        let [r, g, b, a] = color.to_linear().to_f32_array();
-        for (below, over) in texels[row * width + col].iter_mut().zip([r * a, g * a, b * a, a]) {
-            *below = over + *below * (1.0 - a);
-        }
+        let (col, row) = (u32::try_from(col).ok()?, u32::try_from(row).ok()?);
+        (col < self.size.x && row < self.size.y).then(|| TilePos { x: col, y: self.size.y - 1 - row })
     }
-    texels
+
+    pub fn cell(&self, layout: &BoardLayout, tile: TilePos) -> Cell {
+        layout.grid.from_storage(tile.x as i32, (self.size.y - 1 - tile.y) as i32)
+    }
+
+    fn unplaced_center(&self, grid: Grid, tile: TilePos) -> Vec2 {
+        tile.center_in_world(&self.size, &self.grid_size, &tile_size(grid), &self.map_type, &TilemapAnchor::None)
+    }
+
+    /// Where bevy_ecs_tilemap draws the centre of `tile`, in the world (the tests check it
+    /// against [`BoardLayout::world`]).
+    pub fn center(&self, grid: Grid, tile: TilePos) -> Vec2 {
+        self.unplaced_center(grid, tile) + self.offset
+    }
 }
 
-/// The texture of [`shade_texels`].
-fn shade_image(layout: &BoardLayout, shades: &CellShades) -> Image {
-    let data = shade_texels(layout, shades).iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
-    Image::new(
-        Extent3d { width: layout.width.max(1), height: layout.height.max(1), depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        data,
-        TextureFormat::Rgba32Float,
-        RenderAssetUsages::RENDER_WORLD,
-    )
+/// A tile's flip, from its cell: the same art turned four ways so a floor doesn't repeat.
+fn tile_flip(cell: Cell) -> TileFlip {
+    let hash = (cell.x as u32).wrapping_mul(0x9E37_79B9) ^ (cell.y as u32).wrapping_mul(0x85EB_CA6B);
+    let hash = hash ^ (hash >> 15);
+    TileFlip { x: hash & 1 == 1, y: hash & 2 == 2, d: false }
 }
 
-fn build_board(
+/// The tilemaps' render settings: chunks of 64 by 64 tiles, each one mesh (a 200×200 map is 16
+/// chunks), culled when off screen.
+fn render_settings() -> TilemapRenderSettings {
+    TilemapRenderSettings { render_chunk_size: UVec2::new(64, 64), y_sort: false }
+}
+
+/// Keeps the terrain's tiles in step with the rules' terrain: a new map (another grid or size)
+/// gets new tilemaps; otherwise each cell whose terrain changed gets its tile's art and tint.
+fn sync_terrain_tiles(
     mut commands: Commands,
     loaded: Res<LoadedScenario>,
-    old: Query<Entity, With<BoardTerrain>>,
-    assets: (ResMut<Assets<Image>>, ResMut<Assets<Mesh>>, ResMut<Assets<TerrainMaterial>>),
+    mut tilemaps: Query<(Entity, &TilemapSize, &TilemapType, &TileStorage, &mut Visibility), With<BoardTerrain>>,
+    shades: Query<Entity, With<BoardShades>>,
+    mut tiles: Query<(&mut TileTextureIndex, &mut TileColor)>,
+    mut textures: ResMut<TileTextures>,
+    images: Option<ResMut<Assets<Image>>>,
     grid_visible: Res<GridVisible>,
-    shades: Res<CellShades>,
+    shown: Res<TerrainShown>,
 ) {
-    for entity in &old {
-        commands.entity(entity).despawn();
-    }
+    let shown = *shown;
     let map = &loaded.scenario.map;
     let layout = BoardLayout::of(map);
-    let (mut images, mut meshes, mut materials) = assets;
-    let grid = match layout.grid {
-        Grid::Square => 0,
-        Grid::Hex(HexOrientation::PointyTop) => 1,
-        Grid::Hex(HexOrientation::FlatTop) => 2,
-    };
-    let params = TerrainParams {
-        columns: layout.width,
-        rows: layout.height,
-        lines: if grid_visible.0 { 1.0 } else { 0.0 },
-        shaded: if shades.is_empty() { 0.0 } else { 1.0 },
-    };
-    let bounds = layout.bounds();
+    let placement = TilemapPlacement::of(&layout);
+    if let Some(mut images) = images
+        && textures.grid != Some(layout.grid)
+        && let Some(atlas) = atlas()
+    {
+        *textures = TileTextures {
+            grid: Some(layout.grid),
+            lined: images.add(atlas_row(atlas, layout.grid, true)),
+            plain: images.add(atlas_row(atlas, layout.grid, false)),
+        };
+    }
+    let same_map = tilemaps.single_mut().ok().filter(|(_, size, map_type, ..)| {
+        **size == placement.size && **map_type == placement.map_type
+    });
+    if let Some((_, _, _, storage, mut visibility)) = same_map {
+        visibility.set_if_neq(if shown == TerrainShown::Hidden { Visibility::Hidden } else { Visibility::Inherited });
+        for cell in map.cells() {
+            let (Some(terrain), Some(position)) = (map.terrain(cell), placement.tile(&layout, cell)) else { continue };
+            let Some(Ok((mut index, mut color))) = storage.get(&position).map(|tile| tiles.get_mut(tile)) else {
+                continue;
+            };
+            index.set_if_neq(tile_index(terrain));
+            let tint = tile_tint(terrain, shown);
+            if color.0 != tint {
+                color.0 = tint;
+            }
+        }
+        return;
+    }
+    for (entity, ..) in &tilemaps {
+        commands.entity(entity).despawn();
+    }
+    for entity in &shades {
+        commands.entity(entity).despawn();
+    }
+    let texture = if grid_visible.0 { textures.lined.clone() } else { textures.plain.clone() };
+    spawn_terrain(&mut commands, map, &layout, &placement, texture.clone(), shown);
     commands.spawn((
-        BoardTerrain,
-        Mesh2d(meshes.add(Rectangle::from_size(bounds.size()))),
-        MeshMaterial2d(materials.add(TerrainMaterial {
-            shader: TerrainShaderKey { grid },
-            params,
-            cells: images.add(cell_colors(map)),
-            shades: images.add(shade_image(&layout, &shades)),
-        })),
-        Transform::from_translation(bounds.center().extend(0.0)),
+        tilemap_bundle(&layout, &placement, TileStorage::empty(placement.size), texture, 0.5),
+        BoardShades,
     ));
+}
+
+fn tilemap_bundle(
+    layout: &BoardLayout,
+    placement: &TilemapPlacement,
+    storage: TileStorage,
+    texture: Handle<Image>,
+    z: f32,
+) -> TilemapBundle {
+    TilemapBundle {
+        grid_size: placement.grid_size,
+        map_type: placement.map_type,
+        size: placement.size,
+        storage,
+        texture: TilemapTexture::Single(texture),
+        tile_size: tile_size(layout.grid),
+        anchor: TilemapAnchor::None,
+        transform: Transform::from_translation(placement.offset.extend(z)),
+        render_settings: render_settings(),
+        ..default()
+    }
+}
+
+/// The terrain's tilemap: a tile per cell.
+fn spawn_terrain(
+    commands: &mut Commands,
+    map: &TerrainMap,
+    layout: &BoardLayout,
+    placement: &TilemapPlacement,
+    texture: Handle<Image>,
+    shown: TerrainShown,
+) {
+    let tilemap = commands.spawn_empty().id();
+    let mut storage = TileStorage::empty(placement.size);
+    let tiles: Vec<(TilePos, TileBundle)> = map
+        .cells()
+        .filter_map(|cell| {
+            let terrain = map.terrain(cell)?;
+            let position = placement.tile(layout, cell)?;
+            let bundle = TileBundle {
+                position,
+                tilemap_id: TilemapId(tilemap),
+                texture_index: tile_index(terrain),
+                color: TileColor(tile_tint(terrain, shown)),
+                flip: tile_flip(cell),
+                ..default()
+            };
+            Some((position, bundle))
+        })
+        .collect();
+    for (position, bundle) in tiles {
+        let tile = commands.spawn((bundle, ChildOf(tilemap))).id();
+        storage.set(&position, tile);
+    }
+    let visibility = if shown == TerrainShown::Hidden { Visibility::Hidden } else { Visibility::Inherited };
+    let bundle = TilemapBundle { visibility, ..tilemap_bundle(layout, placement, storage, texture, 0.0) };
+    commands.entity(tilemap).insert((bundle, BoardTerrain));
 }
 
 fn show_grid_lines(
     grid_visible: Res<GridVisible>,
-    terrain: Query<&MeshMaterial2d<TerrainMaterial>, With<BoardTerrain>>,
-    mut materials: ResMut<Assets<TerrainMaterial>>,
+    textures: Res<TileTextures>,
+    mut tilemaps: Query<&mut TilemapTexture, With<BoardTerrain>>,
 ) {
-    if !grid_visible.is_changed() {
+    if !grid_visible.is_changed() && !textures.is_changed() {
         return;
     }
-    for handle in &terrain {
-        if let Some(mut material) = materials.get_mut(&handle.0) {
-            material.params.lines = if grid_visible.0 { 1.0 } else { 0.0 };
+    let texture = if grid_visible.0 { &textures.lined } else { &textures.plain };
+    for mut shown in &mut tilemaps {
+        if !matches!(&*shown, TilemapTexture::Single(t) if t == texture) {
+            *shown = TilemapTexture::Single(texture.clone());
         }
     }
 }
 
-/// Redraws the cell shades into the terrain's material when they change.
+/// The colour and alpha the shades give each shaded cell: what alpha blending the layers one
+/// over the other gives, as a straight (not premultiplied) colour for a tile's tint.
+fn shade_colors(layout: &BoardLayout, shades: &CellShades) -> HashMap<Cell, Color> {
+    let mut premultiplied: HashMap<Cell, [f32; 4]> = HashMap::new();
+    for &(cell, color) in shades.layers() {
+        let (col, row) = layout.grid.to_storage(cell);
+        let inside = (0..layout.width as i32).contains(&col) && (0..layout.height as i32).contains(&row);
+        if !inside {
+            continue;
+        }
+        let [r, g, b, a] = color.to_linear().to_f32_array();
+        let below = premultiplied.entry(cell).or_insert([0.0; 4]);
+        for (below, over) in below.iter_mut().zip([r * a, g * a, b * a, a]) {
+            *below = over + *below * (1.0 - a);
+        }
+    }
+    premultiplied
+        .into_iter()
+        .filter(|(_, [.., a])| *a > 0.0)
+        .map(|(cell, [r, g, b, a])| (cell, Color::linear_rgba(r / a, g / a, b / a, a)))
+        .collect()
+}
+
+/// Brings the shade tiles up to date when the shades change: a tile for each newly shaded cell,
+/// a new tint where the shade changed, and the tiles of cells no longer shaded removed.
 fn show_cell_shades(
+    mut commands: Commands,
     shades: Res<CellShades>,
     layout: Option<Res<MapLayout>>,
-    terrain: Query<&MeshMaterial2d<TerrainMaterial>, With<BoardTerrain>>,
-    mut assets: (ResMut<Assets<Image>>, ResMut<Assets<TerrainMaterial>>),
+    mut tilemaps: Query<(Entity, &mut TileStorage), With<BoardShades>>,
+    mut tiles: Query<&mut TileColor>,
+    positions: Query<&TilePos>,
 ) {
     let Some(board) = layout.filter(|_| shades.is_changed()) else { return };
-    let (images, materials) = (&mut assets.0, &mut assets.1);
-    for handle in &terrain {
-        if let Some(mut material) = materials.get_mut(&handle.0) {
-            material.shades = images.add(shade_image(&board.0, &shades));
-            material.params.shaded = if shades.is_empty() { 0.0 } else { 1.0 };
+    let Ok((tilemap, mut storage)) = tilemaps.single_mut() else { return };
+    let layout = board.0;
+    let placement = TilemapPlacement::of(&layout);
+    let mut wanted: HashMap<TilePos, Color> = shade_colors(&layout, &shades)
+        .into_iter()
+        .filter_map(|(cell, color)| Some((placement.tile(&layout, cell)?, color)))
+        .collect();
+    let shown: Vec<Entity> = storage.iter().flatten().copied().collect();
+    for tile in shown {
+        let Ok(&position) = positions.get(tile) else { continue };
+        match wanted.remove(&position) {
+            Some(color) => {
+                if let Ok(mut tint) = tiles.get_mut(tile)
+                    && tint.0 != color
+                {
+                    tint.0 = color;
+                }
+            }
+            None => {
+                storage.remove(&position);
+                commands.entity(tile).despawn();
+            }
         }
+    }
+    for (position, color) in wanted {
+        let tile = commands
+            .spawn((
+                TileBundle {
+                    position,
+                    tilemap_id: TilemapId(tilemap),
+                    texture_index: TileTextureIndex(SHADE_COLUMN),
+                    color: TileColor(color),
+                    ..default()
+                },
+                ChildOf(tilemap),
+            ))
+            .id();
+        storage.set(&position, tile);
     }
 }
 
@@ -266,35 +444,95 @@ fn show_cell_shades(
 mod tests {
     use super::*;
     use crate::app::core::state::ShadeLayer;
-    use crate::rules::TerrainMap;
+    use crate::rules::terrain::TerrainKind;
 
-    /// Each cell's colour is at its (column, row) of storage, on every grid.
+    const GRIDS: [Grid; 3] = [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)];
+
+    /// bevy_ecs_tilemap must draw every tile exactly where the rules' layout puts its cell, on
+    /// every grid and for odd and even heights (the row flip changes hex row parity).
     #[test]
-    fn the_colour_texture_holds_each_cell_at_its_storage_place() {
-        let grids = [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)];
-        for grid in grids {
-            let terrains = vec![Terrain::standard(TerrainKind::Floor), Terrain::standard(TerrainKind::Wall)];
-            let mut map = TerrainMap::filled(grid, 5, 4, terrains);
-            let wall = grid.from_storage(3, 2);
-            map.set(wall, 1);
-            let image = cell_colors(&map);
-            let data = image.data.as_deref().expect("pixels");
-            let at = |col: usize, row: usize| &data[4 * (row * 5 + col)..4 * (row * 5 + col) + 3];
-            assert_eq!(at(3, 2), terrain_color(&Terrain::standard(TerrainKind::Wall)), "{grid:?}");
-            assert_eq!(at(2, 3), terrain_color(&Terrain::standard(TerrainKind::Floor)), "{grid:?}");
+    fn tiles_sit_on_their_cells() {
+        for grid in GRIDS {
+            for (width, height) in [(5, 4), (6, 7), (1, 1)] {
+                let map = TerrainMap::filled(grid, width, height, vec![Terrain::standard(TerrainKind::Floor)]);
+                let layout = BoardLayout::of(&map);
+                let placement = TilemapPlacement::of(&layout);
+                for cell in map.cells() {
+                    let tile = placement.tile(&layout, cell).expect("on the map");
+                    assert_eq!(placement.cell(&layout, tile), cell);
+                    let drawn = placement.center(grid, tile);
+                    let wanted = layout.world(cell);
+                    assert!(drawn.distance(wanted) < 0.01, "{grid:?} {width}x{height} {cell:?}: {drawn} vs {wanted}");
+                }
+            }
         }
     }
 
-    /// A known reach (two colours) over unseen cells, under an area: each shaded cell's texel at
-    /// its storage place holds the layers blended in order, premultiplied; every other texel is
-    /// clear.
+    /// The atlas is the size `scripts/tiles.py` documents, and each row cut for a grid holds a
+    /// tile per column of the tile's size; a floor tile's pixels vary (it is textured).
     #[test]
-    fn the_shade_texture_holds_the_reach_over_the_unseen_cells() {
-        let grids = [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)];
+    fn the_atlas_cuts_into_tiles_of_the_cell_size() {
+        let atlas = atlas().expect("the atlas decodes");
+        assert_eq!((atlas.width(), atlas.height()), (ATLAS_CELL * ATLAS_COLUMNS, ATLAS_CELL * 6));
+        for grid in GRIDS {
+            let size = tile_size(grid);
+            let image = atlas_row(atlas, grid, true);
+            assert_eq!(image.width(), size.x as u32 * ATLAS_COLUMNS, "{grid:?}");
+            assert_eq!(image.height(), size.y as u32, "{grid:?}");
+            let data = image.data.as_deref().expect("pixels");
+            let width = image.width() as usize;
+            let centre = |column: u32, dx: i32| {
+                let x = (column as i32 * size.x as i32 + size.x as i32 / 2 + dx) as usize;
+                let y = size.y as usize / 2;
+                let i = 4 * (y * width + x);
+                [data[i], data[i + 1], data[i + 2], data[i + 3]]
+            };
+            assert_eq!(centre(0, 0)[3], 255, "{grid:?}: a tile is opaque at its centre");
+            let floor: Vec<[u8; 4]> = (-12..12).map(|dx| centre(TileArt::Flagstones.column(), dx)).collect();
+            assert!(floor.windows(2).any(|w| w[0] != w[1]), "{grid:?}: the floor is textured: {floor:?}");
+            assert_eq!(centre(SHADE_COLUMN, 0), [255; 4], "{grid:?}: the shade tile is white");
+        }
+    }
+
+    /// Every terrain kind of the rules has a tile; a custom terrain with a colour is the plain
+    /// tile tinted by it; art named in the scenario wins.
+    #[test]
+    fn each_terrain_has_its_tile() {
+        for kind in [
+            TerrainKind::Floor,
+            TerrainKind::Difficult,
+            TerrainKind::Wall,
+            TerrainKind::LowObstacle,
+            TerrainKind::Obscuring,
+            TerrainKind::Water,
+            TerrainKind::Rubble,
+            TerrainKind::ArrowSlit,
+        ] {
+            let terrain = Terrain::standard(kind);
+            assert_ne!(terrain.art(), TileArt::Plain, "{kind:?}");
+            assert_eq!(tile_tint(&terrain, TerrainShown::Shown), Color::WHITE);
+        }
+        let mut hedge = Terrain::standard(TerrainKind::Custom);
+        hedge.color = Some([0, 255, 16]);
+        assert_eq!(tile_index(&hedge), TileTextureIndex(TileArt::Plain.column()));
+        assert_eq!(tile_tint(&hedge, TerrainShown::Shown), Color::srgb_u8(0, 255, 16));
+        assert_eq!(tile_tint(&hedge, TerrainShown::Faded), Color::srgb_u8(0, 255, 16).with_alpha(FADED_ALPHA));
+        hedge.art = Some(TileArt::Foliage);
+        assert_eq!(tile_index(&hedge), TileTextureIndex(TileArt::Foliage.column()));
+        assert_eq!(tile_tint(&hedge, TerrainShown::Shown), Color::WHITE);
+    }
+
+    /// A known reach (two colours) over unseen cells, under an area: each shaded cell's tint holds
+    /// the layers blended in order; no other cell is tinted; cells off the map are left out.
+    #[test]
+    fn the_shades_blend_their_layers_in_order() {
         let (blue, amber, dark) =
             (Color::srgba(0.25, 0.75, 1.0, 0.3), Color::srgba(1.0, 0.75, 0.2, 0.22), Color::srgba(0.0, 0.0, 0.0, 0.5));
         let white = Color::srgba(1.0, 1.0, 1.0, 0.5);
-        for grid in grids {
+        let close = |a: Color, b: Color| {
+            a.to_linear().to_f32_array().iter().zip(b.to_linear().to_f32_array()).all(|(x, y)| (x - y).abs() < 1e-5)
+        };
+        for grid in GRIDS {
             let layout = BoardLayout { grid, width: 5, height: 4 };
             let (near, far, hidden, inside) =
                 (grid.from_storage(1, 1), grid.from_storage(4, 3), grid.from_storage(0, 2), grid.from_storage(2, 0));
@@ -302,28 +540,19 @@ mod tests {
             shades.set(ShadeLayer::Area, vec![(inside, white), (grid.from_storage(7, 1), white)]);
             shades.set(ShadeLayer::Reach, vec![(near, blue), (far, amber), (inside, blue)]);
             shades.set(ShadeLayer::Unseen, vec![(far, dark), (hidden, dark)]);
-            let texels = shade_texels(&layout, &shades);
-            let at = |col: usize, row: usize| texels[row * 5 + col];
-            let premultiplied = |c: Color| {
-                let [r, g, b, a] = c.to_linear().to_f32_array();
-                [r * a, g * a, b * a, a]
-            };
-            assert_eq!(at(1, 1), premultiplied(blue), "{grid:?}");
-            assert_eq!(at(0, 2), premultiplied(dark), "{grid:?}");
-            // Amber over half black: the amber, and half of the rest is black.
-            let [r, g, b, a] = premultiplied(amber);
-            let expected = [r, g, b, a + 0.5 * (1.0 - a)];
-            let close =
-                |texel: [f32; 4], expected: [f32; 4]| texel.iter().zip(expected).all(|(t, e)| (t - e).abs() < 1e-6);
-            assert!(close(at(4, 3), expected), "{grid:?}: {:?}", at(4, 3));
-            // Half white over the blue: half of each.
-            let [r, g, b, a] = premultiplied(blue);
-            assert!(close(at(2, 0), [0.5 + 0.5 * r, 0.5 + 0.5 * g, 0.5 + 0.5 * b, 0.5 + 0.5 * a]), "{grid:?}");
-            // A cell off the map (column 7 of 5) is left out.
-            let shaded = [(1, 1), (0, 2), (4, 3), (2, 0)];
-            for (col, row) in (0..5).flat_map(|c| (0..4).map(move |r| (c, r))).filter(|p| !shaded.contains(p)) {
-                assert_eq!(at(col, row), [0.0; 4], "{grid:?} {col},{row}");
-            }
+            let colors = shade_colors(&layout, &shades);
+            assert_eq!(colors.len(), 4, "{grid:?}: the four shaded cells on the map");
+            assert!(close(colors[&near], blue), "{grid:?}");
+            assert!(close(colors[&hidden], dark), "{grid:?}");
+            // Amber over half black: alpha 0.22 + 0.5 × 0.78, and the colour amber's share of it.
+            let [r, g, b, a] = amber.to_linear().to_f32_array();
+            let alpha = a + 0.5 * (1.0 - a);
+            assert!(close(colors[&far], Color::linear_rgba(r * a / alpha, g * a / alpha, b * a / alpha, alpha)));
+            // Half white over the blue.
+            let [r, g, b, a] = blue.to_linear().to_f32_array();
+            let alpha = 0.5 + 0.5 * a;
+            let mix = |c: f32| (0.5 + 0.5 * c * a) / alpha;
+            assert!(close(colors[&inside], Color::linear_rgba(mix(r), mix(g), mix(b), alpha)), "{grid:?}");
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::app::core::components::{
 use crate::app::core::layout::MapLayout;
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::Audience;
+use crate::app::view::pictures::{EXHAUSTION_ICON, IconAtlas, condition_icon};
 use crate::rules::chase::Role;
 use crate::rules::conditions::Conditions;
 use crate::rules::health::{Health, Life, Outward};
@@ -37,6 +38,17 @@ pub struct StateBadge;
 /// The badge's dark backing, sized to its text.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct StateBadgeBack;
+
+/// The row of condition icons along the bottom of a token's disc; its children are the icons.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct ConditionIcons {
+    /// The disc's radius, which sizes the icons.
+    radius: f32,
+}
+
+/// One condition's icon, naming the condition (exhaustion has `None`).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConditionIcon(pub Option<crate::rules::conditions::Condition>);
 
 /// The notch on the disc's rim, drawn pointing east and turned to the facing.
 #[derive(Component, Clone, Copy, Debug)]
@@ -124,6 +136,12 @@ pub(crate) fn spawn(commands: &mut Commands, root: Entity, disc: TokenDisc) {
         ChildOf(root),
     ));
     commands.spawn((
+        ConditionIcons { radius: disc.radius },
+        Transform::from_translation(Vec3::new(disc.center.x, disc.center.y - disc.radius * 0.72, 0.8)),
+        Visibility::default(),
+        ChildOf(root),
+    ));
+    commands.spawn((
         StateBadge,
         Text2d::new(""),
         TextFont::from_font_size(BADGE_FONT),
@@ -158,6 +176,9 @@ pub(crate) fn update(
     mut sprites: Query<(&mut Sprite, Has<HealthFill>), Or<(With<HealthFill>, With<StateBadgeBack>)>>,
     mut badges: Query<&mut Text2d, With<StateBadge>>,
     mut notches: Query<&mut Transform, With<FacingNotch>>,
+    rows: Query<(Entity, &ConditionIcons)>,
+    icons: Option<Res<IconAtlas>>,
+    mut commands: Commands,
 ) {
     let Some(board) = layout else { return };
     let ended = chase_ended.read().count() > 0;
@@ -191,10 +212,46 @@ pub(crate) fn update(
             if let Ok(mut badge) = badges.get_mut(child) {
                 badge.0.clone_from(&text);
             }
+            if let (Ok((row, icons_row)), Some(atlas)) = (rows.get(child), icons.as_deref()) {
+                show_condition_icons(&mut commands, row, icons_row.radius, &combatant.conditions, vitals.exhaustion, atlas);
+            }
             if let (Ok(mut notch), Some(facing)) = (notches.get_mut(child), facing.as_ref()) {
                 notch.rotation = Quat::from_rotation_z(-(facing.0.degrees(board.0.grid) as f32).to_radians());
             }
         }
+    }
+}
+
+/// Draws a token's conditions (and exhaustion) as a row of icons on dark discs, centred.
+fn show_condition_icons(
+    commands: &mut Commands,
+    row: Entity,
+    radius: f32,
+    conditions: &Conditions,
+    exhaustion: u8,
+    atlas: &IconAtlas,
+) {
+    commands.entity(row).despawn_related::<Children>();
+    let mut shown: Vec<(Option<crate::rules::conditions::Condition>, usize)> =
+        conditions.iter().map(|c| (Some(c), condition_icon(c))).collect();
+    if exhaustion > 0 {
+        shown.push((None, EXHAUSTION_ICON));
+    }
+    let side = (radius * 0.5).clamp(10.0, 18.0);
+    let step = side * 1.05;
+    let first = -(shown.len() as f32 - 1.0) * step / 2.0;
+    for (i, (condition, index)) in shown.into_iter().enumerate() {
+        let x = first + i as f32 * step;
+        commands.spawn((
+            ConditionIcon(condition),
+            Sprite::from_color(Color::srgba(0.1, 0.05, 0.12, 0.9), Vec2::splat(side)),
+            Transform::from_translation(Vec3::new(x, 0.0, 0.0)),
+            ChildOf(row),
+            children![(
+                atlas.sprite(index, side * 0.86, Color::srgb(1.0, 0.85, 0.6)),
+                Transform::from_translation(Vec3::Z * 0.01)
+            )],
+        ));
     }
 }
 

@@ -11,6 +11,7 @@ pub mod looks;
 pub(crate) mod memory;
 pub mod overlays;
 pub mod panels;
+pub mod pictures;
 pub mod schedules;
 pub mod tokens;
 
@@ -26,6 +27,7 @@ pub(crate) fn plugin(app: &mut App) {
         looks::plugin,
         overlays::plugin,
         panels::plugin,
+        pictures::plugin,
         capture::plugin,
         benchmark::plugin,
     ));

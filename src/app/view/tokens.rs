@@ -7,9 +7,13 @@ use bevy::prelude::*;
 use bevy::sprite::Anchor;
 
 use super::looks::{self, FacingNotch};
+use super::pictures::{IconAtlas, Portraits, object_icon};
+use crate::app::core::notice::Notice;
+use crate::app::core::state::LoadedScenario;
 use crate::app::core::components::*;
 use crate::app::core::layout::{BoardLayout, MapLayout};
 use crate::app::core::pointer::{MapCamera, PointerOnMap};
+use crate::app::core::state::Selection;
 use crate::app::core::schedule::AppSystems;
 use crate::app::features::movement::Dragging;
 use crate::rules::{Cell, Grid};
@@ -24,7 +28,8 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             PostUpdate,
-            hide_unreadable_labels.before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+            (hide_unreadable_labels, make_room_for_names)
+                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
         );
 }
 
@@ -43,7 +48,7 @@ const READABLE_PIXELS: f32 = 3.5;
 
 pub(super) fn hide_unreadable_labels(
     camera: Query<&Projection, With<MapCamera>>,
-    mut labels: Query<(&ZoomLabel, &mut Visibility)>,
+    mut labels: Query<(&ZoomLabel, &mut Visibility), Without<NameLabel>>,
 ) {
     let Ok(Projection::Orthographic(projection)) = camera.single() else { return };
     for (label, mut visibility) in &mut labels {
@@ -53,6 +58,74 @@ pub(super) fn hide_unreadable_labels(
             Visibility::Hidden
         };
         visibility.set_if_neq(shown);
+    }
+}
+
+/// Marks the pieces of a token's name label (the text and its backing): the label's size, and
+/// how far below the disc's centre its middle is, in world units.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct NameLabel {
+    pub size: Vec2,
+    pub below: f32,
+}
+
+/// Where a token's name label would be: its rectangle in the world.
+fn name_rect(disc: &TokenDisc, label: &NameLabel) -> Rect {
+    Rect::from_center_size(disc.center - Vec2::Y * label.below, label.size)
+}
+
+/// Which tokens' names are drawn so that no two run into each other: the selected token's and
+/// the hovered one's always, then the player characters', then the others' in the roster's
+/// order, each only where it overlaps no name already placed (and is big enough to read). The
+/// roster names everyone; a hidden name shows on hover or selection.
+pub(super) fn make_room_for_names(
+    camera: Query<Ref<Projection>, With<MapCamera>>,
+    selection: Res<Selection>,
+    pointer: Res<PointerOnMap>,
+    tokens: Query<(Entity, &TokenDisc, &RosterOrder, Has<PlayerCharacter>, &Children), Without<OutOfView>>,
+    moved: Query<(), Or<(Changed<TokenDisc>, Changed<OutOfView>)>>,
+    mut labels: Query<(&NameLabel, &ZoomLabel, &mut Visibility)>,
+    mut hovered_before: Local<Option<Entity>>,
+) {
+    let Ok(projection) = camera.single() else { return };
+    let Projection::Orthographic(ortho) = &*projection else { return };
+    let hovered = pointer.world.and_then(|world| {
+        tokens
+            .iter()
+            .filter(|(_, disc, ..)| disc.center.distance(world) <= disc.radius)
+            .min_by(|a, b| a.1.center.distance(world).total_cmp(&b.1.center.distance(world)))
+            .map(|(entity, ..)| entity)
+    });
+    let unchanged = !projection.is_changed() && !selection.is_changed() && moved.is_empty() && hovered == *hovered_before;
+    if unchanged {
+        return;
+    }
+    *hovered_before = hovered;
+    let mut order: Vec<_> = tokens.iter().collect();
+    order.sort_by_key(|&(entity, _, roster, pc, _)| {
+        let forced = Some(entity) == selection.0 || Some(entity) == hovered;
+        (!forced, !pc, *roster)
+    });
+    let mut placed: Vec<Rect> = Vec::new();
+    for (entity, disc, _, _, children) in order {
+        let forced = Some(entity) == selection.0 || Some(entity) == hovered;
+        let Some((label, font)) =
+            children.iter().find_map(|c| labels.get(c).ok().map(|(label, zoom, _)| (*label, zoom.font_size)))
+        else {
+            continue;
+        };
+        let rect = name_rect(disc, &label);
+        let readable = font / ortho.scale >= READABLE_PIXELS;
+        let room = !placed.iter().any(|other| !other.intersect(rect).is_empty());
+        let shown = forced || (readable && room);
+        if shown {
+            placed.push(rect);
+        }
+        for child in children.iter() {
+            if let Ok((_, _, mut visibility)) = labels.get_mut(child) {
+                visibility.set_if_neq(if shown { Visibility::Inherited } else { Visibility::Hidden });
+            }
+        }
     }
 }
 
@@ -119,6 +192,18 @@ struct Dressed {
     disc: &'static TokenDisc,
     facing: Option<&'static Facing>,
     order: &'static RosterOrder,
+    art: Option<&'static TokenArt>,
+    siege: Option<&'static SiegeWeapon>,
+}
+
+/// What a token's picture is made from: the icon atlas, the portraits read so far, the scenario
+/// (whose file the pictures' paths start from) and the notice a failure is said in.
+#[derive(bevy::ecs::system::SystemParam)]
+struct PictureSources<'w> {
+    icons: Option<Res<'w, IconAtlas>>,
+    portraits: ResMut<'w, Portraits>,
+    loaded: Res<'w, LoadedScenario>,
+    notice: ResMut<'w, Notice>,
 }
 
 /// Builds the look of every token spawned this frame (a new scenario, an undo, an edit).
@@ -134,6 +219,7 @@ fn dress_tokens(
     mut images: ResMut<Assets<Image>>,
     mut shared_disc: ResMut<DiscImage>,
     mut shared: Local<SharedLooks>,
+    mut sources: PictureSources,
 ) {
     let Some(layout) = layout.filter(|_| !new.is_empty()) else { return };
     if shared_disc.0 == Handle::default() {
@@ -143,12 +229,22 @@ fn dress_tokens(
         *shared = SharedLooks { grid: Some(layout.0.grid), ..SharedLooks::default() };
     }
     let count = all.iter().count().max(1) as f32;
-    for DressedItem { entity, name, side, kind, size, position, disc, facing, order } in &new {
+    for DressedItem { entity, name, side, kind, size, position, disc, facing, order, art, siege } in &new {
         if let Ok(mut transform) = transforms.get_mut(entity) {
             transform.translation.z = TOKEN_Z + ORDER_LIFT * order.0 as f32 / count;
         }
         let cells = size.cells(layout.0.grid, position.0);
-        let token = Look { name: &name.0, side: side.0, kind: kind.0, size: size.size, facing: facing.map(|f| f.0) };
+        let portrait = art.and_then(|a| a.image.as_deref()).and_then(|image| {
+            sources.portraits.get(&sources.loaded, image, &mut images, &mut sources.notice)
+        });
+        let icon = object_icon(siege.map(|s| s.siege.kind), art.and_then(|a| a.icon));
+        let picture = match (portrait, icon, sources.icons.as_deref()) {
+            (Some(portrait), ..) => Picture::Portrait(portrait),
+            (None, Some(index), Some(atlas)) => Picture::Icon(atlas.sprite(index, 1.0, ICON_INK)),
+            _ => Picture::Initials,
+        };
+        let token =
+            Look { name: &name.0, side: side.0, kind: kind.0, size: size.size, facing: facing.map(|f| f.0), picture };
         let looks = Looks {
             layout: &layout.0,
             meshes: &mut meshes,
@@ -160,14 +256,32 @@ fn dress_tokens(
     }
 }
 
-/// What a token looks like: its name, side, kind, size and facing.
+/// What a token looks like: its name, side, kind, size, facing and picture.
 struct Look<'a> {
     name: &'a str,
     side: crate::rules::creature::Side,
     kind: TokenKind,
     size: crate::rules::Size,
     facing: Option<crate::rules::creature::Direction>,
+    picture: Picture,
 }
+
+/// What the middle of a token's disc shows.
+enum Picture {
+    /// Its portrait, cropped to the disc inside a ring of its side's colour.
+    Portrait(Handle<Image>),
+    /// An object's icon (a sprite of the icon atlas, resized when drawn).
+    Icon(Sprite),
+    /// The first letters of its name.
+    Initials,
+}
+
+/// The colour of an object's icon on its disc.
+const ICON_INK: Color = Color::srgb(0.96, 0.93, 0.84);
+
+/// Marks a token's portrait or icon sprite.
+#[derive(Component)]
+pub struct TokenPicture;
 
 /// Puts each token where its [`Position`] says (its look was built at its home anchor), or
 /// under the cursor while it is dragged.
@@ -262,10 +376,38 @@ fn spawn_visuals(commands: &mut Commands, root: Entity, token: &Look, cells: &[C
         ));
     }
     looks::spawn(commands, root, disc);
+    let inner = disc.radius - outline;
+    match &token.picture {
+        Picture::Portrait(image) => {
+            commands.spawn((
+                TokenPicture,
+                Sprite { image: image.clone(), custom_size: Some(Vec2::splat(2.0 * (inner - 2.0))), ..default() },
+                Transform::from_translation(disc.center.extend(0.3)),
+                ChildOf(root),
+            ));
+        }
+        Picture::Icon(sprite) => {
+            commands.spawn((
+                round(inner - 2.0, Color::srgba(0.07, 0.07, 0.09, 0.55)),
+                Transform::from_translation(disc.center.extend(0.25)),
+                ChildOf(root),
+            ));
+            commands.spawn((
+                TokenPicture,
+                Sprite { custom_size: Some(Vec2::splat(1.5 * inner)), ..sprite.clone() },
+                Transform::from_translation(disc.center.extend(0.3)),
+                ChildOf(root),
+            ));
+        }
+        Picture::Initials => {}
+    }
     let font_size = if token.size == crate::rules::Size::Tiny { 9.0 } else { 13.0 };
     let label_y = disc.center.y - disc.radius - font_size * 0.75;
     let width = token.name.chars().count() as f32 * font_size * 0.62 + 8.0;
-    let name_label = ZoomLabel { font_size };
+    let name_label = (
+        ZoomLabel { font_size },
+        NameLabel { size: Vec2::new(width, font_size * 1.35), below: disc.center.y - label_y },
+    );
     commands.spawn((
         name_label,
         Sprite::from_color(Color::srgba(0.05, 0.05, 0.07, 0.78), Vec2::new(width, font_size * 1.35)),
@@ -281,6 +423,9 @@ fn spawn_visuals(commands: &mut Commands, root: Entity, token: &Look, cells: &[C
         Transform::from_translation(Vec3::new(disc.center.x, label_y, 0.4)),
         ChildOf(root),
     ));
+    if !matches!(token.picture, Picture::Initials) {
+        return;
+    }
     let initials: String = initials(token.name);
     let initials_size = (disc.radius * 0.8).clamp(8.0, 40.0);
     commands.spawn((
