@@ -345,3 +345,14 @@ pub fn drag_refusal(why: &DragRefusal) -> String {
         DragRefusal::Unmovable => "this token does not move".to_owned(),
     }
 }
+
+/// An object icon's name, for the legend.
+pub fn object_icon_name(icon: crate::scenario::ObjectIcon) -> &'static str {
+    use crate::scenario::ObjectIcon;
+    match icon {
+        ObjectIcon::Gate => "gate",
+        ObjectIcon::WallSection => "wall section",
+        ObjectIcon::Barrel => "barrel",
+        ObjectIcon::Crate => "crate",
+    }
+}

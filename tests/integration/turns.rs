@@ -5,9 +5,11 @@ use bevy::prelude::*;
 
 use battlemap::app::core::components::{Actions, HitPoints, OutOfView, Position, TurnMoves};
 use battlemap::app::core::dice::RollRecord;
-use battlemap::app::core::messages::{AudienceRequest, FightRequest, MoveToken, ReactionAnswer, TurnRequest};
+use battlemap::app::core::messages::{
+    AudienceRequest, FightRequest, MoveToken, ReactionAnswer, SelectToken, TurnRequest,
+};
 use battlemap::app::core::notice::{CantDelay, NotNow, Said};
-use battlemap::app::core::state::Reactions;
+use battlemap::app::core::state::{Reactions, Selection};
 use battlemap::app::core::turns::Turns;
 use battlemap::rules::Cell;
 use battlemap::rules::conditions::Condition;
@@ -105,6 +107,20 @@ fn a_scripted_round_with_an_opportunity_attack_and_a_readied_action() {
         log(&app)
     };
     assert_eq!(play(), play(), "the same seed replays the same round");
+}
+
+/// After a reaction prompt is answered, the creature whose turn it is stays selected (so the
+/// number keys and `A` act for it at once).
+#[test]
+fn the_mover_stays_selected_after_a_reaction_is_answered() {
+    let (mut app, brom, _) = brom_beside_the_thug();
+    send(&mut app, SelectToken(Some("brom".into())));
+    assert_eq!(app.world().resource::<Selection>().0, Some(brom));
+    send(&mut app, MoveToken::new(brom, Cell::new(2, 7)));
+    assert!(app.world().resource::<Reactions>().interrupted.is_some(), "the thug's opportunity attack waits");
+    send(&mut app, ReactionAnswer::Opportunity { attack: true });
+    app.update();
+    assert_eq!(app.world().resource::<Selection>().0, Some(brom), "still Brom's turn, still Brom selected");
 }
 
 /// PHB "Dash": the action, once a turn; a second Dash is refused with the reason, and the drag's

@@ -146,6 +146,38 @@ fn close(a: [u8; 3], b: [u8; 3], tolerance: i32) -> bool {
     a.iter().zip(b).all(|(x, y)| (i32::from(*x) - i32::from(y)).abs() <= tolerance)
 }
 
+/// The pixels within `radius` of a window point (a square patch).
+fn patch(image: &image::RgbImage, at: &Value, radius: i32) -> Vec<[u8; 3]> {
+    let (x, y) = (at[0].as_f64().expect("x").round() as i32, at[1].as_f64().expect("y").round() as i32);
+    let (w, h) = (image.width() as i32, image.height() as i32);
+    (-radius..=radius)
+        .flat_map(|dy| (-radius..=radius).map(move |dx| (x + dx, y + dy)))
+        .filter(|&(x, y)| (0..w).contains(&x) && (0..h).contains(&y))
+        .map(|(x, y)| image.get_pixel(x as u32, y as u32).0)
+        .collect()
+}
+
+/// The mean colour of some pixels, and the standard deviation of their brightness.
+fn mean_and_spread(pixels: &[[u8; 3]]) -> ([u8; 3], f64) {
+    let n = pixels.len().max(1) as f64;
+    let mean = [0, 1, 2].map(|i| (pixels.iter().map(|p| f64::from(p[i])).sum::<f64>() / n).round() as u8);
+    let brightness: Vec<f64> = pixels.iter().map(|p| p.iter().map(|&c| f64::from(c)).sum::<f64>() / 3.0).collect();
+    let average = brightness.iter().sum::<f64>() / n;
+    let spread = (brightness.iter().map(|b| (b - average).powi(2)).sum::<f64>() / n).sqrt();
+    (mean, spread)
+}
+
+/// How many pixels within half a token's disc are the light, nearly grey ink of an icon (no
+/// side's colour is that light and grey).
+fn icon_ink(image: &image::RgbImage, token: &Value) -> usize {
+    let radius = (token["radius_px"].as_f64().expect("radius") * 0.5) as i32;
+    let ink = |p: &&[u8; 3]| {
+        let (low, high) = (p.iter().min().copied().unwrap_or(0), p.iter().max().copied().unwrap_or(0));
+        low > 140 && high - low < 45
+    };
+    patch(image, &token["screen"], radius).iter().filter(ink).count()
+}
+
 #[test]
 fn every_sample_scene_is_drawn_in_a_real_window() {
     let display = start_display(90);
@@ -205,23 +237,58 @@ fn every_sample_scene_is_drawn_in_a_real_window() {
         let fill = (covered_x / f64::from(x1 - x0)).max(covered_y / f64::from(y1 - y0));
         assert!(fill > 0.85, "{stem}: the map covers only {fill:.2} of the view");
 
-        // Known cells show their terrain's colour where the app says they are.
+        // Known cells show their terrain's tile where the app says they are: around a floor's or
+        // a wall's middle, the tile's average colour, give or take its texture; and the floor is
+        // textured (its pixels vary), not a flat colour.
         let samples = state["terrain_samples"].as_array().expect("samples");
         let scenario = battlemap::scenario::Scenario::load(&scene).expect("a valid sample");
         for kind in ["floor", "wall"] {
             let on_map = scenario.map.cells().any(|c| scenario.map.terrain(c).is_some_and(|t| t.name == kind));
             assert!(!on_map || samples.iter().any(|s| s["terrain"] == kind), "{stem}: no {kind} sample");
         }
-        for sample in samples {
+        for sample in samples.iter().filter(|s| s["terrain"] == "floor" || s["terrain"] == "wall") {
             let want: Vec<u8> =
                 sample["rgb"].as_array().expect("rgb").iter().map(|v| v.as_u64().expect("u8") as u8).collect();
-            let got = pixel(&image, &sample["screen"]);
+            let (mean, spread) = mean_and_spread(&patch(&image, &sample["screen"], 5));
             assert!(
-                close(got, [want[0], want[1], want[2]], 10),
-                "{stem}: {} at {} is {got:?}, want {want:?}",
+                close(mean, [want[0], want[1], want[2]], 30),
+                "{stem}: {} at {} is {mean:?} on average, want about {want:?}",
                 sample["terrain"],
                 sample["screen"]
             );
+            if sample["terrain"] == "floor" {
+                assert!(spread > 2.5, "{stem}: the floor at {} is flat colour (spread {spread:.1})", sample["screen"]);
+            }
+        }
+        for sample in samples {
+            assert!(!close(pixel(&image, &sample["screen"]), background, 4), "{stem}: {sample} is drawn");
+        }
+
+        // The pictures: the castle's ram and gate show their icons; the tavern's Brom shows his
+        // portrait (its middle is the picture's, not his side's blue).
+        if stem == "castle_siege" {
+            for id in ["ram", "gate", "ballista", "cauldron"] {
+                let drawn = token(&state, id);
+                assert_eq!(drawn["picture"], "icon", "{stem}: {id} has its icon");
+                let ink = icon_ink(&image, drawn);
+                assert!(ink > 12, "{stem}: {id}'s icon is drawn ({ink} pixels of ink)");
+            }
+            assert_eq!(token(&state, "sergeant")["picture"], Value::Null, "{stem}: a creature with no picture");
+        }
+        if stem == "tavern_brawl" {
+            let brom = token(&state, "brom");
+            assert_eq!(brom["picture"], "portrait", "{stem}: Brom names a portrait");
+            let portrait = image::open(root().join("scenes/tokens/dwarf.png")).expect("the portrait").to_rgb8();
+            let middle: Vec<[u8; 3]> =
+                portrait.enumerate_pixels().filter(|p| p.0.abs_diff(128) < 60 && p.1.abs_diff(128) < 60).map(|p| p.2.0).collect();
+            let radius = (brom["radius_px"].as_f64().expect("radius") * 0.45) as i32;
+            let (drawn, spread) = mean_and_spread(&patch(&image, &brom["screen"], radius));
+            let (want, _) = mean_and_spread(&middle);
+            let side: Vec<u8> = brom["rgb"].as_array().expect("rgb").iter().map(|v| v.as_u64().expect("u8") as u8).collect();
+            assert!(close(drawn, want, 60), "{stem}: Brom's portrait is {drawn:?} on average, the picture's {want:?}");
+            assert!(!close(drawn, [side[0], side[1], side[2]], 60), "{stem}: Brom's disc is his side's colour");
+            assert!(spread > 10.0, "{stem}: Brom's disc shows a picture, not a flat colour ({spread:.1})");
+            assert_eq!(token(&state, "captain")["picture"], Value::Null, "{stem}: the captain keeps his initials");
         }
     }
 }
@@ -653,8 +720,9 @@ fn the_frame_time_benchmark_times_frames_while_dragging() {
     let plain = run(&["--hide", "labels,panels", "--passes"]);
     assert_eq!(plain["dragging"], Value::Null, "{plain}");
     assert_eq!(plain["hidden"], serde_json::json!(["labels", "panels"]), "{plain}");
-    // The terrain's pass shades the map's pixels, the copy to the window takes time.
-    let terrain = &plain["passes"]["main_opaque_pass_2d"];
+    // The terrain's tiles are blended (their hex corners are clear), so its pass is the
+    // transparent one; it shades the map's pixels, and the copy to the window takes time.
+    let terrain = &plain["passes"]["main_transparent_pass_2d"];
     assert!(terrain["fragments"].as_f64().is_some_and(|f| f > 10_000.0), "{plain}");
     assert!(plain["passes"]["upscaling"]["gpu_ms"].as_f64().is_some_and(|t| t > 0.0), "{plain}");
 }

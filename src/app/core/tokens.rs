@@ -209,6 +209,7 @@ pub struct TokenData {
     pub shield: Option<&'static Shield>,
     pub siege: Option<&'static SiegeWeapon>,
     pub pc: Has<PlayerCharacter>,
+    pub order: &'static RosterOrder,
 }
 
 impl TokenDataItem<'_, '_> {
@@ -283,7 +284,11 @@ impl Battlefield<'_, '_> {
     /// Every token as the fight rules read it.
     pub fn fighters(&self) -> Fighters {
         let map = &self.loaded.scenario.map;
-        let (entities, list) = self.tokens.iter().map(|t| (t.entity, t.fighter(map))).unzip();
+        // In the scenario's order, whatever components each token has (the query's order follows
+        // them), so every rule sees the tokens, and the dice roll for them, in the same order.
+        let mut tokens: Vec<_> = self.tokens.iter().collect();
+        tokens.sort_by_key(|t| *t.order);
+        let (entities, list) = tokens.into_iter().map(|t| (t.entity, t.fighter(map))).unzip();
         Fighters { entities, list }
     }
 

@@ -15,13 +15,13 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::window::{PrimaryWindow, RequestRedraw};
 use serde_json::json;
 
-use super::board::BoardTerrain;
+use super::board::BoardShades;
 use super::tokens::{ZoomLabel, hide_unreadable_labels};
 use crate::app::core::components::{OutOfView, TokenDisc, TokenId, TokenMarker, TurnMoves};
 use crate::app::core::layout::PIXELS_PER_UNIT;
 use crate::app::core::options::{LaunchOptions, Part};
 use crate::app::core::pointer::{MapCamera, MapViewRect};
-use crate::app::core::state::LoadedScenario;
+use crate::app::core::state::{LoadedScenario, TerrainShown};
 use crate::app::features::movement::Dragging;
 
 /// Frames drawn before timing starts: the first ones compile shaders and fit the map.
@@ -82,8 +82,9 @@ fn watch_for_first_picture(
 
 fn hide_parts(
     options: Res<LaunchOptions>,
+    mut terrain: ResMut<TerrainShown>,
     mut visibility: ParamSet<(
-        Query<&mut Visibility, With<BoardTerrain>>,
+        Query<&mut Visibility, With<BoardShades>>,
         Query<&mut Visibility, With<TokenMarker>>,
         Query<&mut Visibility, With<ZoomLabel>>,
     )>,
@@ -93,6 +94,7 @@ fn hide_parts(
         v.set_if_neq(Visibility::Hidden);
     };
     if options.hides(Part::Terrain) {
+        terrain.set_if_neq(TerrainShown::Hidden);
         visibility.p0().iter_mut().for_each(hide);
     }
     if options.hides(Part::Tokens) {

@@ -16,7 +16,7 @@ use bevy_ecs_tilemap::prelude::*;
 
 use crate::app::core::layout::{BoardLayout, MapLayout, cell_size};
 use crate::app::core::messages::{ScenarioChanged, TerrainEdited, Toggle};
-use crate::app::core::pointer::toggle_key;
+use crate::app::core::pointer::{MapCamera, toggle_key};
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{CellShades, GridVisible, LoadedScenario, TerrainShown};
 use crate::rules::terrain::{Terrain, TileArt};
@@ -40,7 +40,11 @@ pub(super) fn plugin(app: &mut App) {
             ),
         )
         // After every system of the frame that sets shades.
-        .add_systems(PostUpdate, show_cell_shades);
+        .add_systems(
+            PostUpdate,
+            (show_cell_shades, choose_terrain_detail)
+                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        );
 }
 
 /// The terrain tile atlas: 17 columns (the [`TileArt`]s, then the white shade tile) of 74-pixel
@@ -55,6 +59,18 @@ const SHADE_COLUMN: u32 = 16;
 /// Marks the terrain's tilemap.
 #[derive(Component)]
 pub struct BoardTerrain;
+
+/// Marks the terrain's overview: the map as one picture, a few pixels a cell in each tile's average
+/// colour, drawn instead of the tiles while a cell is smaller on screen than
+/// [`OVERVIEW_BELOW_PX`]. Software rendering pays for every tile's triangles however small they
+/// are (docs/performance.md): a 200×200 map fitted to the window is 40,000 tiles of 4 pixels.
+#[derive(Component)]
+pub struct TerrainOverview;
+
+/// The overview's pixels per cell.
+const OVERVIEW_PX_PER_UNIT: f32 = 4.0;
+/// Cells drawn smaller than this many screen pixels show the overview instead of their tiles.
+pub const OVERVIEW_BELOW_PX: f32 = 10.0;
 
 /// Marks the tilemap of the cell shades, over the terrain.
 #[derive(Component)]
@@ -238,8 +254,9 @@ fn render_settings() -> TilemapRenderSettings {
 fn sync_terrain_tiles(
     mut commands: Commands,
     loaded: Res<LoadedScenario>,
-    mut tilemaps: Query<(Entity, &TilemapSize, &TilemapType, &TileStorage, &mut Visibility), With<BoardTerrain>>,
+    tilemaps: Query<(Entity, &TilemapSize, &TilemapType, &TileStorage), With<BoardTerrain>>,
     shades: Query<Entity, With<BoardShades>>,
+    overviews: Query<Entity, With<TerrainOverview>>,
     mut tiles: Query<(&mut TileTextureIndex, &mut TileColor)>,
     mut textures: ResMut<TileTextures>,
     images: Option<ResMut<Assets<Image>>>,
@@ -250,21 +267,31 @@ fn sync_terrain_tiles(
     let map = &loaded.scenario.map;
     let layout = BoardLayout::of(map);
     let placement = TilemapPlacement::of(&layout);
-    if let Some(mut images) = images
-        && textures.grid != Some(layout.grid)
-        && let Some(atlas) = atlas()
-    {
-        *textures = TileTextures {
-            grid: Some(layout.grid),
-            lined: images.add(atlas_row(atlas, layout.grid, true)),
-            plain: images.add(atlas_row(atlas, layout.grid, false)),
-        };
+    for entity in &overviews {
+        commands.entity(entity).despawn();
     }
-    let same_map = tilemaps.single_mut().ok().filter(|(_, size, map_type, ..)| {
+    if let Some(mut images) = images {
+        if textures.grid != Some(layout.grid)
+            && let Some(atlas) = atlas()
+        {
+            *textures = TileTextures {
+                grid: Some(layout.grid),
+                lined: images.add(atlas_row(atlas, layout.grid, true)),
+                plain: images.add(atlas_row(atlas, layout.grid, false)),
+            };
+        }
+        let (image, bounds) = overview_image(map, &layout, shown);
+        commands.spawn((
+            TerrainOverview,
+            Sprite { image: images.add(image), custom_size: Some(bounds.size()), ..default() },
+            Transform::from_translation(bounds.center().extend(0.0)),
+            Visibility::Hidden,
+        ));
+    }
+    let same_map = tilemaps.single().ok().filter(|(_, size, map_type, ..)| {
         **size == placement.size && **map_type == placement.map_type
     });
-    if let Some((_, _, _, storage, mut visibility)) = same_map {
-        visibility.set_if_neq(if shown == TerrainShown::Hidden { Visibility::Hidden } else { Visibility::Inherited });
+    if let Some((_, _, _, storage)) = same_map {
         for cell in map.cells() {
             let (Some(terrain), Some(position)) = (map.terrain(cell), placement.tile(&layout, cell)) else { continue };
             let Some(Ok((mut index, mut color))) = storage.get(&position).map(|tile| tiles.get_mut(tile)) else {
@@ -344,9 +371,61 @@ fn spawn_terrain(
         let tile = commands.spawn((bundle, ChildOf(tilemap))).id();
         storage.set(&position, tile);
     }
-    let visibility = if shown == TerrainShown::Hidden { Visibility::Hidden } else { Visibility::Inherited };
-    let bundle = TilemapBundle { visibility, ..tilemap_bundle(layout, placement, storage, texture, 0.0) };
-    commands.entity(tilemap).insert((bundle, BoardTerrain));
+    commands.entity(tilemap).insert((tilemap_bundle(layout, placement, storage, texture, 0.0), BoardTerrain));
+}
+
+/// The map as one picture for [`TerrainOverview`]: [`OVERVIEW_PX_PER_UNIT`] pixels a grid unit,
+/// each pixel its cell's swatch colour (clear outside the map's cells), and where it goes.
+fn overview_image(map: &TerrainMap, layout: &BoardLayout, shown: TerrainShown) -> (Image, Rect) {
+    let bounds = layout.bounds();
+    let scale = OVERVIEW_PX_PER_UNIT / crate::app::core::layout::PIXELS_PER_UNIT;
+    let (width, height) = ((bounds.width() * scale).ceil().max(1.0) as u32, (bounds.height() * scale).ceil().max(1.0) as u32);
+    let alpha = if shown == TerrainShown::Faded { (FADED_ALPHA * 255.0) as u8 } else { 255 };
+    let mut data = Vec::with_capacity((4 * width * height) as usize);
+    for y in 0..height {
+        for x in 0..width {
+            let world = Vec2::new(bounds.min.x + (x as f32 + 0.5) / scale, bounds.max.y - (y as f32 + 0.5) / scale);
+            match layout.cell_at(world).and_then(|cell| map.terrain(cell)) {
+                Some(terrain) => {
+                    let [r, g, b] = terrain_color(terrain);
+                    data.extend_from_slice(&[r, g, b, alpha]);
+                }
+                None => data.extend_from_slice(&[0; 4]),
+            }
+        }
+    }
+    let mut image = Image::new(
+        Extent3d { width, height, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD,
+    );
+    image.sampler = ImageSampler::linear();
+    let size = Vec2::new(width as f32, height as f32) / scale;
+    (image, Rect::from_corners(Vec2::new(bounds.min.x, bounds.max.y - size.y), Vec2::new(bounds.min.x + size.x, bounds.max.y)))
+}
+
+/// Draws the tiles, or the overview while cells are too small on screen for their art, or
+/// neither when the terrain is hidden (over a map image).
+fn choose_terrain_detail(
+    camera: Query<&Projection, With<MapCamera>>,
+    shown: Res<TerrainShown>,
+    mut tiles: Query<&mut Visibility, (With<BoardTerrain>, Without<TerrainOverview>)>,
+    mut overviews: Query<&mut Visibility, With<TerrainOverview>>,
+) {
+    let scale = match camera.single() {
+        Ok(Projection::Orthographic(ortho)) => ortho.scale,
+        _ => 1.0,
+    };
+    let small = crate::app::core::layout::PIXELS_PER_UNIT / scale < OVERVIEW_BELOW_PX;
+    let visible = |on: bool| if on && *shown != TerrainShown::Hidden { Visibility::Inherited } else { Visibility::Hidden };
+    for mut visibility in &mut tiles {
+        visibility.set_if_neq(visible(!small));
+    }
+    for mut visibility in &mut overviews {
+        visibility.set_if_neq(visible(small));
+    }
 }
 
 fn show_grid_lines(

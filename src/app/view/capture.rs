@@ -82,6 +82,7 @@ struct FightSeen<'w, 's> {
     log: Res<'w, RollRecord>,
     fills: Query<'w, 's, (&'static Sprite, &'static GlobalTransform, &'static ChildOf), With<HealthFill>>,
     bars: Query<'w, 's, (&'static HealthBar, &'static ChildOf)>,
+    pictures: Query<'w, 's, &'static Sprite, With<super::tokens::TokenPicture>>,
 }
 
 /// A token as the state file reports it.
@@ -97,6 +98,7 @@ struct CapturedToken {
     moves: Option<&'static TurnMoves>,
     hit_points: Option<&'static HitPoints>,
     combatant: Option<&'static Combatant>,
+    children: Option<&'static Children>,
 }
 
 /// Where world points show in the window: the map camera, within the map's part of it.
@@ -221,7 +223,17 @@ fn token_json(token: &CapturedTokenItem, screen: &Screen, fight: &FightSeen) -> 
         .map(|c| c.conditions.iter().map(crate::rules::conditions::Condition::name).collect())
         .unwrap_or_default();
     let disc = token.disc;
+    // The picture on the disc, as drawn: an icon of the atlas, or a portrait.
+    let picture = token.children.into_iter().flatten().find_map(|c| fight.pictures.get(*c).ok()).map(|sprite| {
+        if sprite.texture_atlas.is_some() { "icon" } else { "portrait" }
+    });
+    let radius_px = screen
+        .anywhere(disc.center)
+        .zip(screen.anywhere(disc.center + Vec2::X * disc.radius))
+        .map(|(c, e)| e.distance(c));
     json!({
+        "picture": picture,
+        "radius_px": radius_px,
         "hp": health.map(|h| h.hp),
         "max_hp": health.map(|h| h.max_hp),
         "life": health.map(|h| h.life),
@@ -230,8 +242,8 @@ fn token_json(token: &CapturedTokenItem, screen: &Screen, fight: &FightSeen) -> 
         "id": token.id.0,
         "anchor": [token.position.0.x, token.position.0.y],
         "screen": screen.on_map(disc.center).map(|p| [p.x, p.y]),
-        // A point of the disc left of the initials, where its side's colour shows.
-        "fill": screen.on_map(disc.center - Vec2::new(0.7 * (disc.radius - 3.0), 0.0)).map(|p| [p.x, p.y]),
+        // A point of the disc left of the initials, where its side's colour shows: in the ring of the side's colour that a portrait or icon leaves.
+        "fill": screen.on_map(disc.center - Vec2::new(ring_middle(disc.radius), 0.0)).map(|p| [p.x, p.y]),
         "rgb": crate::ui::style::token_color(token.side.0, token.kind.0),
         "tiny": token.size.size == crate::rules::Size::Tiny,
         "movement_left": token.moves.map(|m| m.turn.left()),
@@ -294,4 +306,10 @@ fn chase_json(screens: &ChaseScreens, run: &ChaseRun) -> serde_json::Value {
         "error": error,
         "targets": targets,
     })
+}
+
+/// How far from a disc's centre the middle of its coloured ring is (between a picture's edge and
+/// the dark outline).
+fn ring_middle(radius: f32) -> f32 {
+    (1.0 + super::tokens::PICTURE_SHARE) / 2.0 * (radius - 3.0)
 }

@@ -276,6 +276,10 @@ enum Picture {
     Initials,
 }
 
+/// How much of the coloured disc a portrait or icon covers (its radius's share): the rest is the
+/// ring in the side's colour.
+pub const PICTURE_SHARE: f32 = 0.76;
+
 /// The colour of an object's icon on its disc.
 const ICON_INK: Color = Color::srgb(0.96, 0.93, 0.84);
 
@@ -376,25 +380,26 @@ fn spawn_visuals(commands: &mut Commands, root: Entity, token: &Look, cells: &[C
         ));
     }
     looks::spawn(commands, root, disc);
-    let inner = disc.radius - outline;
+    // The picture leaves a ring of the side's colour around it.
+    let picture_radius = PICTURE_SHARE * (disc.radius - outline);
     match &token.picture {
         Picture::Portrait(image) => {
             commands.spawn((
                 TokenPicture,
-                Sprite { image: image.clone(), custom_size: Some(Vec2::splat(2.0 * (inner - 2.0))), ..default() },
+                Sprite { image: image.clone(), custom_size: Some(Vec2::splat(2.0 * picture_radius)), ..default() },
                 Transform::from_translation(disc.center.extend(0.3)),
                 ChildOf(root),
             ));
         }
         Picture::Icon(sprite) => {
             commands.spawn((
-                round(inner - 2.0, Color::srgba(0.07, 0.07, 0.09, 0.55)),
+                round(picture_radius, Color::srgba(0.07, 0.07, 0.09, 0.55)),
                 Transform::from_translation(disc.center.extend(0.25)),
                 ChildOf(root),
             ));
             commands.spawn((
                 TokenPicture,
-                Sprite { custom_size: Some(Vec2::splat(1.5 * inner)), ..sprite.clone() },
+                Sprite { custom_size: Some(Vec2::splat(1.45 * picture_radius)), ..sprite.clone() },
                 Transform::from_translation(disc.center.extend(0.3)),
                 ChildOf(root),
             ));

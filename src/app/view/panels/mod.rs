@@ -26,7 +26,8 @@ use crate::app::features::sight::{CoverPreview, SightOverlay};
 use crate::app::features::template::TemplateTool;
 use crate::ui::{
     DiceEdit, EditorEdit, FightEdit, PanelRequest, RosterView, StatusEdit, StatusView, TurnEdit, cursor_label,
-    dice_panel, dm_banner, editor_panel, initiative_panel, reaction_prompt, roster_panel, status_bar, template_panel,
+    dice_panel, dm_banner, editor_panel, initiative_panel, legend_panel, reaction_prompt, roster_panel, status_bar,
+    template_panel,
 };
 
 mod chase;
@@ -39,6 +40,7 @@ use views::{Roster, RosterContext};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<DicePanelOpen>()
         .init_resource::<ButtonTargets>()
+        .init_resource::<CollapsedPanels>()
         .add_plugins(siege_card::plugin)
         .add_systems(
             Update,
@@ -130,6 +132,53 @@ fn drop_repeated_modifier_events(
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct ButtonTargets(pub Vec<(String, [f32; 2])>);
 
+/// Which side panels are folded to a strip, so the map gets the window (at 1280×800 the roster
+/// and the initiative tracker open would leave it a third).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CollapsedPanels {
+    pub roster: bool,
+    pub initiative: bool,
+    pub dice: bool,
+    /// The map's legend is open (it starts folded).
+    pub legend: bool,
+}
+
+/// A folded panel: a narrow strip with a button that opens it again, and the panel's name down
+/// it. Returns whether the button was pressed.
+fn strip(root: &mut egui::Ui, id: &'static str, left: bool, name: &str) -> bool {
+    let panel = if left { egui::Panel::left(id) } else { egui::Panel::right(id) };
+    panel
+        .resizable(false)
+        .exact_size(30.0)
+        .show(root, |ui| {
+            let open = ui.button(if left { "»" } else { "«" }).on_hover_text(format!("Show the {name}")).clicked();
+            for letter in name.chars().filter(|c| !c.is_whitespace()) {
+                ui.label(egui::RichText::new(letter.to_uppercase().to_string()).weak());
+            }
+            open
+        })
+        .inner
+}
+
+/// A small button drawn at the top right of a panel, `from_right` points in from its edge,
+/// taking no room from the panel's rows: whether it was clicked.
+fn corner_button(ui: &mut egui::Ui, from_right: f32, text: &str, hover: &str) -> bool {
+    let top_right = ui.max_rect().right_top();
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), egui::FontId::proportional(13.0), egui::Color32::GRAY);
+    let size = galley.size() + egui::vec2(10.0, 4.0);
+    let rect = egui::Rect::from_min_size(top_right + egui::vec2(-from_right - size.x, 0.0), size);
+    let response = ui.interact(rect, ui.id().with(("corner", text)), egui::Sense::click()).on_hover_text(hover);
+    let visuals = ui.style().interact(&response);
+    ui.painter().rect_filled(rect, 3.0, visuals.weak_bg_fill);
+    ui.painter().galley(rect.min + egui::vec2(5.0, 2.0), galley, visuals.text_color());
+    response.clicked()
+}
+
+/// The button that folds a panel to a strip, at its top right.
+fn fold_button(ui: &mut egui::Ui, name: &str) -> bool {
+    corner_button(ui, 0.0, "—", &format!("Fold the {name} to a strip"))
+}
+
 /// Whether the dice and tables panel is shown (off at start: the map comes first).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DicePanelOpen(pub bool);
@@ -195,6 +244,7 @@ fn draw_panels(
     mut typed: Local<Typed>,
     mut view_rect: ResMut<MapViewRect>,
     mut button_targets: ResMut<ButtonTargets>,
+    mut collapsed: ResMut<CollapsedPanels>,
     mut requests: route::Requests,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
@@ -206,7 +256,7 @@ fn draw_panels(
     // The side and bottom panels have no fill: the map camera doesn't draw under them, so the
     // window's clear colour is their background, and software rendering shades no extra pixels.
     root.style_mut().visuals.panel_fill = egui::Color32::TRANSPARENT;
-    let mut asked = side_panels(&mut root, &tokens, &seen, &tools, &mut typed);
+    let mut asked = side_panels(&mut root, &tokens, &seen, &tools, &mut typed, &mut collapsed);
     draw_cursor_label(&ctx, &tokens, &seen, &tools);
     if let Some(prompt) = views::prompt_view(&seen.reactions, &tokens)
         && let Some(yes) = reaction_prompt(&ctx, &prompt)
@@ -241,6 +291,7 @@ fn side_panels(
     seen: &Seen,
     tools: &Tools,
     typed: &mut Typed,
+    collapsed: &mut CollapsedPanels,
 ) -> Vec<PanelRequest> {
     let scenario = &seen.loaded.scenario;
     let status = status_view(tokens, seen, tools);
@@ -249,36 +300,63 @@ fn side_panels(
         let banner = egui::Frame::new().fill(egui::Color32::from_rgb(150, 30, 30)).inner_margin(6.0);
         asked.extend(egui::Panel::top("dm-banner").frame(banner).show(root, dm_banner).inner);
     }
-    if !seen.turns.order.entries.is_empty() {
+    if !seen.turns.order.entries.is_empty() && collapsed.initiative {
+        collapsed.initiative = !strip(root, "initiative-strip", false, "initiative");
+    } else if !seen.turns.order.entries.is_empty() {
         let view = views::initiative_view(tokens, &seen.turns, *seen.audience);
         let adding = &mut typed.adding;
         asked.extend(
             egui::Panel::right("initiative")
                 .resizable(true)
                 .default_size(200.0)
-                .show(root, |ui| initiative_panel(ui, &view, adding))
+                .show(root, |ui| {
+                    collapsed.initiative = fold_button(ui, "initiative");
+                    initiative_panel(ui, &view, adding)
+                })
                 .inner,
         );
     }
-    if tools.dice_open.0 {
+    if tools.dice_open.0 && collapsed.dice {
+        collapsed.dice = !strip(root, "dice-strip", false, "dice");
+    } else if tools.dice_open.0 {
         let roller = seen.selection.0.filter(|e| tokens.get(*e).is_ok());
         let view = views::dice_view(&seen.log, tokens, roller, *seen.audience);
         asked.extend(
             egui::Panel::right("dice")
                 .resizable(true)
                 .default_size(320.0)
-                .show(root, |ui| dice_panel(ui, &view, &seen.tables.0, &mut typed.dice))
+                .show(root, |ui| {
+                    collapsed.dice = fold_button(ui, "dice");
+                    dice_panel(ui, &view, &seen.tables.0, &mut typed.dice)
+                })
                 .inner,
         );
     }
     let roster = roster(tokens, seen, tools);
     let editing = *seen.mode.get() == AppMode::Edit;
+    if collapsed.roster && !editing {
+        collapsed.roster = !strip(root, "roster-strip", true, "roster");
+        return asked;
+    }
+    let legend = views::legend_view(scenario, tokens);
     asked.extend(
         egui::Panel::left("roster")
             .resizable(true)
-            .default_size(390.0)
+            .default_size(340.0)
             .show(root, |ui| {
                 let mut asked = Vec::new();
+                if !editing {
+                    collapsed.roster = fold_button(ui, "roster");
+                }
+                let label = if collapsed.legend { "Hide legend" } else { "Legend" };
+                if corner_button(ui, 30.0, label, "What each terrain and icon on the map means") {
+                    collapsed.legend = !collapsed.legend;
+                }
+                if collapsed.legend {
+                    ui.heading("Legend");
+                    legend_panel(ui, &legend);
+                    ui.separator();
+                }
                 if editing {
                     let selected = roster.selected.as_ref().map(|s| s.id.as_str());
                     let view = views::editor_view(&tools.editor, &tools.history, scenario, selected);

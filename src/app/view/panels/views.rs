@@ -323,20 +323,11 @@ pub(super) fn editor_view(
         .iter()
         .zip(&scenario.glyphs)
         .map(|(terrain, glyph)| {
-            let blocks: Vec<&str> = [
-                (terrain.blocks_movement, "blocks movement"),
-                (terrain.blocks_sight, "blocks sight"),
-                (terrain.blocks_cover, "gives cover"),
-                (terrain.difficult, "difficult terrain"),
-            ]
-            .into_iter()
-            .filter_map(|(on, words)| on.then_some(words))
-            .collect();
             TerrainChoice {
                 glyph: *glyph,
                 name: terrain.name.clone(),
                 color: super::super::board::terrain_color(terrain),
-                blocks: if blocks.is_empty() { "open ground".to_owned() } else { blocks.join(", ") },
+                blocks: terrain.rule_summary().join(", "),
             }
         })
         .collect();
@@ -372,4 +363,50 @@ pub(super) fn dice_view(log: &RollRecord, tokens: &Roster, roller: Option<Entity
         roller: roller.as_ref().map_or_else(|| "the DM".to_owned(), |t| t.name.0.clone()),
         inspired: roller.and_then(|t| t.inspiration).is_some_and(|i| i.spent_on_next_roll),
     }
+}
+
+/// The legend: the terrains the map uses (in the palette's order) and the icons on it.
+pub(super) fn legend_view(scenario: &Scenario, tokens: &Roster) -> crate::ui::LegendView {
+    use crate::ui::{LegendIcon, LegendTerrain};
+    let map = &scenario.map;
+    let mut used = vec![false; map.palette().len()];
+    for cell in map.cells() {
+        if let Some(i) = map.terrain_index(cell) {
+            used[i] = true;
+        }
+    }
+    let terrains = map
+        .palette()
+        .iter()
+        .zip(used)
+        .filter(|(_, used)| *used)
+        .map(|(terrain, _)| LegendTerrain {
+            name: terrain.name.clone(),
+            color: super::super::board::terrain_color(terrain),
+            rule: terrain.rule_summary().join(", "),
+        })
+        .collect();
+    let mut icons: Vec<LegendIcon> = Vec::new();
+    let mut add = |name: String, meaning: String| {
+        if !icons.iter().any(|i| i.name == name) {
+            icons.push(LegendIcon { name, meaning });
+        }
+    };
+    for token in &scenario.tokens {
+        if let Some(siege) = token.siege {
+            let stats = siege.kind.stats();
+            let what = if siege.kind.is_weapon() { "siege weapon" } else { "siege equipment" };
+            add(stats.name.to_owned(), format!("{what}, AC {}, {} hp (DMG \"Siege Equipment\")", stats.ac, stats.hp));
+        } else if let Some(icon) = token.icon {
+            add(crate::ui::words::object_icon_name(icon).to_owned(), "an object: it has AC and hit points (DMG \"Objects\")".to_owned());
+        }
+    }
+    let mut conditions: Vec<crate::rules::conditions::Condition> =
+        tokens.iter().flat_map(|t| t.combatant.conditions.iter().collect::<Vec<_>>()).collect();
+    conditions.sort_by_key(|c| crate::rules::conditions::Condition::ALL.iter().position(|a| a == c));
+    conditions.dedup();
+    for condition in conditions {
+        add(condition.name().to_owned(), "a condition: its icon sits on the token's disc (PHB Appendix A)".to_owned());
+    }
+    crate::ui::LegendView { terrains, icons }
 }
