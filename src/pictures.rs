@@ -66,7 +66,8 @@ fn reader<'a>(path: &Path, bytes: &'a [u8]) -> Result<image::ImageReader<std::io
 
 /// The picture's size from its header, refused when over [`MAX_PICTURE_SIDE`].
 fn checked_size(path: &Path, bytes: &[u8]) -> Result<(u32, u32), PictureError> {
-    let (width, height) = reader(path, bytes)?.into_dimensions().map_err(|_| PictureError::NotAnImage(path.to_owned()))?;
+    let (width, height) =
+        reader(path, bytes)?.into_dimensions().map_err(|_| PictureError::NotAnImage(path.to_owned()))?;
     if width == 0 || height == 0 {
         return Err(PictureError::NotAnImage(path.to_owned()));
     }
@@ -123,7 +124,10 @@ mod tests {
 
     #[test]
     fn paths_are_relative_to_the_scenario_file() {
-        assert_eq!(resolve(Some(Path::new("scenes/tavern.ron")), "tokens/ogre.png"), Path::new("scenes/tokens/ogre.png"));
+        assert_eq!(
+            resolve(Some(Path::new("scenes/tavern.ron")), "tokens/ogre.png"),
+            Path::new("scenes/tokens/ogre.png")
+        );
         assert_eq!(resolve(None, "tokens/ogre.png"), Path::new(BUILT_IN_FOLDER).join("tokens/ogre.png"));
         assert!(resolve(None, "tokens/ogre.png").is_file(), "the built-in tavern's portraits are in the source tree");
         assert_eq!(resolve(Some(Path::new("scenes/tavern.ron")), "/tmp/a.png"), Path::new("/tmp/a.png"));

@@ -285,6 +285,13 @@ pub fn place(scenario: &Scenario, id: &str, anchor: Cell) -> Result<Scenario, Ed
 /// The statistics of the editor's form (`form`, a copy of token `form.id`) set on that token as
 /// it is now: what the form doesn't show (its place, attacks, conditions, siege state) stays as
 /// play left it.
+/// Puts a map image under the grid (or takes it away), checked as the file would be.
+pub fn set_background(scenario: &Scenario, background: Option<super::Background>) -> Result<Scenario, EditError> {
+    let mut edited = scenario.clone();
+    edited.background = background;
+    checked(&edited)
+}
+
 pub fn update(scenario: &Scenario, form: &Token) -> Result<Scenario, EditError> {
     let mut edited = scenario.clone();
     let token = edited.tokens.iter_mut().find(|t| t.id == form.id).ok_or_else(|| unknown(&form.id))?;

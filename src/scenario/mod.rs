@@ -239,7 +239,11 @@ impl Scenario {
             .into_iter()
             .filter_map(|(path, image)| {
                 let error = crate::pictures::probe(&crate::pictures::resolve(Some(file), image)).err()?;
-                Some(ScenarioError::at(&name, locations.nearest(&path), format!("warning: {error}; it is drawn without it")))
+                Some(ScenarioError::at(
+                    &name,
+                    locations.nearest(&path),
+                    format!("warning: {error}; the scene plays without it"),
+                ))
             })
             .collect()
     }

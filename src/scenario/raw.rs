@@ -8,8 +8,6 @@ use serde::{Deserialize, Serialize};
 use super::error::{ScenarioError, ScenarioErrors};
 use crate::rules::chase::{ComplicationTable, EscapeFactor};
 use crate::rules::conditions::Condition;
-use crate::rules::terrain::TileArt;
-use crate::scenario::ObjectIcon;
 use crate::rules::creature::{Abilities, Ability, Attack, Direction, ShieldSide, Side, Skill};
 pub use crate::rules::distance::DiagonalRule;
 use crate::rules::economy::Action;
@@ -18,7 +16,9 @@ pub use crate::rules::fight::DamageMode;
 use crate::rules::health::DeathSaves;
 use crate::rules::objects::{Durability, Substance};
 use crate::rules::siege::{Readiness, SiegeKind};
+use crate::rules::terrain::TileArt;
 use crate::rules::{Grid, Size};
+use crate::scenario::ObjectIcon;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename = "Scenario")]

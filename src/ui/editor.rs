@@ -10,7 +10,7 @@ use crate::app::core::requests::{EditRequest, EditTool};
 use crate::rules::creature::{Direction, ShieldSide, Side, Skill};
 use crate::rules::{Grid, HexOrientation, Size};
 use crate::scenario::edit::MAX_BRUSH;
-use crate::scenario::{MAX_MAP_SIDE, Token, TokenKind};
+use crate::scenario::{Background, CELL_PX, MAX_MAP_SIDE, MAX_OFFSET_PX, Token, TokenKind};
 
 /// One terrain of the legend, as the palette shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +37,8 @@ pub struct EditorView {
     pub selected: Option<Token>,
     /// Why the last edit was refused.
     pub refusal: Option<String>,
+    /// The map image under the grid, as the scene has it.
+    pub background: Option<Background>,
 }
 
 /// What the user is typing into the editor, kept between frames.
@@ -50,6 +52,8 @@ pub struct EditorEdit {
     pub taken_from: Option<Token>,
     /// A grid switch waiting for its confirmation.
     pub confirm_grid: Option<Grid>,
+    /// The map image's fields, before Apply.
+    pub background: Option<Background>,
 }
 
 /// Draws the editor's panel and returns what the user asked for.
@@ -78,6 +82,7 @@ pub fn editor_panel(ui: &mut egui::Ui, view: &EditorView, edit: &mut EditorEdit)
     }
     ui.separator();
     map_size(ui, view, edit, &mut ask);
+    map_image(ui, view, edit, &mut ask);
     ui.separator();
     ui.horizontal(|ui| {
         for (kind, label) in [(TokenKind::Creature, "Add creature"), (TokenKind::Object, "Add object")] {
@@ -172,6 +177,42 @@ fn map_size(ui: &mut egui::Ui, view: &EditorView, edit: &mut EditorEdit, ask: &m
                 edit.confirm_grid = None;
             }
         });
+    }
+}
+
+/// The map image under the grid: its file, its pixels per cell and the image pixel on the map's
+/// north-west corner, typed in to line the grid up with the drawn one; Apply checks and keeps
+/// them with the scene.
+fn map_image(ui: &mut egui::Ui, view: &EditorView, edit: &mut EditorEdit, ask: &mut impl FnMut(EditRequest)) {
+    let form = edit.background.get_or_insert_with(|| {
+        view.background.clone().unwrap_or(Background { image: String::new(), cell_px: 70.0, offset: (0.0, 0.0) })
+    });
+    ui.horizontal(|ui| {
+        ui.label("Map image:");
+        ui.add(egui::TextEdit::singleline(&mut form.image).hint_text("maps/harrowgate.png").desired_width(150.0));
+    });
+    ui.horizontal(|ui| {
+        ui.add(egui::DragValue::new(&mut form.cell_px).range(CELL_PX).speed(0.25).suffix(" px a cell"));
+        let offset = -MAX_OFFSET_PX..=MAX_OFFSET_PX;
+        ui.add(egui::DragValue::new(&mut form.offset.0).range(offset.clone()).speed(0.5).prefix("x "));
+        ui.add(egui::DragValue::new(&mut form.offset.1).range(offset).speed(0.5).prefix("y "));
+    });
+    let removed = ui
+        .horizontal(|ui| {
+            let changed = view.background.as_ref() != Some(form);
+            let apply = ui.add_enabled(changed && !form.image.trim().is_empty(), egui::Button::new("Apply image"));
+            if apply.on_hover_text("Cell size and offset in the image's pixels; B fades or hides the tiles").clicked() {
+                ask(EditRequest::Background(Some(form.clone())));
+            }
+            let removed = view.background.is_some() && ui.button("Remove image").clicked();
+            if removed {
+                ask(EditRequest::Background(None));
+            }
+            removed
+        })
+        .inner;
+    if removed {
+        edit.background = None;
     }
 }
 

@@ -277,6 +277,8 @@ fn edited_words(edited: &Edited) -> String {
         Edited::Duplicated { copy, of } => format!("Added {copy}, a copy of {of}"),
         Edited::Deleted { id, warning: Some(warning) } => format!("Deleted {id}; {warning}"),
         Edited::Deleted { id, warning: None } => format!("Deleted {id}"),
+        Edited::Background { on: true } => "The map image under the grid is set".to_owned(),
+        Edited::Background { on: false } => "The map image under the grid is taken away".to_owned(),
         Edited::Changed { name } => format!("Changed {name}"),
     }
 }

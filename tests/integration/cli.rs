@@ -23,6 +23,48 @@ fn check_accepts_every_sample() {
     let (code, out, err) = battlemap(&args);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().filter(|l| l.contains(": ok: ")).count(), scenes.len(), "{out}");
+    assert!(!err.contains("warning"), "every sample's pictures are there: {err}");
+}
+
+/// A picture that won't show is a warning at its place in the file, not an error: a missing
+/// portrait, a file that isn't an image, a map image over 4096 pixels wide; the scene is valid.
+#[test]
+fn check_warns_of_pictures_that_will_not_show() {
+    let dir = scratch("cli-pictures");
+    std::fs::create_dir_all(dir.join("tokens")).expect("dir");
+    for name in ["not-an-image.png", "huge.png", "ogre.png"] {
+        std::fs::copy(root().join("scenes/tokens").join(name), dir.join("tokens").join(name)).expect("copy");
+    }
+    let scene = dir.join("pictures.ron");
+    let text = r#"Scenario(
+    name: "Pictures",
+    grid: Square,
+    map: ["....", "...."],
+    creatures: [
+        (id: "a", name: "A", side: Party, size: Medium, at: (0, 0), speed: 30, ac: 10, hp: 5,
+         image: "tokens/nobody.png"),
+        (id: "b", name: "B", side: Enemy, size: Medium, at: (2, 0), speed: 30, ac: 10, hp: 5,
+         image: "tokens/ogre.png"),
+    ],
+    objects: [(id: "c", name: "Crate", size: Small, at: (3, 1), ac: 11, hp: 5, image: "tokens/not-an-image.png")],
+    background: (image: "tokens/huge.png", cell_px: 70),
+)"#;
+    std::fs::write(&scene, text).expect("write");
+    let path = scene.to_str().expect("utf-8");
+    let (code, out, err) = battlemap(&["check", path]);
+    assert_eq!(code, 0, "warnings don't fail the check: {err}");
+    assert!(out.contains(": ok: "), "{out}");
+    let warnings: Vec<&str> = err.lines().collect();
+    assert_eq!(warnings.len(), 3, "{err}");
+    assert!(
+        warnings[0].starts_with(&format!("{path}:7:17: warning: ")) && warnings[0].contains("nobody.png is not there"),
+        "{err}"
+    );
+    assert!(
+        warnings[1].starts_with(&format!("{path}:11:87: warning: ")) && warnings[1].contains("not a PNG or JPEG"),
+        "{err}"
+    );
+    assert!(warnings[2].starts_with(&format!("{path}:12:25: warning: ")) && warnings[2].contains("4097×16"), "{err}");
 }
 
 #[test]

@@ -861,6 +861,7 @@ fn editor_view(selected: bool) -> battlemap::ui::EditorView {
         placing: None,
         selected: selected.then(|| scene.token("brom").cloned()).flatten(),
         refusal: Some("Brom stands at (3, 5): no wall under it".into()),
+        background: None,
     }
 }
 
@@ -904,6 +905,26 @@ fn the_editor_picks_tools_terrain_and_a_grid_after_its_warning() {
     harness.run();
     let flat = Grid::Hex(battlemap::rules::HexOrientation::FlatTop);
     assert_eq!(harness.state().1, vec![PanelRequest::Edit(EditRequest::SwitchGrid(flat))]);
+}
+
+/// The map image's numbers are typed in and applied with the scene: a cell of 70 image pixels,
+/// its grid starting 35 pixels in.
+#[test]
+fn the_map_image_is_aligned_by_its_numbers() {
+    use battlemap::app::core::requests::EditRequest;
+    use battlemap::scenario::Background;
+    let mut harness = editor_harness(false);
+    harness.run();
+    assert!(harness.get_by_label("Apply image").accesskit_node().is_disabled(), "no file named yet");
+    let form = harness.state_mut().0.background.as_mut().expect("the image's fields");
+    form.image = "maps/river_ford.png".into();
+    form.cell_px = 70.0;
+    form.offset = (35.0, 0.0);
+    harness.run();
+    harness.get_by_label("Apply image").click();
+    harness.run();
+    let wanted = Background { image: "maps/river_ford.png".into(), cell_px: 70.0, offset: (35.0, 0.0) };
+    assert_eq!(harness.state().1, vec![PanelRequest::Edit(EditRequest::Background(Some(wanted)))]);
 }
 
 #[test]

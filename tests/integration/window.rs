@@ -279,12 +279,16 @@ fn every_sample_scene_is_drawn_in_a_real_window() {
             let brom = token(&state, "brom");
             assert_eq!(brom["picture"], "portrait", "{stem}: Brom names a portrait");
             let portrait = image::open(root().join("scenes/tokens/dwarf.png")).expect("the portrait").to_rgb8();
-            let middle: Vec<[u8; 3]> =
-                portrait.enumerate_pixels().filter(|p| p.0.abs_diff(128) < 60 && p.1.abs_diff(128) < 60).map(|p| p.2.0).collect();
+            let middle: Vec<[u8; 3]> = portrait
+                .enumerate_pixels()
+                .filter(|p| p.0.abs_diff(128) < 60 && p.1.abs_diff(128) < 60)
+                .map(|p| p.2.0)
+                .collect();
             let radius = (brom["radius_px"].as_f64().expect("radius") * 0.45) as i32;
             let (drawn, spread) = mean_and_spread(&patch(&image, &brom["screen"], radius));
             let (want, _) = mean_and_spread(&middle);
-            let side: Vec<u8> = brom["rgb"].as_array().expect("rgb").iter().map(|v| v.as_u64().expect("u8") as u8).collect();
+            let side: Vec<u8> =
+                brom["rgb"].as_array().expect("rgb").iter().map(|v| v.as_u64().expect("u8") as u8).collect();
             assert!(close(drawn, want, 60), "{stem}: Brom's portrait is {drawn:?} on average, the picture's {want:?}");
             assert!(!close(drawn, [side[0], side[1], side[2]], 60), "{stem}: Brom's disc is his side's colour");
             assert!(spread > 10.0, "{stem}: Brom's disc shows a picture, not a flat colour ({spread:.1})");
@@ -690,6 +694,11 @@ fn dragging_past_an_enemy_asks_for_the_opportunity_attack() {
     });
     let log: Vec<&str> = done["log"].as_array().expect("log").iter().filter_map(Value::as_str).collect();
     assert!(log.iter().any(|l| l.contains("Mace opportunity attack on Brom")), "{log:#?}");
+    assert_eq!(done["selected"], "brom", "the creature whose turn it is stays selected after the prompt");
+    // And its keys work at once: `1` picks its first attack.
+    xdotool(&display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
+    xdotool(&display, &["key", "1"]);
+    wait_for_state(&state_file, 30, "Brom's longsword to be picked by its key", |s| s["attack"] == "Longsword");
 }
 
 /// `--frame-times` (the frame-time benchmark of docs/performance.md) draws frames, drags a token

@@ -105,14 +105,40 @@ pub enum CantDelay {
 /// What an edit of the editor did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edited {
-    Filled { cells: usize, refused: Option<EditError> },
-    Added { id: String },
-    Placed { id: String, anchor: Cell },
-    Resized { width: u32, height: u32 },
-    Grid { name: &'static str, warnings: Vec<String> },
-    Duplicated { copy: String, of: String },
-    Deleted { id: String, warning: Option<String> },
-    Changed { name: String },
+    Filled {
+        cells: usize,
+        refused: Option<EditError>,
+    },
+    Added {
+        id: String,
+    },
+    Placed {
+        id: String,
+        anchor: Cell,
+    },
+    Resized {
+        width: u32,
+        height: u32,
+    },
+    Grid {
+        name: &'static str,
+        warnings: Vec<String>,
+    },
+    Duplicated {
+        copy: String,
+        of: String,
+    },
+    Deleted {
+        id: String,
+        warning: Option<String>,
+    },
+    /// The map image under the grid was set or aligned (`on`), or taken away.
+    Background {
+        on: bool,
+    },
+    Changed {
+        name: String,
+    },
 }
 
 /// Something the app tells the user.

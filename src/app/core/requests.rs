@@ -78,6 +78,8 @@ pub enum EditRequest {
     Delete(String),
     /// Replace the token with the same id by this one (the form's Apply).
     Update(Box<Token>),
+    /// Put this map image under the grid, aligned so (`None` takes it away).
+    Background(Option<crate::scenario::Background>),
     /// Leave the editor.
     Close,
 }

@@ -305,6 +305,9 @@ fn edited(snapshot: &mut Snapshot, request: &EditMessage) -> Result<Done, EditEr
         EditMessage::Panel(EditRequest::Update(form)) => {
             (edit::update(board, form)?, Edited::Changed { name: form.name.clone() }, None)
         }
+        EditMessage::Panel(EditRequest::Background(background)) => {
+            (edit::set_background(board, background.clone())?, Edited::Background { on: background.is_some() }, None)
+        }
         _ => return Ok(None),
     };
     snapshot.board = scene;

@@ -23,19 +23,12 @@ use crate::rules::terrain::{Terrain, TileArt};
 use crate::rules::{Cell, Grid, HexOrientation, TerrainMap};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(TilemapPlugin)
-        .init_resource::<TileTextures>()
+    app.add_plugins((TilemapPlugin, terrain_tiles_plugin))
         .add_systems(
             Update,
             (
-                sync_terrain_tiles
-                    .run_if(
-                        on_message::<ScenarioChanged>
-                            .or_eager(on_message::<TerrainEdited>)
-                            .or_eager(resource_changed::<TerrainShown>),
-                    )
-                    .in_set(AppSystems::Build),
                 toggle_key(KeyCode::KeyG, Toggle::GridLines).in_set(AppSystems::Input),
+                toggle_key(KeyCode::KeyB, Toggle::TerrainTiles).in_set(AppSystems::Input),
                 show_grid_lines.in_set(AppSystems::Show),
             ),
         )
@@ -45,6 +38,21 @@ pub(super) fn plugin(app: &mut App) {
             (show_cell_shades, choose_terrain_detail)
                 .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
         );
+}
+
+/// The terrain's tiles kept in step with the rules' terrain: the part of the board that needs no
+/// GPU (headless tests add it to check the tile entities).
+pub fn terrain_tiles_plugin(app: &mut App) {
+    app.init_resource::<TileTextures>().add_systems(
+        Update,
+        sync_terrain_tiles
+            .run_if(
+                on_message::<ScenarioChanged>
+                    .or_eager(on_message::<TerrainEdited>)
+                    .or_eager(resource_changed::<TerrainShown>),
+            )
+            .in_set(AppSystems::Build),
+    );
 }
 
 /// The terrain tile atlas: 17 columns (the [`TileArt`]s, then the white shade tile) of 74-pixel
@@ -179,7 +187,9 @@ fn atlas_row(atlas: &image::RgbaImage, grid: Grid, lined: bool) -> Image {
 fn atlas() -> Option<&'static image::RgbaImage> {
     static ATLAS: std::sync::OnceLock<Option<image::RgbaImage>> = std::sync::OnceLock::new();
     ATLAS
-        .get_or_init(|| image::load_from_memory_with_format(ATLAS_PNG, image::ImageFormat::Png).ok().map(|i| i.to_rgba8()))
+        .get_or_init(|| {
+            image::load_from_memory_with_format(ATLAS_PNG, image::ImageFormat::Png).ok().map(|i| i.to_rgba8())
+        })
         .as_ref()
 }
 
@@ -210,7 +220,8 @@ impl TilemapPlacement {
         };
         let mut placement = Self { map_type, size, grid_size, offset: Vec2::ZERO };
         let origin = TilePos { x: 0, y: 0 };
-        placement.offset = layout.world(placement.cell(layout, origin)) - placement.unplaced_center(layout.grid, origin);
+        placement.offset =
+            layout.world(placement.cell(layout, origin)) - placement.unplaced_center(layout.grid, origin);
         placement
     }
 
@@ -288,9 +299,10 @@ fn sync_terrain_tiles(
             Visibility::Hidden,
         ));
     }
-    let same_map = tilemaps.single().ok().filter(|(_, size, map_type, ..)| {
-        **size == placement.size && **map_type == placement.map_type
-    });
+    let same_map = tilemaps
+        .single()
+        .ok()
+        .filter(|(_, size, map_type, ..)| **size == placement.size && **map_type == placement.map_type);
     if let Some((_, _, _, storage)) = same_map {
         for cell in map.cells() {
             let (Some(terrain), Some(position)) = (map.terrain(cell), placement.tile(&layout, cell)) else { continue };
@@ -313,10 +325,8 @@ fn sync_terrain_tiles(
     }
     let texture = if grid_visible.0 { textures.lined.clone() } else { textures.plain.clone() };
     spawn_terrain(&mut commands, map, &layout, &placement, texture.clone(), shown);
-    commands.spawn((
-        tilemap_bundle(&layout, &placement, TileStorage::empty(placement.size), texture, 0.5),
-        BoardShades,
-    ));
+    commands
+        .spawn((tilemap_bundle(&layout, &placement, TileStorage::empty(placement.size), texture, 0.5), BoardShades));
 }
 
 fn tilemap_bundle(
@@ -379,7 +389,8 @@ fn spawn_terrain(
 fn overview_image(map: &TerrainMap, layout: &BoardLayout, shown: TerrainShown) -> (Image, Rect) {
     let bounds = layout.bounds();
     let scale = OVERVIEW_PX_PER_UNIT / crate::app::core::layout::PIXELS_PER_UNIT;
-    let (width, height) = ((bounds.width() * scale).ceil().max(1.0) as u32, (bounds.height() * scale).ceil().max(1.0) as u32);
+    let (width, height) =
+        ((bounds.width() * scale).ceil().max(1.0) as u32, (bounds.height() * scale).ceil().max(1.0) as u32);
     let alpha = if shown == TerrainShown::Faded { (FADED_ALPHA * 255.0) as u8 } else { 255 };
     let mut data = Vec::with_capacity((4 * width * height) as usize);
     for y in 0..height {
@@ -403,7 +414,13 @@ fn overview_image(map: &TerrainMap, layout: &BoardLayout, shown: TerrainShown) -
     );
     image.sampler = ImageSampler::linear();
     let size = Vec2::new(width as f32, height as f32) / scale;
-    (image, Rect::from_corners(Vec2::new(bounds.min.x, bounds.max.y - size.y), Vec2::new(bounds.min.x + size.x, bounds.max.y)))
+    (
+        image,
+        Rect::from_corners(
+            Vec2::new(bounds.min.x, bounds.max.y - size.y),
+            Vec2::new(bounds.min.x + size.x, bounds.max.y),
+        ),
+    )
 }
 
 /// Draws the tiles, or the overview while cells are too small on screen for their art, or
@@ -419,7 +436,8 @@ fn choose_terrain_detail(
         _ => 1.0,
     };
     let small = crate::app::core::layout::PIXELS_PER_UNIT / scale < OVERVIEW_BELOW_PX;
-    let visible = |on: bool| if on && *shown != TerrainShown::Hidden { Visibility::Inherited } else { Visibility::Hidden };
+    let visible =
+        |on: bool| if on && *shown != TerrainShown::Hidden { Visibility::Inherited } else { Visibility::Hidden };
     for mut visibility in &mut tiles {
         visibility.set_if_neq(visible(!small));
     }

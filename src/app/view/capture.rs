@@ -224,9 +224,12 @@ fn token_json(token: &CapturedTokenItem, screen: &Screen, fight: &FightSeen) -> 
         .unwrap_or_default();
     let disc = token.disc;
     // The picture on the disc, as drawn: an icon of the atlas, or a portrait.
-    let picture = token.children.into_iter().flatten().find_map(|c| fight.pictures.get(*c).ok()).map(|sprite| {
-        if sprite.texture_atlas.is_some() { "icon" } else { "portrait" }
-    });
+    let picture = token
+        .children
+        .into_iter()
+        .flatten()
+        .find_map(|c| fight.pictures.get(*c).ok())
+        .map(|sprite| if sprite.texture_atlas.is_some() { "icon" } else { "portrait" });
     let radius_px = screen
         .anywhere(disc.center)
         .zip(screen.anywhere(disc.center + Vec2::X * disc.radius))

@@ -213,7 +213,14 @@ pub(crate) fn update(
                 badge.0.clone_from(&text);
             }
             if let (Ok((row, icons_row)), Some(atlas)) = (rows.get(child), icons.as_deref()) {
-                show_condition_icons(&mut commands, row, icons_row.radius, &combatant.conditions, vitals.exhaustion, atlas);
+                show_condition_icons(
+                    &mut commands,
+                    row,
+                    icons_row.radius,
+                    &combatant.conditions,
+                    vitals.exhaustion,
+                    atlas,
+                );
             }
             if let (Ok(mut notch), Some(facing)) = (notches.get_mut(child), facing.as_ref()) {
                 notch.rotation = Quat::from_rotation_z(-(facing.0.degrees(board.0.grid) as f32).to_radians());

@@ -16,7 +16,7 @@ use crate::app::core::layout::{MapLayout, PIXELS_PER_UNIT};
 use crate::app::core::messages::ScenarioChanged;
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::schedule::AppSystems;
-use crate::app::core::state::LoadedScenario;
+use crate::app::core::state::{LoadedScenario, TerrainShown};
 use crate::pictures::{self, PictureError};
 use crate::rules::conditions::Condition;
 use crate::rules::siege::SiegeKind;
@@ -25,8 +25,11 @@ use crate::scenario::{Background, ObjectIcon};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Portraits>().add_systems(Startup, load_icon_atlas).add_systems(
         Update,
-        show_background
-            .run_if(on_message::<ScenarioChanged>.or_eager(resource_changed::<LoadedScenario>))
+        (
+            fade_tiles_over_a_map_image.run_if(on_message::<ScenarioChanged>),
+            show_background.run_if(on_message::<ScenarioChanged>.or_eager(resource_changed::<LoadedScenario>)),
+        )
+            .chain()
             .in_set(AppSystems::Build),
     );
 }
@@ -173,7 +176,8 @@ pub fn portrait_image(pixels: &image::RgbaImage) -> Image {
     let (width, height) = pixels.dimensions();
     let side = width.min(height).max(1);
     let square = image::imageops::crop_imm(pixels, (width - side) / 2, (height - side) / 2, side, side).to_image();
-    let mut disc = image::imageops::resize(&square, PORTRAIT_SIDE, PORTRAIT_SIDE, image::imageops::FilterType::Triangle);
+    let mut disc =
+        image::imageops::resize(&square, PORTRAIT_SIDE, PORTRAIT_SIDE, image::imageops::FilterType::Triangle);
     let radius = PORTRAIT_SIDE as f32 / 2.0;
     for (x, y, pixel) in disc.enumerate_pixels_mut() {
         let d = Vec2::new(x as f32 + 0.5 - radius, y as f32 + 0.5 - radius).length();
@@ -181,6 +185,12 @@ pub fn portrait_image(pixels: &image::RgbaImage) -> Image {
         pixel.0[3] = (f32::from(pixel.0[3]) * cover).round() as u8;
     }
     with_mipmaps(&disc)
+}
+
+/// A scene with a map image under the grid opens with its tiles faded over it (their rules still
+/// apply); one without, with them shown.
+fn fade_tiles_over_a_map_image(loaded: Res<LoadedScenario>, mut shown: ResMut<TerrainShown>) {
+    shown.set_if_neq(if loaded.scenario.background.is_some() { TerrainShown::Faded } else { TerrainShown::Shown });
 }
 
 /// Marks the sprite of the map image under the grid.
@@ -272,6 +282,31 @@ mod tests {
         assert_eq!(alpha(PORTRAIT_SIDE / 2, PORTRAIT_SIDE / 2), 255);
         assert_eq!(alpha(0, 0), 0);
         assert_eq!(alpha(PORTRAIT_SIDE - 1, PORTRAIT_SIDE - 1), 0);
+    }
+
+    /// A portrait that can't be shown is said once, with its reason, and the token keeps its
+    /// disc; one that loads is read once and shared.
+    #[test]
+    fn a_missing_or_broken_portrait_is_a_notice_and_no_picture() {
+        let scene = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tavern_brawl.ron");
+        let loaded = LoadedScenario::from_file(crate::scenario::Scenario::built_in(), scene);
+        let (mut portraits, mut images, mut notice) =
+            (Portraits::default(), Assets::<Image>::default(), Notice::default());
+        for (file, reason) in [("tokens/nobody.png", "is not there"), ("tokens/not-an-image.png", "not a PNG or JPEG")]
+        {
+            assert_eq!(portraits.get(&loaded, file, &mut images, &mut notice), None, "{file}");
+            let said = notice.0.take().expect("a notice");
+            assert!(matches!(said, Said::PictureNotShown { background: false, .. }), "{said:?}");
+            assert!(crate::ui::words::said(&said).contains(reason), "{}", crate::ui::words::said(&said));
+            assert_eq!(portraits.get(&loaded, file, &mut images, &mut notice), None);
+            assert_eq!(notice.0, None, "{file}: said once");
+        }
+        let huge = portraits.get(&loaded, "tokens/huge.png", &mut images, &mut notice);
+        assert!(huge.is_none() && notice.0.take().is_some(), "over 4096 pixels wide");
+        let ogre = portraits.get(&loaded, "tokens/ogre.png", &mut images, &mut notice).expect("the ogre loads");
+        assert_eq!(portraits.get(&loaded, "tokens/ogre.png", &mut images, &mut notice), Some(ogre.clone()));
+        assert_eq!(images.len(), 1, "read once");
+        assert_eq!(notice.0, None);
     }
 
     /// 70 image pixels to a cell are 64 world pixels; the offset's pixel lands on the map's corner.

@@ -8,13 +8,13 @@ use bevy::sprite::Anchor;
 
 use super::looks::{self, FacingNotch};
 use super::pictures::{IconAtlas, Portraits, object_icon};
-use crate::app::core::notice::Notice;
-use crate::app::core::state::LoadedScenario;
 use crate::app::core::components::*;
 use crate::app::core::layout::{BoardLayout, MapLayout};
+use crate::app::core::notice::Notice;
 use crate::app::core::pointer::{MapCamera, PointerOnMap};
-use crate::app::core::state::Selection;
 use crate::app::core::schedule::AppSystems;
+use crate::app::core::state::LoadedScenario;
+use crate::app::core::state::Selection;
 use crate::app::features::movement::Dragging;
 use crate::rules::{Cell, Grid};
 use crate::scenario::TokenKind;
@@ -96,7 +96,8 @@ pub(super) fn make_room_for_names(
             .min_by(|a, b| a.1.center.distance(world).total_cmp(&b.1.center.distance(world)))
             .map(|(entity, ..)| entity)
     });
-    let unchanged = !projection.is_changed() && !selection.is_changed() && moved.is_empty() && hovered == *hovered_before;
+    let unchanged =
+        !projection.is_changed() && !selection.is_changed() && moved.is_empty() && hovered == *hovered_before;
     if unchanged {
         return;
     }
@@ -234,9 +235,9 @@ fn dress_tokens(
             transform.translation.z = TOKEN_Z + ORDER_LIFT * order.0 as f32 / count;
         }
         let cells = size.cells(layout.0.grid, position.0);
-        let portrait = art.and_then(|a| a.image.as_deref()).and_then(|image| {
-            sources.portraits.get(&sources.loaded, image, &mut images, &mut sources.notice)
-        });
+        let portrait = art
+            .and_then(|a| a.image.as_deref())
+            .and_then(|image| sources.portraits.get(&sources.loaded, image, &mut images, &mut sources.notice));
         let icon = object_icon(siege.map(|s| s.siege.kind), art.and_then(|a| a.icon));
         let picture = match (portrait, icon, sources.icons.as_deref()) {
             (Some(portrait), ..) => Picture::Portrait(portrait),

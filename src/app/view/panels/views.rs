@@ -322,13 +322,11 @@ pub(super) fn editor_view(
     let terrains = palette
         .iter()
         .zip(&scenario.glyphs)
-        .map(|(terrain, glyph)| {
-            TerrainChoice {
-                glyph: *glyph,
-                name: terrain.name.clone(),
-                color: super::super::board::terrain_color(terrain),
-                blocks: terrain.rule_summary().join(", "),
-            }
+        .map(|(terrain, glyph)| TerrainChoice {
+            glyph: *glyph,
+            name: terrain.name.clone(),
+            color: super::super::board::terrain_color(terrain),
+            blocks: terrain.rule_summary().join(", "),
         })
         .collect();
     let board = history.current.as_ref().map_or(scenario, |c| &c.board);
@@ -343,6 +341,7 @@ pub(super) fn editor_view(
         placing: editor.placing,
         selected: selected.and_then(|id| board.token(id)).cloned(),
         refusal: editor.refusal.as_ref().map(ToString::to_string),
+        background: board.background.clone(),
     }
 }
 
@@ -398,7 +397,10 @@ pub(super) fn legend_view(scenario: &Scenario, tokens: &Roster) -> crate::ui::Le
             let what = if siege.kind.is_weapon() { "siege weapon" } else { "siege equipment" };
             add(stats.name.to_owned(), format!("{what}, AC {}, {} hp (DMG \"Siege Equipment\")", stats.ac, stats.hp));
         } else if let Some(icon) = token.icon {
-            add(crate::ui::words::object_icon_name(icon).to_owned(), "an object: it has AC and hit points (DMG \"Objects\")".to_owned());
+            add(
+                crate::ui::words::object_icon_name(icon).to_owned(),
+                "an object: it has AC and hit points (DMG \"Objects\")".to_owned(),
+            );
         }
     }
     let mut conditions: Vec<crate::rules::conditions::Condition> =
