@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::sprite::Anchor;
 
-use crate::app::core::layout::{MapLayout, PIXELS_PER_UNIT};
+use crate::app::core::layout::{BoardLayout, PIXELS_PER_UNIT};
 use crate::app::core::messages::ScenarioChanged;
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::schedule::AppSystems;
@@ -211,13 +211,13 @@ pub fn background_place(background: &Background, image_size: UVec2, map_corner: 
 fn show_background(
     mut commands: Commands,
     loaded: Res<LoadedScenario>,
-    layout: Option<Res<MapLayout>>,
     old: Query<Entity, With<MapImage>>,
     images: Option<ResMut<Assets<Image>>>,
     mut notice: ResMut<Notice>,
     mut shown: Local<Option<(PathBuf, Result<(Handle<Image>, UVec2), PictureError>)>>,
 ) {
-    let (Some(layout), Some(mut images)) = (layout, images) else { return };
+    let Some(mut images) = images else { return };
+    let layout = BoardLayout::of(&loaded.scenario.map);
     for entity in &old {
         commands.entity(entity).despawn();
     }
@@ -234,14 +234,15 @@ fn show_background(
         *shown = Some((path, result));
     }
     let Some((_, Ok((image, size)))) = shown.as_ref() else { return };
-    let bounds = layout.0.bounds();
+    let bounds = layout.bounds();
     let corner = Vec2::new(bounds.min.x, bounds.max.y);
     let (top_left, world_size) = background_place(background, *size, corner);
     commands.spawn((
         MapImage,
         Sprite { image: image.clone(), custom_size: Some(world_size), ..default() },
         Anchor::TOP_LEFT,
-        Transform::from_translation(top_left.extend(-1.0)),
+        // Under the tiles (at 0), within the 2D camera's depth (which ends 0.1 below 0).
+        Transform::from_translation(top_left.extend(-0.05)),
     ));
 }
 
