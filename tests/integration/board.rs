@@ -41,7 +41,7 @@ fn send<M: Message>(app: &mut App, message: M) {
 }
 
 /// Checks every cell's tile against the terrain the rules have there: one tile per cell, none
-/// more, each with its terrain's art and tint. Returns how many tiles show `art_of`'s art.
+/// more, each with its terrain's art and tint.
 fn tiles_match_the_terrain(app: &mut App, why: &str) {
     let scenario = app.world().resource::<LoadedScenario>().scenario.clone();
     let shown = *app.world().resource::<TerrainShown>();
