@@ -338,7 +338,8 @@ fn side_panels(
         collapsed.roster = !strip(root, "roster-strip", true, "roster");
         return asked;
     }
-    let legend = views::legend_view(scenario, tokens);
+    // Only while it is open: it reads every cell of the map.
+    let legend = collapsed.legend.then(|| views::legend_view(scenario, tokens));
     asked.extend(
         egui::Panel::left("roster")
             .resizable(true)
@@ -352,9 +353,9 @@ fn side_panels(
                 if corner_button(ui, 30.0, label, "What each terrain and icon on the map means") {
                     collapsed.legend = !collapsed.legend;
                 }
-                if collapsed.legend {
+                if let Some(legend) = &legend {
                     ui.heading("Legend");
-                    legend_panel(ui, &legend);
+                    legend_panel(ui, legend);
                     ui.separator();
                 }
                 if editing {
