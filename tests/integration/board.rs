@@ -7,8 +7,10 @@ use bevy_ecs_tilemap::prelude::{TileColor, TileStorage, TileTextureIndex};
 use battlemap::app::SessionPlace;
 use battlemap::app::core::layout::BoardLayout;
 use battlemap::app::core::messages::{EditMessage, HistoryRequest, Toggle};
-use battlemap::app::core::state::{LoadedScenario, TerrainShown};
-use battlemap::app::view::board::{BoardTerrain, TilemapPlacement, terrain_tiles_plugin, tile_index, tile_tint};
+use battlemap::app::core::state::{CellShades, LoadedScenario, ShadeLayer, TerrainShown};
+use battlemap::app::view::board::{
+    BoardTerrain, TilemapPlacement, cell_tint, terrain_tiles_plugin, tile_index, tile_tint,
+};
 use battlemap::rules::Cell;
 use battlemap::scenario::Scenario;
 
@@ -43,6 +45,11 @@ fn send<M: Message>(app: &mut App, message: M) {
 /// Checks every cell's tile against the terrain the rules have there: one tile per cell, none
 /// more, each with its terrain's art and tint.
 fn tiles_match_the_terrain(app: &mut App, why: &str) {
+    tiles_match(app, &[], why);
+}
+
+/// Checks every cell's tile against its terrain, with the shade of the `shaded` cells mixed in.
+fn tiles_match(app: &mut App, shaded: &[(Cell, Color)], why: &str) {
     let scenario = app.world().resource::<LoadedScenario>().scenario.clone();
     let shown = *app.world().resource::<TerrainShown>();
     let map = &scenario.map;
@@ -59,7 +66,11 @@ fn tiles_match_the_terrain(app: &mut App, why: &str) {
         let index = app.world().get::<TileTextureIndex>(tile).expect("an index");
         let color = app.world().get::<TileColor>(tile).expect("a tint");
         assert_eq!(*index, tile_index(terrain), "{why}: {cell:?} ({})", terrain.name);
-        assert_eq!(color.0, tile_tint(terrain, shown), "{why}: {cell:?} ({})", terrain.name);
+        let shade = shaded.iter().find(|(c, _)| *c == cell).map(|(_, shade)| *shade);
+        assert_eq!(color.0, cell_tint(terrain, shown, shade), "{why}: {cell:?} ({})", terrain.name);
+        if shade.is_some() {
+            assert_ne!(color.0, tile_tint(terrain, shown), "{why}: {cell:?} is shaded");
+        }
     }
 }
 
@@ -84,5 +95,35 @@ fn the_tiles_follow_the_terrain_through_load_edit_and_undo() {
         send(&mut app, Toggle::TerrainTiles);
         assert_eq!(*app.world().resource::<TerrainShown>(), TerrainShown::Faded);
         tiles_match_the_terrain(&mut app, "faded");
+    }
+}
+
+/// On both grids: a shade (here an area template's) is mixed into its cells' tiles and only
+/// theirs; a changed shade changes them; when it goes, the tiles get their own tint back, also
+/// after the terrain under it was repainted.
+#[test]
+fn the_shades_tint_their_cells_tiles_and_leave_them() {
+    for (scene, cells) in [
+        ("scenes/tavern_brawl.ron", [Cell::new(3, 3), Cell::new(4, 3)]),
+        ("scenes/hex_skirmish.ron", [Cell::new(2, 2), Cell::new(3, 2)]),
+    ] {
+        let mut app = app_on(scene, "shades");
+        let set = |app: &mut App, shaded: Vec<(Cell, Color)>| {
+            app.world_mut().resource_mut::<CellShades>().set(ShadeLayer::Area, shaded);
+            app.update();
+        };
+        let amber = Color::srgba(1.0, 0.7, 0.2, 0.4);
+        let shaded: Vec<(Cell, Color)> = cells.iter().map(|c| (*c, amber)).collect();
+        set(&mut app, shaded.clone());
+        tiles_match(&mut app, &shaded, "amber");
+        let dark = Color::srgba(0.0, 0.0, 0.0, 0.5);
+        let shaded = vec![(cells[0], dark)];
+        set(&mut app, shaded.clone());
+        tiles_match(&mut app, &shaded, "one cell darkened, the other no longer shaded");
+        send(&mut app, Toggle::Editor);
+        send(&mut app, EditMessage::Fill(cells[0], cells[0], 1));
+        tiles_match(&mut app, &shaded, "the shaded cell painted a wall");
+        set(&mut app, Vec::new());
+        tiles_match_the_terrain(&mut app, "no shade");
     }
 }

@@ -15,7 +15,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::window::{PrimaryWindow, RequestRedraw};
 use serde_json::json;
 
-use super::board::BoardShades;
+use super::board::{BoardShades, choose_terrain_detail};
 use super::tokens::{ZoomLabel, hide_unreadable_labels};
 use crate::app::core::components::{OutOfView, TokenDisc, TokenId, TokenMarker, TurnMoves};
 use crate::app::core::layout::PIXELS_PER_UNIT;
@@ -45,6 +45,7 @@ pub(super) fn plugin(app: &mut App) {
             PostUpdate,
             hide_parts
                 .after(hide_unreadable_labels)
+                .after(choose_terrain_detail)
                 .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
         );
 }

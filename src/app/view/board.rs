@@ -1,10 +1,11 @@
 //! The map: the scenario's terrain as a bevy_ecs_tilemap tilemap, square or hex, each cell a tile
 //! entity drawn with its terrain's art from the tile atlas (`assets/tiles/terrain.png`, made by
-//! `scripts/tiles.py`), and over it a second, sparse tilemap holding the cell shades (a drag's
-//! reach, the sight overlay, the area template, arcs and flanking cells), a tile per shaded cell.
-//! One system keeps the terrain's tiles in step with the rules' terrain (load, edits, undo, a
-//! restored autosave); another the shade tiles with [`CellShades`], touching only the cells that
-//! change.
+//! `scripts/tiles.py`). The cell shades (a drag's reach, the sight overlay, the area template,
+//! arcs and flanking cells) are mixed into the shaded cells' tiles' colour, and kept as well in a
+//! second, sparse tilemap, a tile per shaded cell, drawn only where the terrain's tiles are not
+//! (the overview of a big map, terrain hidden over a map image). One system keeps the terrain's
+//! tiles in step with the rules' terrain (load, edits, undo, a restored autosave); another the
+//! shades with [`CellShades`], touching only the cells that change.
 
 use std::collections::HashMap;
 
@@ -32,27 +33,31 @@ pub(super) fn plugin(app: &mut App) {
                 show_grid_lines.in_set(AppSystems::Show),
             ),
         )
-        // After every system of the frame that sets shades.
         .add_systems(
             PostUpdate,
-            (show_cell_shades, choose_terrain_detail)
-                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+            choose_terrain_detail.before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
         );
 }
 
-/// The terrain's tiles kept in step with the rules' terrain: the part of the board that needs no
-/// GPU (headless tests add it to check the tile entities).
+/// The terrain's tiles kept in step with the rules' terrain and the shades: the part of the board
+/// that needs no GPU (headless tests add it to check the tile entities).
 pub fn terrain_tiles_plugin(app: &mut App) {
-    app.init_resource::<TileTextures>().add_systems(
-        Update,
-        sync_terrain_tiles
-            .run_if(
-                on_message::<ScenarioChanged>
-                    .or_eager(on_message::<TerrainEdited>)
-                    .or_eager(resource_changed::<TerrainShown>),
-            )
-            .in_set(AppSystems::Build),
-    );
+    app.init_resource::<TileTextures>()
+        .add_systems(
+            Update,
+            sync_terrain_tiles
+                .run_if(
+                    on_message::<ScenarioChanged>
+                        .or_eager(on_message::<TerrainEdited>)
+                        .or_eager(resource_changed::<TerrainShown>),
+                )
+                .in_set(AppSystems::Build),
+        )
+        // After every system of the frame that sets shades.
+        .add_systems(
+            PostUpdate,
+            show_cell_shades.before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        );
 }
 
 /// The terrain tile atlas: 17 columns (the [`TileArt`]s, then the white shade tile) of 74-pixel
@@ -80,9 +85,13 @@ const OVERVIEW_PX_PER_UNIT: f32 = 4.0;
 /// Cells drawn smaller than this many screen pixels show the overview instead of their tiles.
 pub const OVERVIEW_BELOW_PX: f32 = 10.0;
 
-/// Marks the tilemap of the cell shades, over the terrain.
+/// Marks the tilemap of the cell shades, over the terrain, drawn while the terrain's tiles are not.
 #[derive(Component)]
 pub struct BoardShades;
+
+/// Marks a tile of [`BoardShades`]: its colour is the shade of its cell.
+#[derive(Component)]
+struct ShadeTile;
 
 /// Tints a terrain's tile: white shows the art as drawn; the plain tile takes the terrain's
 /// colour; over a map image under the grid the tiles are faded to a trace.
@@ -96,6 +105,32 @@ pub fn tile_tint(terrain: &Terrain, shown: TerrainShown) -> Color {
 
 /// How much of a faded tile shows over the map image under it.
 const FADED_ALPHA: f32 = 0.3;
+
+/// A terrain tile's colour with its cell's shade mixed in: the colour that, multiplying the
+/// tile's art, gives at the art's average colour what the shade blended over the tile would
+/// (premultiplied: `shade.a × shade + (1 − shade.a) × tile`), and keeps the art's grain in
+/// proportion. Under software rendering that saves a second, blended layer over the map
+/// (docs/performance.md). Very dark art can't be lightened that far: the factor stops at
+/// [`MAX_SHADE_GAIN`].
+pub fn shaded_tint(tint: Color, shade: Option<Color>, art_mean: [u8; 3]) -> Color {
+    let Some(shade) = shade else { return tint };
+    let [tr, tg, tb, tile_alpha] = tint.to_linear().to_f32_array();
+    let [sr, sg, sb, a] = shade.to_linear().to_f32_array();
+    let mean = Color::srgb_u8(art_mean[0], art_mean[1], art_mean[2]).to_linear().to_f32_array();
+    let alpha = a + (1.0 - a) * tile_alpha;
+    let mix = |tile: f32, shade: f32, mean: f32| {
+        (((1.0 - a) * tile_alpha * tile + a * shade / mean.max(1e-3)) / alpha.max(1e-3)).min(MAX_SHADE_GAIN)
+    };
+    Color::linear_rgba(mix(tr, sr, mean[0]), mix(tg, sg, mean[1]), mix(tb, sb, mean[2]), alpha)
+}
+
+/// The most a shade may brighten a tile's art.
+const MAX_SHADE_GAIN: f32 = 8.0;
+
+/// A cell's tile colour: its terrain's tint with its shade, if any, mixed in.
+pub fn cell_tint(terrain: &Terrain, shown: TerrainShown, shade: Option<Color>) -> Color {
+    shaded_tint(tile_tint(terrain, shown), shade, art_colors()[terrain.art().column() as usize])
+}
 
 /// The tile a terrain's cells show: its art's column of the atlas.
 pub fn tile_index(terrain: &Terrain) -> TileTextureIndex {
@@ -267,8 +302,9 @@ fn sync_terrain_tiles(
     loaded: Res<LoadedScenario>,
     tilemaps: Query<(Entity, &TilemapSize, &TilemapType, &TileStorage), With<BoardTerrain>>,
     shades: Query<Entity, With<BoardShades>>,
+    shade_tiles: Query<(&TilePos, &TileColor), With<ShadeTile>>,
     overviews: Query<Entity, With<TerrainOverview>>,
-    mut tiles: Query<(&mut TileTextureIndex, &mut TileColor)>,
+    mut tiles: Query<(&mut TileTextureIndex, &mut TileColor), Without<ShadeTile>>,
     mut textures: ResMut<TileTextures>,
     images: Option<ResMut<Assets<Image>>>,
     grid_visible: Res<GridVisible>,
@@ -304,13 +340,15 @@ fn sync_terrain_tiles(
         .ok()
         .filter(|(_, size, map_type, ..)| **size == placement.size && **map_type == placement.map_type);
     if let Some((_, _, _, storage)) = same_map {
+        let shaded: HashMap<TilePos, Color> =
+            shade_tiles.iter().map(|(position, color)| (*position, color.0)).collect();
         for cell in map.cells() {
             let (Some(terrain), Some(position)) = (map.terrain(cell), placement.tile(&layout, cell)) else { continue };
             let Some(Ok((mut index, mut color))) = storage.get(&position).map(|tile| tiles.get_mut(tile)) else {
                 continue;
             };
             index.set_if_neq(tile_index(terrain));
-            let tint = tile_tint(terrain, shown);
+            let tint = cell_tint(terrain, shown, shaded.get(&position).copied());
             if color.0 != tint {
                 color.0 = tint;
             }
@@ -424,12 +462,14 @@ fn overview_image(map: &TerrainMap, layout: &BoardLayout, shown: TerrainShown) -
 }
 
 /// Draws the tiles, or the overview while cells are too small on screen for their art, or
-/// neither when the terrain is hidden (over a map image).
-fn choose_terrain_detail(
+/// neither when the terrain is hidden (over a map image); the shade tiles only where the
+/// terrain's tiles, which carry the shades, are not drawn.
+pub(super) fn choose_terrain_detail(
     camera: Query<&Projection, With<MapCamera>>,
     shown: Res<TerrainShown>,
-    mut tiles: Query<&mut Visibility, (With<BoardTerrain>, Without<TerrainOverview>)>,
-    mut overviews: Query<&mut Visibility, With<TerrainOverview>>,
+    mut tiles: Query<&mut Visibility, (With<BoardTerrain>, Without<TerrainOverview>, Without<BoardShades>)>,
+    mut overviews: Query<&mut Visibility, (With<TerrainOverview>, Without<BoardShades>)>,
+    mut shade_layers: Query<&mut Visibility, With<BoardShades>>,
 ) {
     let scale = match camera.single() {
         Ok(Projection::Orthographic(ortho)) => ortho.scale,
@@ -443,6 +483,10 @@ fn choose_terrain_detail(
     }
     for mut visibility in &mut overviews {
         visibility.set_if_neq(visible(small));
+    }
+    let tiles_drawn = !small && *shown != TerrainShown::Hidden;
+    for mut visibility in &mut shade_layers {
+        visibility.set_if_neq(if tiles_drawn { Visibility::Hidden } else { Visibility::Inherited });
     }
 }
 
@@ -485,15 +529,19 @@ fn shade_colors(layout: &BoardLayout, shades: &CellShades) -> HashMap<Cell, Colo
         .collect()
 }
 
-/// Brings the shade tiles up to date when the shades change: a tile for each newly shaded cell,
-/// a new tint where the shade changed, and the tiles of cells no longer shaded removed.
+/// Brings the shades up to date when they change, in the terrain's tiles' colours and in the
+/// shade tiles: a tile for each newly shaded cell, a new tint where the shade changed, and the
+/// tiles of cells no longer shaded removed (their terrain tiles back to their own tint).
 fn show_cell_shades(
     mut commands: Commands,
     shades: Res<CellShades>,
     layout: Option<Res<MapLayout>>,
+    loaded: Res<LoadedScenario>,
+    shown: Res<TerrainShown>,
     mut tilemaps: Query<(Entity, &mut TileStorage), With<BoardShades>>,
-    mut tiles: Query<&mut TileColor>,
-    positions: Query<&TilePos>,
+    terrain_tilemaps: Query<&TileStorage, (With<BoardTerrain>, Without<BoardShades>)>,
+    mut shade_tiles: Query<(&TilePos, &mut TileColor), With<ShadeTile>>,
+    mut terrain_tiles: Query<&mut TileColor, Without<ShadeTile>>,
 ) {
     let Some(board) = layout.filter(|_| shades.is_changed()) else { return };
     let Ok((tilemap, mut storage)) = tilemaps.single_mut() else { return };
@@ -503,24 +551,39 @@ fn show_cell_shades(
         .into_iter()
         .filter_map(|(cell, color)| Some((placement.tile(&layout, cell)?, color)))
         .collect();
-    let shown: Vec<Entity> = storage.iter().flatten().copied().collect();
-    for tile in shown {
-        let Ok(&position) = positions.get(tile) else { continue };
+    let map = &loaded.scenario.map;
+    let terrain_storage = terrain_tilemaps.single().ok();
+    let mut tint_terrain = |position: TilePos, shade: Option<Color>| {
+        let cell = placement.cell(&layout, position);
+        let (Some(terrain), Some(tile)) = (map.terrain(cell), terrain_storage.and_then(|s| s.get(&position))) else {
+            return;
+        };
+        if let Ok(mut color) = terrain_tiles.get_mut(tile) {
+            let tint = cell_tint(terrain, *shown, shade);
+            if color.0 != tint {
+                color.0 = tint;
+            }
+        }
+    };
+    let shaded: Vec<Entity> = storage.iter().flatten().copied().collect();
+    for tile in shaded {
+        let Ok((&position, mut tint)) = shade_tiles.get_mut(tile) else { continue };
         match wanted.remove(&position) {
             Some(color) => {
-                if let Ok(mut tint) = tiles.get_mut(tile)
-                    && tint.0 != color
-                {
+                if tint.0 != color {
                     tint.0 = color;
+                    tint_terrain(position, Some(color));
                 }
             }
             None => {
                 storage.remove(&position);
                 commands.entity(tile).despawn();
+                tint_terrain(position, None);
             }
         }
     }
     for (position, color) in wanted {
+        tint_terrain(position, Some(color));
         let tile = commands
             .spawn((
                 TileBundle {
@@ -530,6 +593,7 @@ fn show_cell_shades(
                     color: TileColor(color),
                     ..default()
                 },
+                ShadeTile,
                 ChildOf(tilemap),
             ))
             .id();
@@ -617,6 +681,30 @@ mod tests {
         hedge.art = Some(TileArt::Foliage);
         assert_eq!(tile_index(&hedge), TileTextureIndex(TileArt::Foliage.column()));
         assert_eq!(tile_tint(&hedge, TerrainShown::Shown), Color::WHITE);
+    }
+
+    /// The mixed colour times the art's average colour is the shade blended over the tile there;
+    /// half black halves the tile; no shade leaves the tint; a faded tile's alpha rises to the
+    /// shade's coverage; very dark art is lightened no more than the cap.
+    #[test]
+    fn a_shade_mixed_into_a_tile_gives_the_blend_at_the_arts_average() {
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-4;
+        let mean = [160, 140, 120];
+        let linear_mean = Color::srgb_u8(160, 140, 120).to_linear().to_f32_array();
+        let shade = Color::srgba(0.25, 0.75, 1.0, 0.3);
+        let [sr, sg, sb, a] = shade.to_linear().to_f32_array();
+        let mixed = shaded_tint(Color::WHITE, Some(shade), mean).to_linear().to_f32_array();
+        for (i, s) in [sr, sg, sb].into_iter().enumerate() {
+            assert!(close(mixed[i] * linear_mean[i], a * s + (1.0 - a) * linear_mean[i]), "channel {i}: {mixed:?}");
+        }
+        assert!(close(mixed[3], 1.0));
+        let halved = shaded_tint(Color::WHITE, Some(Color::srgba(0.0, 0.0, 0.0, 0.5)), mean).to_linear();
+        assert!([halved.red, halved.green, halved.blue].iter().all(|c| close(*c, 0.5)), "{halved:?}");
+        assert_eq!(shaded_tint(Color::WHITE, None, mean), Color::WHITE);
+        let faded = shaded_tint(Color::WHITE.with_alpha(FADED_ALPHA), Some(shade), mean).to_linear();
+        assert!(close(faded.alpha, a + (1.0 - a) * FADED_ALPHA), "{faded:?}");
+        let on_black = shaded_tint(Color::WHITE, Some(Color::srgba(1.0, 1.0, 1.0, 0.5)), [0, 0, 0]).to_linear();
+        assert!(close(on_black.red, MAX_SHADE_GAIN), "{on_black:?}");
     }
 
     /// A known reach (two colours) over unseen cells, under an area: each shaded cell's tint holds
