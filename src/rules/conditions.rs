@@ -179,6 +179,11 @@ impl Conditions {
             || (condition == Condition::Incapacitated && self.0.iter().any(|c| c.incapacitates()))
     }
 
+    /// Whether `condition` itself was given (not only included in another).
+    pub fn has_exactly(&self, condition: Condition) -> bool {
+        self.0.contains(&condition)
+    }
+
     /// Gives or removes a condition. A creature that falls unconscious also falls prone (PHB
     /// appendix A, "Unconscious").
     pub fn set(&mut self, condition: Condition, on: bool) {

@@ -14,6 +14,7 @@ pub mod creature;
 pub mod dice;
 pub mod distance;
 pub mod economy;
+pub mod effects;
 pub mod facing;
 pub mod fight;
 pub mod flanking;
