@@ -91,6 +91,19 @@ pub enum RollReason {
         dc: i32,
         success: bool,
     },
+    /// A repeated save against a lasting effect (`rules::effects`), or a save at a disease's
+    /// dawn.
+    EffectSave {
+        effect: String,
+        ability: Ability,
+        dc: i32,
+        success: bool,
+    },
+    /// A Constitution save to keep concentrating after damage (PHB "Concentration").
+    Concentration {
+        dc: i32,
+        kept: bool,
+    },
     /// A death saving throw and its result (PHB "Death Saving Throws").
     DeathSave {
         result: Option<DeathSave>,

@@ -237,6 +237,7 @@ pub fn add(scenario: &Scenario, kind: TokenKind, at: Cell) -> Result<(Scenario, 
         durability: None,
         image: None,
         icon: None,
+        effects: Vec::new(),
     };
     if kind == TokenKind::Object {
         token.defenses.immunities.extend(OBJECT_IMMUNITIES);

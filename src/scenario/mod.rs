@@ -158,6 +158,8 @@ pub struct Token {
     pub image: Option<String>,
     /// An object's icon.
     pub icon: Option<ObjectIcon>,
+    /// Effects that last on a creature (`rules::effects`), as the scene opens.
+    pub effects: Vec<crate::rules::effects::Effect>,
     /// What an object is made of, when its file says (the table its AC may come from).
     pub substance: Option<Substance>,
     /// Whether an object is fragile or resilient, when its file says (the table its hit points

@@ -190,6 +190,9 @@ pub(super) struct RawCreature {
     /// A portrait, relative to the scenario file.
     #[serde(default)]
     pub image: Option<String>,
+    /// Effects that last on it when the scene opens (`rules::effects`).
+    #[serde(default)]
+    pub effects: Vec<crate::rules::effects::Effect>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -12,6 +12,7 @@ use crate::rules::creature::{Abilities, Direction};
 use crate::rules::dice::Notation;
 use crate::rules::distance::{DiagonalRule, range_feet};
 use crate::rules::economy::TurnOptions;
+use crate::rules::effects::MAX_EFFECTS;
 use crate::rules::health::{DEATH_SAVES_TO_END, DamageType, DeathSaves, Defenses};
 use crate::rules::objects::{OBJECT_IMMUNITIES, Substance, table_hit_points};
 use crate::rules::siege::{Crewing, POUR_REACH, Siege, SiegeKind, pour_cells};
@@ -171,6 +172,7 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
         if let Some(image) = &token.image {
             check_image_path(image, &format!("{path}.image"), &mut problems);
         }
+        check_effects(path, token, &tokens, &mut problems);
     }
     match (map, problems.list.is_empty()) {
         (Some(map), true) => Ok(Scenario {
@@ -185,6 +187,40 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
             background,
         }),
         _ => Err(ScenarioErrors(problems.list)),
+    }
+}
+
+/// A creature's effects: each valid (`Effect::validate`), at most [`MAX_EFFECTS`] of them, and a
+/// creature source that is a creature of the scene.
+fn check_effects(path: &str, token: &Token, tokens: &[(String, Token)], problems: &mut Problems) {
+    if token.effects.len() > MAX_EFFECTS {
+        problems.add(
+            &format!("{path}.effects"),
+            format!(
+                "{} has {} effects; a creature carries at most {MAX_EFFECTS}",
+                quoted(&token.name),
+                token.effects.len()
+            ),
+        );
+        return;
+    }
+    for (i, effect) in token.effects.iter().enumerate() {
+        let at = format!("{path}.effects[{i}]");
+        if let Err(error) = effect.validate() {
+            problems.add(&at, format!("the effect {}: {error}", quoted(&effect.name)));
+        }
+        if let Some(source) = effect.source_creature()
+            && !tokens.iter().any(|(_, t)| t.id == source && t.kind == TokenKind::Creature)
+        {
+            problems.add(
+                &format!("{at}.source"),
+                format!(
+                    "the effect {} comes from {}, but no creature has that id",
+                    quoted(&effect.name),
+                    quoted(source)
+                ),
+            );
+        }
     }
 }
 
@@ -460,6 +496,7 @@ fn creature(c: &RawCreature) -> Token {
         durability: None,
         image: c.image.clone(),
         icon: None,
+        effects: c.effects.clone(),
     }
 }
 
@@ -620,6 +657,7 @@ fn object(path: &str, o: &RawObject, problems: &mut Problems) -> Token {
         durability: o.durability,
         image: o.image.clone(),
         icon: o.icon,
+        effects: Vec::new(),
     }
 }
 

@@ -356,6 +356,9 @@ fn creature(t: &Token) -> Vec<Field> {
     if let Some(image) = &t.image {
         f.push(Field::new("image", string(image)));
     }
+    if !t.effects.is_empty() {
+        f.push(Field::new("effects", ron_list(&t.effects)));
+    }
     f
 }
 

@@ -55,6 +55,12 @@ pub fn roll_reason(reason: &RollReason) -> String {
         RollReason::Save { ability, dc, success } => {
             format!("{} save DC {dc}: {}", ability.name(), if *success { "saves" } else { "fails" })
         }
+        RollReason::EffectSave { effect, ability, dc, success } => {
+            format!("{} save DC {dc} against {effect}: {}", ability.name(), if *success { "saves" } else { "fails" })
+        }
+        RollReason::Concentration { dc, kept } => {
+            format!("Constitution save DC {dc} to keep concentrating: {}", if *kept { "keeps it" } else { "loses it" })
+        }
         RollReason::DeathSave { result } => format!("death saving throw: {}", result.map_or("", |r| r.word())),
         RollReason::Hide { hidden } => {
             format!("Dexterity (Stealth) to hide: {}", if *hidden { "hidden" } else { "noticed" })

@@ -9,7 +9,6 @@ use super::{Duration, Effect, Source};
 
 /// A sample disease.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
 pub enum Disease {
     CackleFever,
     SewerPlague,
@@ -153,12 +152,6 @@ impl Course {
     pub fn saves_at_dawn(&self) -> bool {
         self.incubating == 0 && self.disease != Disease::SightRot
     }
-}
-
-/// Sewer plague recovers when a successful save brings the exhaustion below 1 (SRD "Sewer
-/// Plague"): with `exhaustion` the level after the dawn.
-pub fn sewer_plague_recovered(exhaustion: u8) -> bool {
-    exhaustion == 0
 }
 
 #[cfg(test)]

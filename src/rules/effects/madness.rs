@@ -12,7 +12,6 @@ use crate::rules::tables::{self, TableRoll};
 
 /// The three kinds of madness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
 pub enum MadnessKind {
     ShortTerm,
     LongTerm,

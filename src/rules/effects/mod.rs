@@ -10,6 +10,7 @@
 pub mod diseases;
 pub mod madness;
 pub mod poisons;
+pub mod tracker;
 
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +30,6 @@ pub const ROUNDS_PER_HOUR: u32 = 600;
 
 /// Where an effect came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
 pub enum Source {
     /// A creature, by its scenario id: a spell, a grapple, a monster's ability.
     Creature(String),
@@ -42,7 +42,6 @@ pub enum Source {
 
 /// How long an effect lasts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
 pub enum Duration {
     Rounds(u32),
     Minutes(u32),
@@ -73,7 +72,6 @@ impl Duration {
 
 /// A point of a turn at which a save or damage comes due.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
 pub enum TurnPoint {
     Start,
     #[default]
@@ -112,38 +110,50 @@ pub struct TurnDamage {
 #[serde(deny_unknown_fields)]
 pub struct Effect {
     pub name: String,
-    #[serde(default = "dm")]
+    #[serde(default = "dm", skip_serializing_if = "is_dm")]
     pub source: Source,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
     /// Damage each turn.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage: Option<TurnDamage>,
     /// A penalty to attack rolls and ability checks (sight rot's).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub penalty: i32,
     /// What else it does, in the DM's words.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
     pub duration: Duration,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub save: Option<RepeatedSave>,
     /// Kept from the players: the players' view neither badges nor lists it.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub secret: bool,
     /// A grapple: the source holds the creature, within its reach in feet.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grapple_reach: Option<u32>,
     /// A disease's course, for a disease's effect.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disease: Option<diseases::Course>,
     /// Taking damage ends it (a short-term madness's paralysis, a poison's sleep).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub ends_on_damage: bool,
 }
 
 fn dm() -> Source {
     Source::Dm
+}
+
+fn is_dm(source: &Source) -> bool {
+    *source == Source::Dm
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Why an effect can't be given.

@@ -12,7 +12,6 @@ use crate::rules::health::DamageType;
 
 /// A sample poison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
 pub enum Poison {
     AssassinsBlood,
     BurntOthurFumes,
@@ -32,7 +31,6 @@ pub enum Poison {
 
 /// How a poison reaches a creature (DMG "Poisons").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
 pub enum Delivery {
     /// Smeared on an object; a creature that touches it with bare skin.
     Contact,
