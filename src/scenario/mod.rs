@@ -376,6 +376,28 @@ impl Token {
         fighter
     }
 
+    /// This creature as the effects' tracker sees it, its effects given as the scene opens
+    /// (each valid: `check` refused the file otherwise; one a creature can't take is left out).
+    pub fn subject(&self) -> crate::rules::effects::tracker::Subject {
+        let mut effects = crate::rules::effects::Effects::default();
+        for effect in &self.effects {
+            let _ = effects.give(effect.clone());
+        }
+        let mut conditions = self.conditions.clone();
+        effects.update_conditions(&mut conditions);
+        crate::rules::effects::tracker::Subject {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            sheet: self.sheet(),
+            effects,
+            health: self.health(),
+            defenses: self.defenses.clone(),
+            conditions,
+            exhaustion: self.exhaustion,
+            hidden: self.hidden,
+        }
+    }
+
     /// This token as the creature that moves.
     pub fn mover(&self) -> Mover {
         Mover { size: self.size, square_side: self.square_side, side: self.side, crawling: false }

@@ -5,6 +5,7 @@ mod board;
 mod chase;
 mod cli;
 mod editor;
+mod effects;
 mod files;
 mod headless;
 mod one_answer;

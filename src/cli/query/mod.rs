@@ -90,6 +90,10 @@ enum Question {
     Provokes(fight::ProvokesArgs),
     /// A siege weapon's state, who can work it, its crew, and what it can hit once aimed
     Siege { id: String },
+    /// A creature's lasting effects: source, duration, rounds left, save, in force or waiting
+    Effects { id: String },
+    /// Run the initiative tracker over the scene's creatures: each roll and each effect's end
+    Advance(effects::AdvanceArgs),
 }
 
 /// A question alone, as its words after `query FILE` (for [`ask`]).
@@ -207,6 +211,10 @@ pub enum QueryError {
     PathOffMap(Cell),
     #[error("{0}")]
     Arguments(String),
+    #[error("{id} is an object: only creatures carry effects")]
+    NotACreature { id: String },
+    #[error("{0}")]
+    Dice(crate::rules::dice::DiceError),
 }
 
 /// Loads the scenario, prints the answer, and returns the exit code.
@@ -252,6 +260,8 @@ fn answer(scenario: &Scenario, question: &Question) -> Result<Answer, QueryError
         Question::Saves(saves_args) => Answer::Saves(fight::saves(&board, saves_args)?),
         Question::Provokes(provokes_args) => Answer::Provokes(fight::provokes(&board, provokes_args)?),
         Question::Siege { id } => Answer::Siege(Box::new(siege::siege(&board, id)?)),
+        Question::Effects { id } => Answer::Effects(effects::effects(&board, id)?),
+        Question::Advance(advance_args) => Answer::Advance(effects::advance(&board, advance_args)?),
     })
 }
 
@@ -300,6 +310,8 @@ enum Answer {
     Saves(fight::SavesAnswer),
     Provokes(fight::ProvokesAnswer),
     Siege(Box<siege::SiegeAnswer>),
+    Effects(effects::EffectsAnswer),
+    Advance(effects::AdvanceAnswer),
 }
 
 /// A point in grid units (x east, y south), rounded to thousandths.
@@ -712,6 +724,7 @@ fn area(board: &Board, args: &AreaArgs) -> Result<ShownArea, QueryError> {
     Ok(ShownArea { origin, volume, answer })
 }
 
+mod effects;
 mod fight;
 #[cfg(test)]
 mod fuzz;

@@ -1,0 +1,155 @@
+//! `query FILE effects ID` and `query FILE advance --rounds N --seed S`: a creature's lasting
+//! effects, and the initiative tracker run headless over the scene's creatures, printing each
+//! roll and each effect that begins or ends (`rules::effects::tracker`, as the map runs it).
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{Board, QueryError};
+use crate::rules::dice::SeededDice;
+use crate::rules::effects::tracker::{self, Subject, Tracked};
+use crate::rules::effects::{Duration, Effects, Lasting, Source, TurnPoint};
+use crate::rules::initiative::InitiativeOrder;
+use crate::rules::log::LogEntry;
+use crate::scenario::TokenKind;
+
+/// The most rounds and dawns one `advance` runs.
+pub(super) const MAX_ROUNDS: u32 = 100;
+pub(super) const MAX_DAWNS: u32 = 30;
+
+#[derive(Args, Debug)]
+pub(super) struct AdvanceArgs {
+    /// Rounds of initiative to run
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_ROUNDS)))]
+    rounds: u32,
+    /// Long rests (dawns) to pass after the rounds, advancing diseases
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_DAWNS)))]
+    dawns: u32,
+    /// The seed of the dice (initiative, saves, damage)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+}
+
+/// One effect as the card lists it.
+#[derive(Serialize)]
+pub(super) struct EffectAnswer {
+    id: u32,
+    name: String,
+    source: String,
+    duration: Duration,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rounds_left: Option<u32>,
+    /// In force, or waiting behind a more potent one of its name (DMG "Combining Game Effects").
+    in_force: bool,
+    conditions: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    save: Option<String>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    note: String,
+    secret: bool,
+}
+
+#[derive(Serialize)]
+pub(super) struct EffectsAnswer {
+    id: String,
+    name: String,
+    effects: Vec<EffectAnswer>,
+}
+
+#[derive(Serialize)]
+pub(super) struct AdvanceAnswer {
+    seed: u64,
+    /// The initiative order rolled, highest first.
+    order: Vec<String>,
+    /// What happened, in order: rolls (with their reasons), effects given and ended, damage.
+    events: Vec<Tracked>,
+    /// Each creature's effects afterwards.
+    after: Vec<EffectsAnswer>,
+}
+
+/// Where an effect came from, in words.
+pub(super) fn source_words(source: &Source) -> String {
+    match source {
+        Source::Creature(id) => id.clone(),
+        Source::Poison(poison) => format!("poison: {}", poison.name()),
+        Source::Disease(disease) => format!("disease: {}", disease.name()),
+        Source::Madness(kind) => kind.name().to_owned(),
+        Source::Dm => "the DM".to_owned(),
+    }
+}
+
+fn effect_answer(effects: &Effects, lasting: &Lasting) -> EffectAnswer {
+    let effect = &lasting.effect;
+    EffectAnswer {
+        id: lasting.id,
+        name: effect.name.clone(),
+        source: source_words(&effect.source),
+        duration: effect.duration,
+        rounds_left: lasting.rounds_left,
+        in_force: effects.in_force(lasting),
+        conditions: effect.conditions.iter().map(|c| c.name()).collect(),
+        save: effect.save.map(|s| {
+            format!(
+                "DC {} {} at the {} of each turn",
+                s.dc,
+                s.ability.name(),
+                match s.at {
+                    TurnPoint::Start => "start",
+                    TurnPoint::End => "end",
+                }
+            )
+        }),
+        note: effect.note.clone(),
+        secret: effect.secret,
+    }
+}
+
+fn effects_answer(subject: &Subject) -> EffectsAnswer {
+    EffectsAnswer {
+        id: subject.id.clone(),
+        name: subject.name.clone(),
+        effects: subject.effects.list.iter().map(|l| effect_answer(&subject.effects, l)).collect(),
+    }
+}
+
+/// The scene's creatures as the tracker sees them.
+fn subjects(board: &Board) -> Vec<Subject> {
+    board.scenario.tokens.iter().filter(|t| t.kind == TokenKind::Creature).map(|t| t.subject()).collect()
+}
+
+pub(super) fn effects(board: &Board, id: &str) -> Result<EffectsAnswer, QueryError> {
+    board.fighter(id)?;
+    let all = subjects(board);
+    let subject = all.iter().find(|s| s.id == id).ok_or_else(|| QueryError::NotACreature { id: id.to_owned() })?;
+    Ok(effects_answer(subject))
+}
+
+pub(super) fn advance(board: &Board, args: &AdvanceArgs) -> Result<AdvanceAnswer, QueryError> {
+    let mut dice = SeededDice::new(args.seed);
+    let mut all = subjects(board);
+    let participants: Vec<(String, i8)> =
+        all.iter().map(|s| (s.id.clone(), s.sheet.abilities.modifier(crate::rules::creature::Ability::Dex))).collect();
+    let (order, rolls) = InitiativeOrder::roll(&participants, &mut dice).map_err(QueryError::Dice)?;
+    let mut events: Vec<Tracked> = participants
+        .iter()
+        .zip(rolls)
+        .map(|((id, _), roll)| {
+            let name = all.iter().find(|s| &s.id == id).map_or(id.as_str(), |s| s.name.as_str());
+            let hidden = all.iter().any(|s| &s.id == id && s.hidden);
+            Tracked::Roll { entry: LogEntry::new(name, crate::rules::log::RollReason::Initiative, roll, hidden) }
+        })
+        .collect();
+    let order: Vec<String> = order.entries.iter().map(|e| e.id.clone()).collect();
+    events.extend(tracker::follow_up(&mut all));
+    for _ in 0..args.rounds {
+        for whose in &order {
+            for point in [TurnPoint::Start, TurnPoint::End] {
+                events.extend(tracker::at_turn(&mut all, whose, point, &mut dice).map_err(QueryError::Dice)?);
+            }
+        }
+    }
+    for _ in 0..args.dawns {
+        events.extend(tracker::dawn(&mut all, &mut dice).map_err(QueryError::Dice)?);
+    }
+    Ok(AdvanceAnswer { seed: args.seed, order, events, after: all.iter().map(effects_answer).collect() })
+}
