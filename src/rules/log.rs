@@ -99,6 +99,16 @@ pub enum RollReason {
         dc: i32,
         success: bool,
     },
+    /// Not a roll: a lasting effect began (or waits behind a more potent one of its name), or
+    /// ended, and why. Its entry throws no dice ([`LogEntry::event`]).
+    EffectBegan {
+        effect: String,
+        waiting: bool,
+    },
+    EffectEnded {
+        effect: String,
+        reason: super::effects::EndReason,
+    },
     /// A Constitution save to keep concentrating after damage (PHB "Concentration").
     Concentration {
         dc: i32,
@@ -151,6 +161,17 @@ fn reason_then_or_now<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Resu
 impl LogEntry {
     pub fn new(who: &str, reason: RollReason, roll: DiceRoll, hidden: bool) -> Self {
         Self { who: who.to_owned(), reason, roll, hidden }
+    }
+
+    /// A line of the log that throws no dice: what happened to `who`'s effects.
+    pub fn event(who: &str, reason: RollReason, hidden: bool) -> Self {
+        let roll = DiceRoll { notation: String::new(), mode: Default::default(), evaluations: Vec::new(), total: 0 };
+        Self::new(who, reason, roll, hidden)
+    }
+
+    /// Whether this line threw dice (not an [`LogEntry::event`]).
+    pub fn rolled(&self) -> bool {
+        !self.roll.evaluations.is_empty()
     }
 }
 

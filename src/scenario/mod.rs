@@ -358,7 +358,7 @@ impl Token {
             size: self.size,
             square_side: self.square_side,
             is_object: self.kind == TokenKind::Object,
-            conditions: self.conditions.clone(),
+            conditions: self.lasting_effects().1,
             facing: self.facing,
             arcs: self.arcs,
             shield: self.shield,
@@ -376,15 +376,21 @@ impl Token {
         fighter
     }
 
-    /// This creature as the effects' tracker sees it, its effects given as the scene opens
-    /// (each valid: `check` refused the file otherwise; one a creature can't take is left out).
-    pub fn subject(&self) -> crate::rules::effects::tracker::Subject {
+    /// Its effects as the scene opens (each valid: `check` refused the file otherwise; one a
+    /// creature can't take is left out), and its conditions with theirs.
+    pub fn lasting_effects(&self) -> (crate::rules::effects::Effects, Conditions) {
         let mut effects = crate::rules::effects::Effects::default();
         for effect in &self.effects {
             let _ = effects.give(effect.clone());
         }
         let mut conditions = self.conditions.clone();
         effects.update_conditions(&mut conditions);
+        (effects, conditions)
+    }
+
+    /// This creature as the effects' tracker sees it.
+    pub fn subject(&self) -> crate::rules::effects::tracker::Subject {
+        let (effects, conditions) = self.lasting_effects();
         crate::rules::effects::tracker::Subject {
             id: self.id.clone(),
             name: self.name.clone(),

@@ -2,11 +2,15 @@
 //! [`RollReason`] as the phrase after "for".
 
 use crate::rules::dice::RollMode;
+use crate::rules::effects::EndReason;
 use crate::rules::log::{AttackOccasion, ChaseTestFor, LogEntry, RollReason};
 
 /// The line as the DM sees it: who rolled what, with which mode, for what, every die, the total.
 pub fn log_line(entry: &LogEntry) -> String {
     let roll = &entry.roll;
+    if !entry.rolled() {
+        return format!("{}: {}", entry.who, roll_reason(&entry.reason));
+    }
     let details: Vec<String> = roll.evaluations.iter().map(|e| format!("{} = {}", e.detail, e.total)).collect();
     let mode = match roll.mode {
         RollMode::Normal => "",
@@ -29,6 +33,21 @@ pub fn attack_occasion(how: AttackOccasion) -> &'static str {
         AttackOccasion::Attack => "attack",
         AttackOccasion::Opportunity => "opportunity attack",
         AttackOccasion::Readied => "readied attack",
+    }
+}
+
+/// Why an effect ended, in words.
+pub fn end_reason(reason: &EndReason) -> &'static str {
+    match reason {
+        EndReason::TimeUp => "its time is up",
+        EndReason::Saved => "the saving throw succeeded",
+        EndReason::ConcentrationEnded => "its source stopped concentrating",
+        EndReason::GrapplerIncapacitated => "the grappler is incapacitated",
+        EndReason::OutOfReach => "out of the grappler's reach",
+        EndReason::Damaged => "damage ended it",
+        EndReason::Removed => "the DM ended it",
+        EndReason::Cured => "cured",
+        EndReason::Died => "the creature died",
     }
 }
 
@@ -58,6 +77,11 @@ pub fn roll_reason(reason: &RollReason) -> String {
         RollReason::EffectSave { effect, ability, dc, success } => {
             format!("{} save DC {dc} against {effect}: {}", ability.name(), if *success { "saves" } else { "fails" })
         }
+        RollReason::EffectBegan { effect, waiting: false } => format!("{effect} begins"),
+        RollReason::EffectBegan { effect, waiting: true } => {
+            format!("{effect} waits: a more potent {effect} is in force (they don't add)")
+        }
+        RollReason::EffectEnded { effect, reason } => format!("{effect} ends: {}", end_reason(reason)),
         RollReason::Concentration { dc, kept } => {
             format!("Constitution save DC {dc} to keep concentrating: {}", if *kept { "keeps it" } else { "loses it" })
         }

@@ -105,6 +105,12 @@ pub fn said(notice: &Said) -> String {
         }
         Said::Readies { who, words } => format!("{who} readies: {words}"),
         Said::Dice(error) => error.to_string(),
+        Said::Effect { who, reason } => format!("{who}: {}", crate::ui::log::roll_reason(reason)),
+        Said::Coated { poison: Some(poison) } => {
+            format!("the weapon is coated with {}: its next hit delivers it", poison.name().to_lowercase())
+        }
+        Said::Coated { poison: None } => "the poison is wiped off the weapon".to_owned(),
+        Said::EffectRefused(error) => format!("that effect can't be given: {error}"),
         Said::InspirationGiven { who } => format!("{who} has inspiration"),
         Said::InspirationSpent { who } => {
             format!("{who} spends inspiration: advantage on the next ability check, attack roll or save")

@@ -81,6 +81,21 @@ pub struct Combatant {
     pub elevation: u32,
 }
 
+/// The effects that last on a creature (`rules::effects`): durations, repeated saves,
+/// concentration, grapples, poisons, diseases, madness. The effects feature runs them.
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+pub struct LastingEffects(pub crate::rules::effects::Effects);
+
+/// The hit points with temporary ones the effects feature last saw on a creature: a drop is
+/// damage, from whatever dealt it (a concentration save follows).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeenHitPoints(pub i32);
+
+/// A weapon coated with poison (DMG "Poisons"): the creature's next hit that delivers it (an
+/// injury poison by piercing or slashing damage) exposes the target.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoatedWeapon(pub crate::rules::effects::poisons::Poison);
+
 /// A token whose space creatures stand in (a siege tower): not an obstacle to movement or sight.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpenSpace;

@@ -57,6 +57,10 @@ pub struct TokenState {
     pub siege_round: u32,
     #[serde(deserialize_with = "CrewStep::read_then_or_now")]
     pub crew_this_round: Vec<CrewStep>,
+    /// A creature's lasting effects as they stand (rounds left, saves made).
+    pub effects: Option<crate::rules::effects::Effects>,
+    /// The poison on its weapon.
+    pub coated: Option<crate::rules::effects::poisons::Poison>,
 }
 
 /// Whose turn it is, by id.

@@ -27,6 +27,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<Walk>()
         .add_message::<TurnRequest>()
         .add_message::<TurnStarted>()
+        .add_message::<TurnEnded>()
+        .add_message::<EffectRequest>()
         .add_message::<FightRequest>()
         .add_message::<AttackRequest>()
         .add_message::<AttackMade>()
@@ -140,6 +142,17 @@ pub enum TurnRequest {
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TurnStarted(pub Entity);
 
+/// A creature's turn has just ended (another's starts, or the fight moved on).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnEnded(pub Entity);
+
+/// What the card asks of a creature's lasting effects, or (with no creature) of all of them.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct EffectRequest {
+    pub target: Option<Entity>,
+    pub action: super::requests::EffectAction,
+}
+
 /// What the card, the keys and the mouse ask of the fight.
 #[derive(Message, Clone, Debug, PartialEq)]
 pub enum FightRequest {
@@ -238,6 +251,8 @@ pub struct AttackMade {
     pub attacker: Entity,
     pub target: Entity,
     pub how: AttackHow,
+    /// It hit and dealt damage of this type (a coated weapon's poison may follow).
+    pub dealt: Option<crate::rules::health::DamageType>,
 }
 
 /// Who or what makes an area's creatures save.

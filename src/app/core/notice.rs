@@ -303,6 +303,18 @@ pub enum Said {
         words: String,
     },
 
+    // Effects that last.
+    /// What happened to a creature's effect, as the log says it.
+    Effect {
+        who: String,
+        reason: Box<crate::rules::log::RollReason>,
+    },
+    /// A weapon coated with a poison, or wiped.
+    Coated {
+        poison: Option<crate::rules::effects::poisons::Poison>,
+    },
+    EffectRefused(crate::rules::effects::EffectError),
+
     // Dice.
     Dice(DiceError),
     InspirationGiven {
@@ -498,6 +510,7 @@ impl Said {
             | Said::HasItsOwnButton(_)
             | Said::NotNow(_)
             | Said::Dice(_)
+            | Said::EffectRefused(_)
             | Said::WeaponFiresThroughCrew { .. }
             | Said::CantAttack { .. }
             | Said::CantAttackNow { .. }

@@ -11,6 +11,27 @@ use crate::rules::health::DamageType;
 use crate::rules::sight::CoverDegree;
 use crate::scenario::{Token, TokenKind};
 
+/// What the card asks of a creature's lasting effects (`rules::effects`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum EffectAction {
+    /// End this effect (the card's end button).
+    End(u32),
+    /// Give this effect.
+    Give(Box<crate::rules::effects::Effect>),
+    /// Expose the creature to a poison now (a dose, a cloud, a touch).
+    Poison(crate::rules::effects::poisons::Poison),
+    /// Coat the creature's weapon with a poison, or wipe it off.
+    Coat(Option<crate::rules::effects::poisons::Poison>),
+    /// The creature catches a disease.
+    Disease(crate::rules::effects::diseases::Disease),
+    /// Roll a madness of this kind for the creature.
+    Madness(crate::rules::effects::madness::MadnessKind),
+    /// Cure the creature's madness with this magic.
+    Cure(crate::rules::effects::madness::Cure),
+    /// A long rest ends at dawn for everyone: timed effects run on, diseases advance.
+    Dawn,
+}
+
 /// Something the user asked for on a chase panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChaseRequest {

@@ -132,9 +132,10 @@ pub fn spawn_all(commands: &mut Commands, scenario: &Scenario) {
             entity.insert(TokenArt { image: token.image.clone(), icon: token.icon });
         }
         if token.kind == TokenKind::Creature {
-            let speed = crate::rules::conditions::speed(token.speed, &token.conditions, token.exhaustion).feet;
-            let crawling = token.conditions.has(crate::rules::conditions::Condition::Prone);
-            entity.insert(TurnMoves { turn: TurnMovement::new(speed), crawling });
+            let (effects, conditions) = token.lasting_effects();
+            let speed = crate::rules::conditions::speed(token.speed, &conditions, token.exhaustion).feet;
+            let crawling = conditions.has(crate::rules::conditions::Condition::Prone);
+            entity.insert((TurnMoves { turn: TurnMovement::new(speed), crawling }, LastingEffects(effects)));
         }
     }
 }
@@ -151,7 +152,7 @@ fn components(token: &Token, rules: RuleOptions) -> impl Bundle {
         HitPoints(token.health()),
         Combatant {
             sheet: token.sheet(),
-            conditions: token.conditions.clone(),
+            conditions: token.lasting_effects().1,
             defenses: token.defenses.clone(),
             arcs: token.arcs,
             dodging: false,

@@ -6,6 +6,7 @@ pub mod audience;
 pub mod chase;
 pub mod dice;
 pub mod editor;
+pub mod effects;
 pub mod fight;
 pub mod movement;
 pub mod reactions;
@@ -34,5 +35,6 @@ pub(crate) fn plugin(app: &mut App) {
         template::plugin,
         ruler::plugin,
         sight::plugin,
+        effects::plugin,
     ));
 }

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 
 use crate::app::core::components::*;
 use crate::app::core::dice::Rolls;
-use crate::app::core::messages::{ScenarioChanged, SelectToken, TurnRequest, TurnStarted};
+use crate::app::core::messages::{ScenarioChanged, SelectToken, TurnEnded, TurnRequest, TurnStarted};
 use crate::app::core::notice::{CantDelay, NotNow, Notice, Said};
 use crate::app::core::pointer::MapKeys;
 use crate::app::core::schedule::AppSystems;
@@ -45,6 +45,13 @@ fn turn_keys(keys: MapKeys, mut turn: MessageWriter<TurnRequest>) {
     }
 }
 
+/// What a turn's change tells the other features: whose turn ended, whose started.
+#[derive(bevy::ecs::system::SystemParam)]
+struct TurnWriters<'w> {
+    started: MessageWriter<'w, TurnStarted>,
+    ended: MessageWriter<'w, TurnEnded>,
+}
+
 /// A creature as turns see it.
 #[derive(QueryData)]
 #[query_data(mutable)]
@@ -70,7 +77,7 @@ fn apply_turn_requests(
     mut movers: Turners,
     mut fighters: Economies,
     mut select: MessageWriter<SelectToken>,
-    mut started: MessageWriter<TurnStarted>,
+    mut started: TurnWriters,
     mut notice: ResMut<Notice>,
     mut rolls: Rolls,
     index: Res<TokenIndex>,
@@ -118,7 +125,7 @@ fn next_turn(
     index: &TokenIndex,
     rolls: &mut Rolls,
     select: &mut MessageWriter<SelectToken>,
-    started: &mut MessageWriter<TurnStarted>,
+    started: &mut TurnWriters,
 ) -> Option<Said> {
     if turns.order.entries.is_empty()
         && let Err(error) = roll_initiative(turns, movers, fighters, rolls)
@@ -265,7 +272,7 @@ fn delay(
     movers: &mut Turners,
     fighters: &Economies,
     index: &TokenIndex,
-    started: &mut MessageWriter<TurnStarted>,
+    started: &mut TurnWriters,
 ) -> Option<Said> {
     let Some(active) = turns.active else { return Some(Said::CantDelay(CantDelay::NoFight)) };
     let who = name_of(movers, active);
@@ -289,15 +296,13 @@ fn delay(
 }
 
 /// Gives `entity` its turn: its movement resets (the rest, in [`begin_turns`]).
-fn start_turn(
-    turns: &mut Turns,
-    entity: Entity,
-    movers: &mut Turners,
-    started: &mut MessageWriter<TurnStarted>,
-) -> Option<Said> {
+fn start_turn(turns: &mut Turns, entity: Entity, movers: &mut Turners, started: &mut TurnWriters) -> Option<Said> {
+    if let Some(ended) = turns.active.filter(|a| *a != entity) {
+        started.ended.write(TurnEnded(ended));
+    }
     turns.active = Some(entity);
     turns.movers.clear();
-    started.write(TurnStarted(entity));
+    started.started.write(TurnStarted(entity));
     let mut m = movers.get_mut(entity).ok()?;
     m.moves.turn = TurnMovement::new(m.moves.turn.speed);
     Some(Said::TurnStarts { round: turns.order.round, who: m.name.0.clone(), speed: m.moves.turn.speed })

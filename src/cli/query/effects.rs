@@ -114,7 +114,13 @@ fn effects_answer(subject: &Subject) -> EffectsAnswer {
 
 /// The scene's creatures as the tracker sees them.
 fn subjects(board: &Board) -> Vec<Subject> {
-    board.scenario.tokens.iter().filter(|t| t.kind == TokenKind::Creature).map(|t| t.subject()).collect()
+    board
+        .scenario
+        .tokens
+        .iter()
+        .filter(|t| t.kind == TokenKind::Creature)
+        .map(crate::scenario::Token::subject)
+        .collect()
 }
 
 pub(super) fn effects(board: &Board, id: &str) -> Result<EffectsAnswer, QueryError> {

@@ -454,7 +454,7 @@ impl Effects {
                     lasting.source_turn_started = true;
                 }
                 (Duration::EndOfSourcesNextTurn, TurnPoint::End) if clock == whose && lasting.source_turn_started => {
-                    over.push(lasting.id)
+                    over.push(lasting.id);
                 }
                 (_, TurnPoint::Start) if clock == whose => {
                     if let Some(left) = lasting.rounds_left.as_mut() {

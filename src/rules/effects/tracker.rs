@@ -13,6 +13,7 @@ use super::{Due, EffectEvent, Effects, EndReason, TurnPoint, concentration_broke
 use crate::rules::conditions::{Condition, Conditions};
 use crate::rules::creature::{Ability, Sheet};
 use crate::rules::dice::{DiceError, DiceRoll, Evaluation, RollMode, SeededDice};
+use crate::rules::fight::{set_exhaustion, take_damage};
 use crate::rules::health::{DamageType, Defenses, Health, Life};
 use crate::rules::log::{LogEntry, RollReason};
 
@@ -54,6 +55,31 @@ pub enum Tracked {
     },
 }
 
+impl Tracked {
+    /// Its line in the roll log: the roll, or what happened to an effect (damage and exhaustion
+    /// are told by their rolls and the creature's card).
+    pub fn log_entry(&self, hidden: bool) -> Option<LogEntry> {
+        match self {
+            Tracked::Roll { entry } => Some(entry.clone()),
+            Tracked::Effect { who, event } => Some(LogEntry::event(who, event.reason(), hidden)),
+            Tracked::Damaged { .. } | Tracked::Exhaustion { .. } => None,
+        }
+    }
+}
+
+impl EffectEvent {
+    /// The log's reason for this event.
+    pub fn reason(&self) -> RollReason {
+        match self {
+            EffectEvent::Given { name } => RollReason::EffectBegan { effect: name.clone(), waiting: false },
+            EffectEvent::Waiting { name } => RollReason::EffectBegan { effect: name.clone(), waiting: true },
+            EffectEvent::Ended { name, reason } => {
+                RollReason::EffectEnded { effect: name.clone(), reason: reason.clone() }
+            }
+        }
+    }
+}
+
 impl Subject {
     /// The bonus and the roll mode of its saving throw of `ability`: disadvantage from exhaustion
     /// level 3 (PHB appendix A, "Exhaustion").
@@ -89,8 +115,7 @@ pub fn at_turn(
 ) -> Result<Vec<Tracked>, DiceError> {
     let mut out = Vec::new();
     let mut damaged: Vec<(usize, i32)> = Vec::new();
-    for index in 0..subjects.len() {
-        let subject = &mut subjects[index];
+    for (index, subject) in subjects.iter_mut().enumerate() {
         let (ended, due) = subject.effects.at_turn(&subject.id, whose, point);
         events(&subject.name, ended, &mut out);
         for due in due {
@@ -255,7 +280,7 @@ pub fn expose(
             dealt: Some((amount, DamageType::Poison)),
         };
         out.push(Tracked::Roll { entry: LogEntry::new(&subject.name, reason, roll, subject.hidden) });
-        let taken = subject.health.take_damage(amount, false);
+        let taken = take_damage(&mut subject.health, &mut subject.conditions, amount, false);
         if taken.amount > 0 {
             out.push(Tracked::Damaged { who: subject.name.clone(), amount: taken.amount, life: taken.life });
             damaged = taken.amount;
@@ -301,7 +326,7 @@ fn disease_dawn(subject: &mut Subject, id: u32, dice: &mut SeededDice) -> Result
     let dawn = course.dawn(save, d6);
     if dawn.exhaustion != 0 {
         let level = (i16::from(subject.exhaustion) + i16::from(dawn.exhaustion)).clamp(0, 6) as u8;
-        subject.exhaustion = level;
+        subject.exhaustion = set_exhaustion(&mut subject.health, level);
         out.push(Tracked::Exhaustion { who: subject.name.clone(), level });
     }
     let recovered = dawn.recovered

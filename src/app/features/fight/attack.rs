@@ -49,7 +49,11 @@ pub(super) fn make_attacks(
         };
         let said = match attack(&fighters, &loaded, &turns, &mut board.p1(), &mut rolls, request, &who, &victim) {
             Ok(said) => {
-                made.write(AttackMade { attacker: request.attacker, target: request.target, how: request.how });
+                let dealt = match &said {
+                    Said::Attacked { roll, .. } => roll.damage.as_ref().filter(|d| d.dealt.amount > 0).map(|d| d.kind),
+                    _ => None,
+                };
+                made.write(AttackMade { attacker: request.attacker, target: request.target, how: request.how, dealt });
                 if matches!(request.how, AttackHow::Crewed { .. }) {
                     *mode = AttackMode::default();
                 }

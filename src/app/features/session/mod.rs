@@ -115,6 +115,8 @@ struct Captured {
     siege: Option<&'static SiegeWeapon>,
     actions: Option<&'static Actions>,
     moves: Option<&'static TurnMoves>,
+    effects: Option<&'static LastingEffects>,
+    coated: Option<&'static CoatedWeapon>,
 }
 
 /// The state of the map now.
@@ -135,6 +137,8 @@ pub fn capture(world: &mut World) -> Snapshot {
         siege,
         actions,
         moves,
+        effects,
+        coated,
         ..
     } in query.iter(world)
     {
@@ -158,6 +162,9 @@ pub fn capture(world: &mut World) -> Snapshot {
         if let Some(weapon) = siege {
             token.siege = Some(weapon.siege);
         }
+        if let Some(effects) = effects {
+            token.effects = effects.0.list.iter().map(|l| l.effect.clone()).collect();
+        }
         let name_of = |entity: Option<Entity>| entity.and_then(|e| ids.get(&e).cloned());
         tokens.insert(
             id.0.clone(),
@@ -173,6 +180,8 @@ pub fn capture(world: &mut World) -> Snapshot {
                 crewing: siege.map(|s| s.siege.crewing),
                 siege_round: siege.map_or(0, |s| s.round),
                 crew_this_round: siege.map(|s| s.crew_this_round.clone()).unwrap_or_default(),
+                effects: effects.map(|e| e.0.clone()),
+                coated: coated.map(|c| c.0),
             },
         );
     }
@@ -237,6 +246,12 @@ pub fn restore(world: &mut World, snapshot: &Snapshot) {
             combatant.helped_by = helped_by;
             combatant.hidden = state.stealth;
         }
+        if let Some(effects) = state.effects {
+            entity.insert(LastingEffects(effects));
+        }
+        if let Some(poison) = state.coated {
+            entity.insert(CoatedWeapon(poison));
+        }
         if let Some(mut weapon) = entity.get_mut::<SiegeWeapon>() {
             if let Some(crewing) = state.crewing {
                 weapon.siege.crewing = crewing;
@@ -281,6 +296,8 @@ type Watched = Or<(
     Changed<SiegeWeapon>,
     Changed<Facing>,
     Changed<Inspiration>,
+    Changed<LastingEffects>,
+    Changed<CoatedWeapon>,
     Added<Secret>,
 )>;
 
@@ -289,6 +306,7 @@ type Watched = Or<(
 fn notice_changes(
     changed: Query<(), Watched>,
     mut unhidden: RemovedComponents<Secret>,
+    mut wiped: RemovedComponents<CoatedWeapon>,
     loaded: Res<LoadedScenario>,
     turns: Res<Turns>,
     chase: Res<ChaseRun>,
@@ -296,7 +314,7 @@ fn notice_changes(
     mut history: ResMut<History>,
 ) {
     let resources = loaded.is_changed() || turns.is_changed() || chase.is_changed() || step.is_changed();
-    let touched = resources || !changed.is_empty() || unhidden.read().count() > 0;
+    let touched = resources || !changed.is_empty() || unhidden.read().count() > 0 || wiped.read().count() > 0;
     if touched || history.current.is_none() {
         history.touched = true;
     }

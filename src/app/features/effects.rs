@@ -1,0 +1,371 @@
+//! Effects that last (`rules::effects`) run from the initiative tracker: at the end of a
+//! creature's turn and the start of the next, every creature's effects advance through the
+//! rules' tracker (repeated saves and damage rolled with the session's dice and logged);
+//! damage from anything calls for a concentration save; an incapacitated or dead caster's
+//! concentration ends, and a grapple whose grappler is incapacitated or out of reach; a coated
+//! weapon's hit delivers its poison; the card gives and ends effects, and a dawn advances
+//! diseases. The effects' conditions follow them onto the creature.
+
+use bevy::ecs::query::QueryData;
+use bevy::prelude::*;
+
+use crate::app::core::components::*;
+use crate::app::core::dice::Rolls;
+use crate::app::core::messages::{AttackMade, EffectRequest, TurnEnded, TurnStarted};
+use crate::app::core::notice::{Notice, Said};
+use crate::app::core::requests::EffectAction;
+use crate::app::core::schedule::AppSystems;
+use crate::app::core::tokens::Battlefield;
+use crate::rules::dice::DiceError;
+use crate::rules::effects::tracker::{self, Subject, Tracked};
+use crate::rules::effects::{EndReason, Source, TurnPoint, grapple_holds};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            run_turn_points.in_set(AppSystems::Follow),
+            apply_effect_requests.in_set(AppSystems::Apply),
+            deliver_coatings.in_set(AppSystems::Follow),
+            (after_damage, end_grapples_out_of_reach, follow_up)
+                .chain()
+                .in_set(AppSystems::Follow)
+                .after(run_turn_points),
+        ),
+    );
+}
+
+/// A creature as its effects see it.
+#[derive(QueryData)]
+#[query_data(mutable)]
+struct Affected {
+    entity: Entity,
+    id: &'static TokenId,
+    name: &'static DisplayName,
+    effects: &'static mut LastingEffects,
+    hit_points: &'static mut HitPoints,
+    combatant: &'static mut Combatant,
+    vitals: &'static mut Vitals,
+    seen: Option<&'static mut SeenHitPoints>,
+    order: &'static RosterOrder,
+    secret: Has<Secret>,
+}
+
+type Creatures<'w, 's> = Query<'w, 's, Affected>;
+
+/// The hit points a drop of which is damage.
+fn hit_points_now(hit_points: &HitPoints) -> i32 {
+    hit_points.0.hp.saturating_add(hit_points.0.temp_hp)
+}
+
+/// Every creature as the tracker sees it, in the roster's order (the dice roll for them in it).
+fn subjects(creatures: &Creatures) -> (Vec<Entity>, Vec<Subject>) {
+    let mut all: Vec<_> = creatures.iter().collect();
+    all.sort_by_key(|c| *c.order);
+    all.into_iter()
+        .map(|c| {
+            let subject = Subject {
+                id: c.id.0.clone(),
+                name: c.name.0.clone(),
+                sheet: c.combatant.sheet.clone(),
+                effects: c.effects.0.clone(),
+                health: c.hit_points.0,
+                defenses: c.combatant.defenses.clone(),
+                conditions: c.combatant.conditions.clone(),
+                exhaustion: c.vitals.exhaustion,
+                hidden: c.secret,
+            };
+            (c.entity, subject)
+        })
+        .unzip()
+}
+
+/// Writes back what the tracker changed, touching only what differs (an unchanged creature is
+/// not marked changed, so no snapshot is taken for nothing).
+fn write_back(creatures: &mut Creatures, entities: &[Entity], subjects: Vec<Subject>) {
+    for (entity, subject) in entities.iter().zip(subjects) {
+        let Ok(mut c) = creatures.get_mut(*entity) else { continue };
+        if c.effects.0 != subject.effects {
+            c.effects.0 = subject.effects;
+        }
+        if c.hit_points.0 != subject.health {
+            c.hit_points.0 = subject.health;
+        }
+        if c.combatant.conditions != subject.conditions {
+            c.combatant.conditions = subject.conditions;
+        }
+        if c.vitals.exhaustion != subject.exhaustion {
+            c.vitals.exhaustion = subject.exhaustion;
+        }
+        let now = hit_points_now(&c.hit_points);
+        if let Some(mut seen) = c.seen {
+            seen.set_if_neq(SeenHitPoints(now));
+        }
+    }
+}
+
+/// Writes what the tracker did in the roll log; says the last ending in the status bar.
+fn record(rolls: &mut Rolls, notice: &mut Notice, subjects: &[Subject], done: Vec<Tracked>) {
+    let hidden = |who: &str| subjects.iter().any(|s| s.name == who && s.hidden);
+    let mut last = None;
+    for tracked in done {
+        let who = match &tracked {
+            Tracked::Roll { entry } => entry.who.clone(),
+            Tracked::Effect { who, .. } | Tracked::Damaged { who, .. } | Tracked::Exhaustion { who, .. } => who.clone(),
+        };
+        if let Some(entry) = tracked.log_entry(hidden(&who)) {
+            if !entry.rolled() {
+                last = Some(Said::Effect { who: who.clone(), reason: Box::new(entry.reason.clone()) });
+            }
+            rolls.log.0.entries.push(entry);
+        }
+    }
+    if let Some(said) = last {
+        notice.say(said);
+    }
+}
+
+/// Runs `step` over every creature's effects, writes back and records what it did.
+fn run(
+    creatures: &mut Creatures,
+    rolls: &mut Rolls,
+    notice: &mut Notice,
+    step: impl FnOnce(&mut [Subject], &mut crate::rules::dice::SeededDice) -> Result<Vec<Tracked>, DiceError>,
+) {
+    let (entities, mut all) = subjects(creatures);
+    match step(&mut all, &mut rolls.dice.0) {
+        Ok(done) => {
+            record(rolls, notice, &all, done);
+            write_back(creatures, &entities, all);
+        }
+        Err(error) => notice.say(Said::Dice(error)),
+    }
+}
+
+/// The end of a creature's turn, then the start of the next: the tracker advances everyone's
+/// effects and rolls the saves and damage due.
+fn run_turn_points(
+    mut ended: MessageReader<TurnEnded>,
+    mut started: MessageReader<TurnStarted>,
+    mut creatures: Creatures,
+    ids: Query<&TokenId>,
+    mut rolls: Rolls,
+    mut notice: ResMut<Notice>,
+) {
+    let points: Vec<(Entity, TurnPoint)> =
+        ended.read().map(|e| (e.0, TurnPoint::End)).chain(started.read().map(|s| (s.0, TurnPoint::Start))).collect();
+    for (entity, point) in points {
+        let Ok(whose) = ids.get(entity).map(|id| id.0.clone()) else { continue };
+        run(&mut creatures, &mut rolls, &mut notice, |all, dice| tracker::at_turn(all, &whose, point, dice));
+    }
+}
+
+/// Damage from anything (an attack, an area, the DM's hand): what ends on damage ends, and a
+/// concentrating creature saves to keep it (PHB "Concentration").
+fn after_damage(
+    mut creatures: Creatures,
+    changed: Query<Entity, (With<LastingEffects>, Changed<HitPoints>)>,
+    unseen: Query<(Entity, &HitPoints), (With<LastingEffects>, Without<SeenHitPoints>)>,
+    mut commands: Commands,
+    mut rolls: Rolls,
+    mut notice: ResMut<Notice>,
+) {
+    for (entity, hit_points) in &unseen {
+        commands.entity(entity).insert(SeenHitPoints(hit_points_now(hit_points)));
+    }
+    let hurt: Vec<(Entity, i32)> = changed
+        .iter()
+        .filter_map(|entity| {
+            let c = creatures.get(entity).ok()?;
+            let before = c.seen.map(|s| s.0)?;
+            let drop = before - hit_points_now(c.hit_points);
+            Some((entity, drop))
+        })
+        .collect();
+    for (entity, drop) in hurt {
+        if let Ok(mut c) = creatures.get_mut(entity)
+            && let Some(mut seen) = c.seen.take()
+        {
+            seen.0 = hit_points_now(&c.hit_points);
+        }
+        if drop <= 0 {
+            continue;
+        }
+        let (entities, _) = subjects(&creatures);
+        let Some(index) = entities.iter().position(|e| *e == entity) else { continue };
+        run(&mut creatures, &mut rolls, &mut notice, |all, dice| tracker::took_damage(all, index, drop, dice));
+    }
+}
+
+/// A grapple ends when the grappled creature is no longer within the grappler's reach, moved or
+/// pushed (PHB "Escaping a Grapple"), measured by the rules' one distance (elevation included).
+fn end_grapples_out_of_reach(
+    battlefield: Battlefield,
+    moved: Query<(), (With<TokenMarker>, Changed<Position>)>,
+    mut creatures: Creatures,
+    mut rolls: Rolls,
+    mut notice: ResMut<Notice>,
+) {
+    let holding = creatures.iter().any(|c| c.effects.0.grapples().next().is_some());
+    if moved.is_empty() || !holding {
+        return;
+    }
+    let fighters = battlefield.fighters();
+    let field = fighters.field(battlefield.scenario());
+    let mut done = Vec::new();
+    for mut c in &mut creatures {
+        let Some(held) = field.fighter(&c.id.0) else { continue };
+        let broken: Vec<u32> = c
+            .effects
+            .0
+            .grapples()
+            .filter(|(_, by, reach)| {
+                let grappler = field.fighter(by);
+                let incapacitated =
+                    grappler.is_some_and(|g| g.conditions.has(crate::rules::conditions::Condition::Incapacitated));
+                let distance = grappler.map_or(u32::MAX, |g| field.feet_between(g, held));
+                grapple_holds(incapacitated, distance, *reach).is_err()
+            })
+            .map(|(id, ..)| id)
+            .collect();
+        for id in broken {
+            if let Some(event) = c.effects.0.end(id, EndReason::OutOfReach) {
+                done.push(Tracked::Effect { who: c.name.0.clone(), event });
+            }
+        }
+    }
+    if !done.is_empty() {
+        let (_, all) = subjects(&creatures);
+        record(&mut rolls, &mut notice, &all, done);
+    }
+}
+
+/// After any change: concentration and grapples end with an incapacitated or dead source, and
+/// each creature's conditions follow its effects.
+fn follow_up(
+    mut creatures: Creatures,
+    changed: Query<(), (With<LastingEffects>, Or<(Changed<Combatant>, Changed<HitPoints>, Changed<LastingEffects>)>)>,
+    mut rolls: Rolls,
+    mut notice: ResMut<Notice>,
+) {
+    if changed.is_empty() {
+        return;
+    }
+    run(&mut creatures, &mut rolls, &mut notice, |all, _| Ok(tracker::follow_up(all)));
+}
+
+/// A hit with a coated weapon that deals the damage its poison needs exposes the target; the
+/// coating is then spent (DMG "Injury": "remains potent until delivered through a wound").
+fn deliver_coatings(
+    mut made: MessageReader<AttackMade>,
+    coated: Query<&CoatedWeapon>,
+    mut commands: Commands,
+    mut creatures: Creatures,
+    mut rolls: Rolls,
+    mut notice: ResMut<Notice>,
+) {
+    for attack in made.read() {
+        let (Some(kind), Ok(coating)) = (attack.dealt, coated.get(attack.attacker)) else { continue };
+        if !coating.0.delivered_by_hit(kind) {
+            continue;
+        }
+        let poison = coating.0;
+        commands.entity(attack.attacker).remove::<CoatedWeapon>();
+        let (entities, _) = subjects(&creatures);
+        let Some(index) = entities.iter().position(|e| *e == attack.target) else { continue };
+        run(&mut creatures, &mut rolls, &mut notice, |all, dice| tracker::expose(all, index, poison, dice));
+    }
+}
+
+/// Whether the creature carries as many effects as it may.
+fn creatures_full(creatures: &Creatures, target: Option<Entity>) -> bool {
+    target
+        .and_then(|t| creatures.get(t).ok())
+        .is_some_and(|c| c.effects.0.list.len() >= crate::rules::effects::MAX_EFFECTS)
+}
+
+/// The card's requests: end or give an effect, a poison, a disease, a madness, a cure, a dawn.
+fn apply_effect_requests(
+    mut requests: MessageReader<EffectRequest>,
+    mut commands: Commands,
+    mut creatures: Creatures,
+    mut rolls: Rolls,
+    mut notice: ResMut<Notice>,
+) {
+    for request in requests.read() {
+        let (entities, _) = subjects(&creatures);
+        let index = request.target.and_then(|t| entities.iter().position(|e| *e == t));
+        let at = |all: &mut [Subject]| -> Option<usize> { index.filter(|i| *i < all.len()) };
+        match &request.action {
+            EffectAction::Dawn => run(&mut creatures, &mut rolls, &mut notice, tracker::dawn),
+            EffectAction::Coat(poison) => {
+                let Some(target) = request.target else { continue };
+                match poison {
+                    Some(poison) => commands.entity(target).insert(CoatedWeapon(*poison)),
+                    None => commands.entity(target).remove::<CoatedWeapon>(),
+                };
+                notice.say(Said::Coated { poison: *poison });
+            }
+            EffectAction::Give(effect) if effect.validate().is_err() || creatures_full(&creatures, request.target) => {
+                let why = effect.validate().err().unwrap_or(crate::rules::effects::EffectError::TooMany);
+                notice.say(Said::EffectRefused(why));
+            }
+            EffectAction::Poison(poison) => {
+                let poison = *poison;
+                run(&mut creatures, &mut rolls, &mut notice, |all, dice| match at(all) {
+                    Some(i) => tracker::expose(all, i, poison, dice),
+                    None => Ok(Vec::new()),
+                });
+            }
+            action => {
+                let action = action.clone();
+                run(&mut creatures, &mut rolls, &mut notice, |all, dice| {
+                    let Some(i) = at(all) else { return Ok(Vec::new()) };
+                    let mut done = Vec::new();
+                    let who = all[i].name.clone();
+                    let mut tell = |event| done.push(Tracked::Effect { who: who.clone(), event });
+                    let effects = &mut all[i].effects;
+                    match action {
+                        EffectAction::End(id) => {
+                            if let Some(event) = effects.end(id, EndReason::Removed) {
+                                tell(event);
+                            }
+                        }
+                        EffectAction::Give(effect) => {
+                            if let Ok((_, event)) = effects.give(*effect) {
+                                tell(event);
+                            }
+                        }
+                        EffectAction::Disease(disease) => {
+                            let days = if disease == crate::rules::effects::diseases::Disease::SewerPlague {
+                                dice.roll("1d4", crate::rules::dice::RollMode::Normal)?.total.clamp(1, 4) as u8
+                            } else {
+                                1
+                            };
+                            if let Ok((_, event)) = effects.give(disease.caught(days)) {
+                                tell(event);
+                            }
+                        }
+                        EffectAction::Madness(kind) => {
+                            let madness = crate::rules::effects::madness::roll(kind, dice)?;
+                            if let Ok((_, event)) = effects.give(madness.effect) {
+                                tell(event);
+                            }
+                        }
+                        EffectAction::Cure(cure) => {
+                            for event in effects.end_where(
+                                |l| matches!(l.effect.source, Source::Madness(kind) if kind.cured_by(cure)),
+                                EndReason::Cured,
+                            ) {
+                                tell(event);
+                            }
+                        }
+                        EffectAction::Dawn | EffectAction::Coat(_) | EffectAction::Poison(_) => {}
+                    }
+                    done.extend(tracker::follow_up(all));
+                    Ok(done)
+                });
+            }
+        }
+    }
+}
