@@ -54,15 +54,16 @@ pub enum FightAction {
     StandUp,
 }
 
-/// The amount typed for damage, healing and temporary hit points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The amount typed for damage, healing and temporary hit points, and the effect being given.
+#[derive(Clone, Debug, PartialEq)]
 pub struct FightEdit {
     pub amount: i32,
+    pub effects: super::effects::EffectsEdit,
 }
 
 impl Default for FightEdit {
     fn default() -> Self {
-        Self { amount: 5 }
+        Self { amount: 5, effects: Default::default() }
     }
 }
 

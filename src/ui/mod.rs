@@ -12,6 +12,7 @@ pub mod chase;
 mod cursor;
 mod dice;
 mod editor;
+pub mod effects;
 mod fight;
 mod legend;
 pub mod log;
@@ -145,5 +146,10 @@ pub enum PanelRequest {
     Inspiration {
         id: String,
         give: bool,
+    },
+    /// Something for the lasting effects of the creature with this id (none: everyone's, a dawn).
+    Effect {
+        id: Option<String>,
+        action: crate::app::core::requests::EffectAction,
     },
 }

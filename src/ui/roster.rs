@@ -51,6 +51,8 @@ pub struct TokenDetails {
     pub fight: Option<FightView>,
     /// Siege equipment: the selected weapon's state, or the weapons beside the selected creature.
     pub siege: SiegeView,
+    /// A creature's lasting effects.
+    pub effects: Option<super::effects::EffectsView>,
 }
 
 /// A creature's movement this turn.
@@ -220,6 +222,9 @@ fn selected_card(
     requests.extend(siege_section(ui, &details.id, &details.siege));
     if let Some(turn) = &details.turn {
         requests.extend(turn_section(ui, &details.id, turn, turn_edit));
+    }
+    if let Some(effects) = &details.effects {
+        requests.extend(super::effects::effects_section(ui, &details.id, effects, &mut edit.effects));
     }
     if let Some(fight) = &details.fight {
         requests.extend(fight_section(ui, &details.id, fight, edit));

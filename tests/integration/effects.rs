@@ -19,7 +19,7 @@ fn query_lists_a_creatures_effects() {
     assert_eq!(effect["source"], "ghoul");
     assert_eq!(effect["rounds_left"], 10, "a minute is ten rounds");
     assert_eq!(effect["in_force"], true);
-    assert_eq!(effect["save"], "DC 10 Wisdom at the end of each turn");
+    assert_eq!(effect["save"], "DC 10 Wisdom save at the end of each of its turns");
     let (code, _, err) = battlemap(&["query", CRYPT, "effects", "nobody"]);
     assert_eq!(code, 2);
     assert!(err.contains("no token has the id"), "{err}");
@@ -79,4 +79,178 @@ fn check_refuses_bad_effects_and_fmt_keeps_good_ones() {
     assert!(out.contains("Sewer plague"), "{out}");
     let (_, ghoul, _) = battlemap(&["query", file.to_str().expect("utf-8"), "effects", "ghoul"]);
     assert!(ghoul.contains("\"secret\": true") && ghoul.contains("restrained"), "{ghoul}");
+}
+
+mod on_the_map {
+    use bevy::prelude::*;
+
+    use battlemap::app::core::components::{Combatant, HitPoints, LastingEffects};
+    use battlemap::app::core::dice::RollRecord;
+    use battlemap::app::core::messages::{AttackHow, AttackRequest, EffectRequest, FightRequest, TurnRequest};
+    use battlemap::app::core::requests::EffectAction;
+    use battlemap::app::core::state::LoadedScenario;
+    use battlemap::rules::conditions::Condition;
+    use battlemap::rules::creature::Ability;
+    use battlemap::rules::effects::poisons::Poison;
+    use battlemap::rules::effects::{Duration, EndReason, RepeatedSave, Source, TurnPoint};
+    use battlemap::rules::log::{LogEntry, RollReason};
+    use battlemap::scenario::Scenario;
+
+    use super::super::headless::entity_of;
+    use super::super::{root, scratch};
+
+    fn send(app: &mut App, message: impl Message) {
+        app.world_mut().write_message(message);
+        app.update();
+    }
+
+    fn give(app: &mut App, to: Entity, effect: battlemap::rules::effects::Effect) {
+        send(app, EffectRequest { target: Some(to), action: EffectAction::Give(Box::new(effect)) });
+    }
+
+    fn log(app: &App) -> Vec<LogEntry> {
+        app.world().resource::<RollRecord>().0.entries.clone()
+    }
+
+    fn ended(app: &App, effect: &str, reason: EndReason) -> bool {
+        log(app).iter().any(|e| e.reason == RollReason::EffectEnded { effect: effect.into(), reason: reason.clone() })
+    }
+
+    fn conditions(app: &App, who: Entity) -> battlemap::rules::conditions::Conditions {
+        app.world().get::<Combatant>(who).expect("a creature").conditions.clone()
+    }
+
+    /// The crypt with the wight beside Orla, on the app without a window, seeded.
+    fn crypt(seed: u64) -> App {
+        let text = std::fs::read_to_string(root().join(super::CRYPT)).expect("the crypt");
+        let file = scratch("effects-map").join(format!("crypt-{seed}.ron"));
+        // The wight beside Orla; Vex sure to make her Wisdom saves (her fear ends at the first).
+        let text = text.replace("at: (10, 5)", "at: (4, 5)").replacen(
+            "wis: 1), pc: true",
+            "wis: 1), saves: {Wis: 9}, pc: true",
+            1,
+        );
+        std::fs::write(&file, text).expect("write");
+        let scenario = Scenario::load(&file).expect("valid");
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .insert_resource(LoadedScenario::from_file(scenario, file))
+            .insert_resource(battlemap::app::LaunchOptions { seed: Some(seed), ..Default::default() })
+            .add_plugins(battlemap::app::headless_plugin);
+        app.update();
+        app.update();
+        app
+    }
+
+    /// A scripted, seeded fight of three rounds on the map's own systems: Vex's repeated save
+    /// ends "frightened"; damage to Pip calls for a concentration save; the grapple on Orla ends
+    /// when the wight holding her is stunned; Orla's blade coated with serpent venom delivers it
+    /// on a hit; two "blessed" don't add.
+    #[test]
+    fn three_rounds_run_the_effects() {
+        let mut app = crypt(28);
+        let [vex, orla, pip, wight] = ["vex", "orla", "pip", "wight"].map(|id| entity_of(&mut app, id));
+        assert!(conditions(&app, vex).has(Condition::Frightened), "the scene's effect frightens Vex");
+        let held = battlemap::rules::effects::Effect {
+            conditions: vec![Condition::Grappled],
+            grapple_reach: Some(5),
+            ..battlemap::rules::effects::Effect::new(
+                "grappled",
+                Source::Creature("wight".into()),
+                Duration::UntilRemoved,
+            )
+        };
+        give(&mut app, orla, held);
+        assert!(conditions(&app, orla).has(Condition::Grappled));
+        let blessed = |dc| battlemap::rules::effects::Effect {
+            save: Some(RepeatedSave { ability: Ability::Cha, dc, at: TurnPoint::End, successes: 1 }),
+            ..battlemap::rules::effects::Effect::new("blessed", Source::Dm, Duration::Minutes(1))
+        };
+        give(&mut app, vex, blessed(30));
+        give(&mut app, vex, blessed(12));
+        let lasting = app.world().get::<LastingEffects>(vex).expect("effects").0.clone();
+        assert_eq!(lasting.list.iter().filter(|l| l.effect.name == "blessed").count(), 2);
+        assert_eq!(lasting.applying().filter(|l| l.effect.name == "blessed").count(), 1, "they don't add");
+        assert!(
+            log(&app).iter().any(|e| e.reason == RollReason::EffectBegan { effect: "blessed".into(), waiting: true })
+        );
+        send(&mut app, EffectRequest { target: Some(orla), action: EffectAction::Coat(Some(Poison::SerpentVenom)) });
+        for round in 1..=3 {
+            send(&mut app, TurnRequest::StartTurn(orla));
+            if app.world().get::<battlemap::app::core::components::CoatedWeapon>(orla).is_some() {
+                let attack =
+                    AttackRequest { attacker: orla, target: wight, attack: "Longsword".into(), how: AttackHow::Action };
+                send(&mut app, attack);
+            }
+            if round == 1 {
+                send(&mut app, FightRequest::Damage { target: pip, amount: 6 });
+            }
+            if round == 2 {
+                send(&mut app, FightRequest::Condition { target: wight, condition: Condition::Stunned, on: true });
+            }
+            for who in [vex, pip, wight] {
+                send(&mut app, TurnRequest::StartTurn(who));
+            }
+        }
+        let lines: Vec<String> = log(&app).iter().map(battlemap::ui::log::log_line).collect();
+        assert!(ended(&app, "frightened", EndReason::Saved), "{lines:#?}");
+        assert!(!conditions(&app, vex).has(Condition::Frightened));
+        assert!(
+            log(&app).iter().any(|e| e.who == "Pip" && matches!(e.reason, RollReason::Concentration { dc: 10, .. })),
+            "{lines:#?}"
+        );
+        assert!(ended(&app, "grappled", EndReason::GrapplerIncapacitated), "{lines:#?}");
+        assert!(!conditions(&app, orla).has(Condition::Grappled));
+        let venom =
+            log(&app).iter().any(|e| matches!(&e.reason, RollReason::Damage { of, .. } if of == "Serpent venom"));
+        assert!(venom, "a hit delivered the venom: {lines:#?}");
+        assert!(app.world().get::<HitPoints>(wight).expect("hp").0.hp < 45);
+        assert!(lines.iter().any(|l| l.contains("frightened ends: the saving throw succeeded")), "{lines:#?}");
+    }
+
+    /// A dawn advances Orla's sewer plague through the card's button; a madness rolled from the
+    /// card is cured by lesser restoration.
+    #[test]
+    fn dawns_advance_diseases_and_madness_is_rolled_and_cured() {
+        let mut app = crypt(3);
+        let [orla, vex] = ["orla", "vex"].map(|id| entity_of(&mut app, id));
+        let exhaustion =
+            |app: &App| app.world().get::<battlemap::app::core::components::Vitals>(orla).expect("vitals").exhaustion;
+        send(&mut app, EffectRequest { target: None, action: EffectAction::Dawn });
+        assert_eq!(exhaustion(&app), 1, "the symptoms: one level of exhaustion");
+        for _ in 0..2 {
+            send(&mut app, EffectRequest { target: None, action: EffectAction::Dawn });
+        }
+        let saves = log(&app)
+            .iter()
+            .filter(|e| matches!(&e.reason, RollReason::EffectSave { effect, .. } if effect == "Sewer plague"))
+            .count();
+        assert!(saves >= 1, "a save at the end of each long rest after the symptoms");
+        send(
+            &mut app,
+            EffectRequest {
+                target: Some(vex),
+                action: EffectAction::Madness(battlemap::rules::effects::madness::MadnessKind::ShortTerm),
+            },
+        );
+        let mad = |app: &App| {
+            app.world()
+                .get::<LastingEffects>(vex)
+                .expect("effects")
+                .0
+                .list
+                .iter()
+                .any(|l| l.effect.name == "short-term madness")
+        };
+        assert!(mad(&app));
+        send(
+            &mut app,
+            EffectRequest {
+                target: Some(vex),
+                action: EffectAction::Cure(battlemap::rules::effects::madness::Cure::LesserRestoration),
+            },
+        );
+        assert!(!mad(&app));
+        assert!(ended(&app, "short-term madness", EndReason::Cured));
+    }
 }

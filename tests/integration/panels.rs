@@ -49,6 +49,7 @@ fn roster(selected: Option<&str>) -> RosterView {
             exhaustion: 0,
             fight: Some(fight_view()),
             siege: SiegeView::default(),
+            effects: None,
         }),
     }
 }
@@ -953,4 +954,67 @@ fn the_form_applies_the_statistics_typed_and_reverts() {
     harness.get_by_label("Delete").click();
     harness.run();
     assert!(harness.state().1.contains(&PanelRequest::Edit(EditRequest::Delete("brom".into()))));
+}
+
+fn effects_view(dm: bool) -> battlemap::ui::effects::EffectsView {
+    use battlemap::ui::effects::{EffectRow, EffectsView};
+    let row = |id, name: &str, in_force, secret| EffectRow {
+        id,
+        name: name.into(),
+        source: "Ghoul".into(),
+        duration: "8 rounds left".into(),
+        save: Some("DC 13 Wisdom save at the end of each of its turns".into()),
+        conditions: vec!["frightened"],
+        note: String::new(),
+        in_force,
+        secret,
+    };
+    EffectsView {
+        rows: vec![row(0, "frightened", true, false), row(1, "frightened", false, false), row(2, "cursed", true, true)],
+        coated: Some("Serpent venom"),
+        dm,
+    }
+}
+
+/// The card's effects: each with its source, duration and save; the waiting one marked; in the
+/// DM's view an end button for each that asks to end that one, and the dawn for everyone; the
+/// players' view has no controls.
+#[test]
+fn the_card_lists_effects_and_ends_one() {
+    use battlemap::app::core::requests::EffectAction;
+    use battlemap::ui::effects::{EffectsEdit, effects_section};
+    let view = effects_view(true);
+    let mut harness = Harness::new_ui_state(
+        move |ui, requests: &mut Vec<PanelRequest>| {
+            requests.extend(effects_section(ui, "vex", &view, &mut EffectsEdit::default()));
+        },
+        Vec::new(),
+    );
+    harness.get_by_label("waiting");
+    harness.get_by_label("secret");
+    assert_eq!(harness.query_all_by_label("DC 13 Wisdom save at the end of each of its turns").count(), 3);
+    assert_eq!(harness.query_all_by_label("from Ghoul; 8 rounds left; frightened").count(), 3);
+    harness.get_by_label("Weapon coated: Serpent venom");
+    let ends: Vec<_> = harness.query_all_by_label("End").collect();
+    assert_eq!(ends.len(), 3, "an end button per effect");
+    ends[1].click();
+    harness.run();
+    assert_eq!(
+        harness.state().as_slice(),
+        [PanelRequest::Effect { id: Some("vex".into()), action: EffectAction::End(1) }]
+    );
+    harness.state_mut().clear();
+    harness.get_by_label("Long rest / dawn").click();
+    harness.run();
+    assert_eq!(harness.state().as_slice(), [PanelRequest::Effect { id: None, action: EffectAction::Dawn }]);
+
+    let players = effects_view(false);
+    let harness = Harness::new_ui_state(
+        move |ui, requests: &mut Vec<PanelRequest>| {
+            requests.extend(effects_section(ui, "vex", &players, &mut EffectsEdit::default()));
+        },
+        Vec::new(),
+    );
+    assert_eq!(harness.query_all_by_label("End").count(), 0, "the players end nothing");
+    assert!(harness.query_by_label("Long rest / dawn").is_none());
 }

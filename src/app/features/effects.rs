@@ -16,6 +16,7 @@ use crate::app::core::notice::{Notice, Said};
 use crate::app::core::requests::EffectAction;
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::tokens::Battlefield;
+use crate::rules::conditions::Condition;
 use crate::rules::dice::DiceError;
 use crate::rules::effects::tracker::{self, Subject, Tracked};
 use crate::rules::effects::{EndReason, Source, TurnPoint, grapple_holds};
@@ -161,36 +162,27 @@ fn run_turn_points(
 }
 
 /// Damage from anything (an attack, an area, the DM's hand): what ends on damage ends, and a
-/// concentrating creature saves to keep it (PHB "Concentration").
-fn after_damage(
-    mut creatures: Creatures,
-    changed: Query<Entity, (With<LastingEffects>, Changed<HitPoints>)>,
-    unseen: Query<(Entity, &HitPoints), (With<LastingEffects>, Without<SeenHitPoints>)>,
-    mut commands: Commands,
-    mut rolls: Rolls,
-    mut notice: ResMut<Notice>,
-) {
-    for (entity, hit_points) in &unseen {
-        commands.entity(entity).insert(SeenHitPoints(hit_points_now(hit_points)));
+/// concentrating creature saves to keep it (PHB "Concentration"). A drop of hit points since
+/// last seen is damage.
+fn after_damage(mut creatures: Creatures, mut commands: Commands, mut rolls: Rolls, mut notice: ResMut<Notice>) {
+    let mut hurt = Vec::new();
+    for mut c in &mut creatures {
+        let now = hit_points_now(&c.hit_points);
+        match c.seen.as_mut() {
+            None => {
+                commands.entity(c.entity).insert(SeenHitPoints(now));
+            }
+            Some(seen) if seen.0 != now => {
+                let drop = seen.0 - now;
+                seen.0 = now;
+                if drop > 0 {
+                    hurt.push((c.entity, drop));
+                }
+            }
+            Some(_) => {}
+        }
     }
-    let hurt: Vec<(Entity, i32)> = changed
-        .iter()
-        .filter_map(|entity| {
-            let c = creatures.get(entity).ok()?;
-            let before = c.seen.map(|s| s.0)?;
-            let drop = before - hit_points_now(c.hit_points);
-            Some((entity, drop))
-        })
-        .collect();
     for (entity, drop) in hurt {
-        if let Ok(mut c) = creatures.get_mut(entity)
-            && let Some(mut seen) = c.seen.take()
-        {
-            seen.0 = hit_points_now(&c.hit_points);
-        }
-        if drop <= 0 {
-            continue;
-        }
         let (entities, _) = subjects(&creatures);
         let Some(index) = entities.iter().position(|e| *e == entity) else { continue };
         run(&mut creatures, &mut rolls, &mut notice, |all, dice| tracker::took_damage(all, index, drop, dice));
@@ -200,58 +192,62 @@ fn after_damage(
 /// A grapple ends when the grappled creature is no longer within the grappler's reach, moved or
 /// pushed (PHB "Escaping a Grapple"), measured by the rules' one distance (elevation included).
 fn end_grapples_out_of_reach(
-    battlefield: Battlefield,
+    mut board: ParamSet<(Battlefield, Creatures)>,
     moved: Query<(), (With<TokenMarker>, Changed<Position>)>,
-    mut creatures: Creatures,
     mut rolls: Rolls,
     mut notice: ResMut<Notice>,
 ) {
-    let holding = creatures.iter().any(|c| c.effects.0.grapples().next().is_some());
-    if moved.is_empty() || !holding {
+    if moved.is_empty() {
         return;
     }
-    let fighters = battlefield.fighters();
-    let field = fighters.field(battlefield.scenario());
-    let mut done = Vec::new();
-    for mut c in &mut creatures {
-        let Some(held) = field.fighter(&c.id.0) else { continue };
-        let broken: Vec<u32> = c
-            .effects
-            .0
-            .grapples()
-            .filter(|(_, by, reach)| {
-                let grappler = field.fighter(by);
-                let incapacitated =
-                    grappler.is_some_and(|g| g.conditions.has(crate::rules::conditions::Condition::Incapacitated));
-                let distance = grappler.map_or(u32::MAX, |g| field.feet_between(g, held));
-                grapple_holds(incapacitated, distance, *reach).is_err()
-            })
-            .map(|(id, ..)| id)
-            .collect();
-        for id in broken {
-            if let Some(event) = c.effects.0.end(id, EndReason::OutOfReach) {
-                done.push(Tracked::Effect { who: c.name.0.clone(), event });
-            }
+    // Each grapple: the entity held, its id, the effect, the grappler's id and reach.
+    let mut grapples: Vec<(Entity, String, u32, String, u32)> = Vec::new();
+    for c in &board.p1() {
+        for (effect, by, reach) in c.effects.0.grapples() {
+            grapples.push((c.entity, c.id.0.clone(), effect, by.to_owned(), reach));
         }
     }
-    if !done.is_empty() {
-        let (_, all) = subjects(&creatures);
-        record(&mut rolls, &mut notice, &all, done);
+    if grapples.is_empty() {
+        return;
     }
+    let broken: Vec<(Entity, u32, EndReason)> = {
+        let battlefield = board.p0();
+        let fighters = battlefield.fighters();
+        let field = fighters.field(battlefield.scenario());
+        grapples
+            .iter()
+            .filter_map(|(entity, held, effect, by, reach)| {
+                let held = field.fighter(held)?;
+                let grappler = field.fighter(by);
+                let incapacitated = grappler.is_some_and(|g| g.conditions.has(Condition::Incapacitated));
+                let distance = grappler.map_or(u32::MAX, |g| field.feet_between(g, held));
+                grapple_holds(incapacitated, distance, *reach).err().map(|why| (*entity, *effect, why))
+            })
+            .collect()
+    };
+    if broken.is_empty() {
+        return;
+    }
+    let mut creatures = board.p1();
+    let mut done = Vec::new();
+    for (entity, effect, why) in broken {
+        let Ok(mut c) = creatures.get_mut(entity) else { continue };
+        if let Some(event) = c.effects.0.end(effect, why) {
+            done.push(Tracked::Effect { who: c.name.0.clone(), event });
+        }
+    }
+    let (_, all) = subjects(&creatures);
+    record(&mut rolls, &mut notice, &all, done);
 }
 
 /// After any change: concentration and grapples end with an incapacitated or dead source, and
 /// each creature's conditions follow its effects.
-fn follow_up(
-    mut creatures: Creatures,
-    changed: Query<(), (With<LastingEffects>, Or<(Changed<Combatant>, Changed<HitPoints>, Changed<LastingEffects>)>)>,
-    mut rolls: Rolls,
-    mut notice: ResMut<Notice>,
-) {
-    if changed.is_empty() {
-        return;
+fn follow_up(mut creatures: Creatures, mut rolls: Rolls, mut notice: ResMut<Notice>) {
+    let changed =
+        creatures.iter_mut().any(|c| c.combatant.is_changed() || c.hit_points.is_changed() || c.effects.is_changed());
+    if changed {
+        run(&mut creatures, &mut rolls, &mut notice, |all, _| Ok(tracker::follow_up(all)));
     }
-    run(&mut creatures, &mut rolls, &mut notice, |all, _| Ok(tracker::follow_up(all)));
 }
 
 /// A hit with a coated weapon that deals the damage its poison needs exposes the target; the

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::sprite::Anchor;
 
 use crate::app::core::components::{
-    Allegiance, ChaseState, Combatant, Facing, HitPoints, PlayerCharacter, TokenDisc, Vitals,
+    Allegiance, ChaseState, Combatant, Facing, HitPoints, LastingEffects, PlayerCharacter, TokenDisc, Vitals,
 };
 use crate::app::core::layout::MapLayout;
 use crate::app::core::schedule::AppSystems;
@@ -83,6 +83,7 @@ pub(crate) fn badge_text(
     dodging: bool,
     hidden: bool,
     chase: Option<&ChaseState>,
+    effects: &[String],
 ) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
     if let Some(chase) = chase {
@@ -107,7 +108,20 @@ pub(crate) fn badge_text(
     if hidden {
         parts.push("hidden".into());
     }
+    parts.extend(effects.iter().cloned());
     (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// A badge per effect in force, with its rounds left (`ui::effects::badge`); the players' view
+/// leaves out the DM's secret ones.
+pub(crate) fn effect_badges(effects: Option<&LastingEffects>, dm: bool) -> Vec<String> {
+    let Some(effects) = effects else { return Vec::new() };
+    effects
+        .0
+        .applying()
+        .filter(|l| dm || !l.effect.secret)
+        .map(|l| crate::ui::effects::badge(&l.effect.name, l.rounds_left))
+        .collect()
 }
 
 /// Spawns the bar and the badge above a token's disc (as children of `root`).
@@ -163,6 +177,7 @@ pub(crate) struct Shown {
     pc: Has<PlayerCharacter>,
     side: &'static Allegiance,
     chase: Option<Ref<'static, ChaseState>>,
+    effects: Option<Ref<'static, LastingEffects>>,
 }
 
 /// Brings each changed token's bar, badge and notch up to date (every token when the audience
@@ -182,8 +197,9 @@ pub(crate) fn update(
 ) {
     let Some(board) = layout else { return };
     let ended = chase_ended.read().count() > 0;
-    for ShownItem { hit_points, combatant, vitals, facing, children, pc, side, chase } in &tokens {
-        let changed = hit_points.is_changed()
+    for ShownItem { hit_points, combatant, vitals, facing, children, pc, side, chase, effects } in &tokens {
+        let changed = effects.as_ref().is_some_and(Ref::is_changed)
+            || hit_points.is_changed()
             || combatant.is_changed()
             || vitals.is_changed()
             || facing.as_ref().is_some_and(Ref::is_changed)
@@ -196,8 +212,10 @@ pub(crate) fn update(
         let width = children.iter().find_map(|c| bars.get(c).ok()).map_or(0.0, |b| b.width);
         let chase = chase.as_deref();
         let hidden = combatant.hidden.is_some();
-        let text = badge_text(health, &combatant.conditions, vitals.exhaustion, combatant.dodging, hidden, chase)
-            .unwrap_or_default();
+        let lasting = effect_badges(effects.as_deref(), audience.dm);
+        let text =
+            badge_text(health, &combatant.conditions, vitals.exhaustion, combatant.dodging, hidden, chase, &lasting)
+                .unwrap_or_default();
         for child in children.iter() {
             if let Ok((mut sprite, is_fill)) = sprites.get_mut(child) {
                 if is_fill {
@@ -281,16 +299,41 @@ mod tests {
     #[test]
     fn the_badge_names_state_conditions_and_extras() {
         let mut health = Health::new(20, 20, false, DeathSaves::default());
-        assert_eq!(badge_text(&health, &Conditions::default(), 0, false, false, None), None);
+        assert_eq!(badge_text(&health, &Conditions::default(), 0, false, false, None, &[]), None);
         health.take_damage(10, false);
         let prone = Conditions::new([Condition::Prone]);
         assert_eq!(
-            badge_text(&health, &prone, 2, true, true, None).as_deref(),
+            badge_text(&health, &prone, 2, true, true, None, &[]).as_deref(),
             Some("bloodied, prone, exhaustion 2, dodging, hidden")
         );
         health.take_damage(10, false);
-        assert_eq!(badge_text(&health, &Conditions::default(), 0, false, false, None).as_deref(), Some("dead"));
+        assert_eq!(badge_text(&health, &Conditions::default(), 0, false, false, None, &[]).as_deref(), Some("dead"));
         assert_eq!(bar_share(&health), 0.0);
         assert_eq!(bar_color(&health), Color::srgb(0.45, 0.45, 0.45));
+    }
+
+    /// A badge per effect in force with its rounds left; a waiting one (same name, less potent)
+    /// and, in the players' view, a secret one are left out.
+    #[test]
+    fn effects_get_badges_with_their_rounds_left() {
+        use crate::rules::effects::{Duration, Effect, RepeatedSave, Source, TurnPoint};
+        let mut effects = LastingEffects::default();
+        let save = |dc| {
+            Some(RepeatedSave { ability: crate::rules::creature::Ability::Wis, dc, at: TurnPoint::End, successes: 1 })
+        };
+        let strong = Effect { save: save(15), ..Effect::new("frightened", Source::Dm, Duration::Rounds(3)) };
+        let weak = Effect { save: save(10), ..Effect::new("frightened", Source::Dm, Duration::Rounds(9)) };
+        let secret = Effect { secret: true, ..Effect::new("cursed", Source::Dm, Duration::UntilRemoved) };
+        for effect in [strong, weak, secret] {
+            effects.0.give(effect).expect("valid");
+        }
+        assert_eq!(effect_badges(Some(&effects), true), vec!["frightened 3r", "cursed"]);
+        assert_eq!(effect_badges(Some(&effects), false), vec!["frightened 3r"]);
+        let health = Health::new(20, 20, false, DeathSaves::default());
+        let badges = effect_badges(Some(&effects), false);
+        assert_eq!(
+            badge_text(&health, &Conditions::default(), 0, false, false, None, &badges).as_deref(),
+            Some("frightened 3r")
+        );
     }
 }

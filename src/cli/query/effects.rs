@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::{Board, QueryError};
 use crate::rules::dice::SeededDice;
 use crate::rules::effects::tracker::{self, Subject, Tracked};
-use crate::rules::effects::{Duration, Effects, Lasting, Source, TurnPoint};
+use crate::rules::effects::{Duration, Effects, Lasting, TurnPoint};
 use crate::rules::initiative::InitiativeOrder;
 use crate::rules::log::LogEntry;
 use crate::scenario::TokenKind;
@@ -67,38 +67,17 @@ pub(super) struct AdvanceAnswer {
     after: Vec<EffectsAnswer>,
 }
 
-/// Where an effect came from, in words.
-pub(super) fn source_words(source: &Source) -> String {
-    match source {
-        Source::Creature(id) => id.clone(),
-        Source::Poison(poison) => format!("poison: {}", poison.name()),
-        Source::Disease(disease) => format!("disease: {}", disease.name()),
-        Source::Madness(kind) => kind.name().to_owned(),
-        Source::Dm => "the DM".to_owned(),
-    }
-}
-
 fn effect_answer(effects: &Effects, lasting: &Lasting) -> EffectAnswer {
     let effect = &lasting.effect;
     EffectAnswer {
         id: lasting.id,
         name: effect.name.clone(),
-        source: source_words(&effect.source),
+        source: crate::ui::effects::source_words(&effect.source, str::to_owned),
         duration: effect.duration,
         rounds_left: lasting.rounds_left,
         in_force: effects.in_force(lasting),
         conditions: effect.conditions.iter().map(|c| c.name()).collect(),
-        save: effect.save.map(|s| {
-            format!(
-                "DC {} {} at the {} of each turn",
-                s.dc,
-                s.ability.name(),
-                match s.at {
-                    TurnPoint::Start => "start",
-                    TurnPoint::End => "end",
-                }
-            )
-        }),
+        save: effect.save.as_ref().map(crate::ui::effects::save_words),
         note: effect.note.clone(),
         secret: effect.secret,
     }

@@ -27,6 +27,7 @@ pub(super) struct Requests<'w> {
     history: MessageWriter<'w, HistoryRequest>,
     edits: MessageWriter<'w, EditMessage>,
     save: MessageWriter<'w, SaveScenario>,
+    effects: MessageWriter<'w, EffectRequest>,
 }
 
 /// What the routing needs to know of the screen now.
@@ -112,6 +113,12 @@ impl Requests<'_> {
             }
             PanelRequest::RollTable { id, hidden } => {
                 self.dice.write(DiceRequest::RollTable { id, hidden });
+            }
+            PanelRequest::Effect { id, action } => {
+                let target = id.as_deref().and_then(entity_of);
+                if id.is_none() || target.is_some() {
+                    self.effects.write(EffectRequest { target, action });
+                }
             }
             PanelRequest::Inspiration { id, give } => {
                 self.dice.write_batch(entity_of(&id).map(|entity| DiceRequest::Inspiration { entity, give }));

@@ -19,6 +19,7 @@ use crate::rules::fight::actions::help_targets;
 use crate::rules::fight::opportunity::Provocation;
 use crate::rules::{Footprint, Grid};
 use crate::scenario::{Scenario, TokenKind};
+use crate::ui::effects::{EffectRow, EffectsView};
 use crate::ui::log::{log_line, players_log_line};
 use crate::ui::{
     DiceView, EditorView, EntryView, FightView, InitiativeView, MovementView, PromptView, RosterView, SiegeView,
@@ -48,6 +49,8 @@ pub(super) struct RosterToken {
     pub inspiration: Option<&'static Inspiration>,
     pub secret: Has<Secret>,
     pub out_of_view: Has<OutOfView>,
+    pub effects: Option<&'static LastingEffects>,
+    pub coated: Option<&'static CoatedWeapon>,
 }
 
 /// Every token as the panels read it, and found by id.
@@ -100,6 +103,34 @@ fn name_of(tokens: &Roster, id: &str) -> String {
     tokens.by_id(id).map_or_else(|| id.to_owned(), |t| t.name.0.clone())
 }
 
+/// A creature's effects as its card lists them: the players' view leaves out the DM's secret
+/// ones.
+pub(super) fn effects_view(
+    tokens: &Roster,
+    effects: &crate::rules::effects::Effects,
+    coated: Option<crate::rules::effects::poisons::Poison>,
+    dm: bool,
+) -> EffectsView {
+    use crate::ui::effects::{duration_words, save_words, source_words};
+    let rows = effects
+        .list
+        .iter()
+        .filter(|l| dm || !l.effect.secret)
+        .map(|l| EffectRow {
+            id: l.id,
+            name: l.effect.name.clone(),
+            source: source_words(&l.effect.source, |id| name_of(tokens, id)),
+            duration: duration_words(l.effect.duration, l.rounds_left),
+            save: l.effect.save.as_ref().map(save_words),
+            conditions: l.effect.conditions.iter().map(|c| c.name()).collect(),
+            note: l.effect.note.clone(),
+            in_force: effects.in_force(l),
+            secret: l.effect.secret,
+        })
+        .collect();
+    EffectsView { rows, coated: coated.map(crate::rules::effects::poisons::Poison::name), dm }
+}
+
 /// The enemies `who` could help an ally against, as the card lists them: the rules' Help reach.
 pub(super) fn help_targets_of(
     scenario: &Scenario,
@@ -137,6 +168,7 @@ pub(super) fn roster_view(tokens: &Roster, cx: &RosterContext) -> RosterView {
             secret: cx.audience.dm.then_some(t.secret),
             inspiration: t.inspiration.map(|i| i.has),
             exhaustion: t.vitals.exhaustion,
+            effects: t.effects.map(|e| effects_view(tokens, &e.0, t.coated.map(|c| c.0), cx.audience.dm)),
         }
     });
     RosterView {
