@@ -14,6 +14,7 @@ use battlemap::app::core::turns::Turns;
 use battlemap::rules::Cell;
 use battlemap::rules::conditions::Condition;
 use battlemap::rules::economy::{Action, EconomyError, Readied, Response, Trigger};
+use battlemap::rules::fight::StandError;
 use battlemap::rules::fight::actions::CantTurn;
 use battlemap::rules::log::{AttackOccasion, LogEntry, RollReason};
 
@@ -326,4 +327,19 @@ fn turning_out_of_turn_takes_the_reaction_and_dodge_ends_at_the_next_turn() {
     assert!(spent, "{}", notice(&app));
     send(&mut app, TurnRequest::StartTurn(brom));
     assert!(app.world().get::<Combatant>(brom).is_some_and(|c| !c.dodging), "Dodge lasts until its next turn");
+}
+
+/// PHB "Being Prone": "You can't stand up if you don't have enough movement left or if your speed
+/// is 0": grappled, Brom stays prone, his movement untouched.
+#[test]
+fn a_creature_with_speed_0_stays_prone() {
+    let (mut app, brom, _) = brom_beside_the_thug();
+    for condition in [Condition::Prone, Condition::Grappled] {
+        send(&mut app, FightRequest::Condition { target: brom, condition, on: true });
+    }
+    send(&mut app, FightRequest::StandUp { target: brom });
+    let stays = matches!(said(&app), Some(Said::CantStand { why: StandError::SpeedZero { .. }, .. }));
+    assert!(stays, "{}", notice(&app));
+    let conditions = app.world().get::<battlemap::app::core::components::Combatant>(brom).map(|c| c.conditions.clone());
+    assert!(conditions.is_some_and(|c| c.has(Condition::Prone)));
 }

@@ -403,11 +403,14 @@ pub fn set_exhaustion(health: &mut Health, level: u8) -> u8 {
 }
 
 /// Why a creature can't stand up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum StandError {
     #[error("it isn't prone")]
     NotProne,
+    /// Its speed is 0 (`why`, when its conditions or exhaustion make it so: `conditions::speed`).
+    #[error("its speed is 0{}, so it can't stand up", .why.as_ref().map_or_else(String::new, |why| format!(" ({why})")))]
+    SpeedZero { why: Option<String> },
     /// Standing costs half its speed, and it has less movement left.
     #[error("it needs {cost} ft to stand and has {left} ft left")]
     NotEnoughMovement { cost: u32, left: u32 },
@@ -415,7 +418,10 @@ pub enum StandError {
 
 /// A prone creature stands up, paying half its speed now from `movement_left` (PHB "Being Prone":
 /// "Standing up takes more effort; doing so costs an amount of movement equal to half your
-/// speed"). Returns the feet it cost; the caller spends them.
+/// speed. You can't stand up if you don't have enough movement left or if your speed is 0.").
+/// So a creature whose speed is 0 (grappled, restrained, paralyzed, stunned, unconscious,
+/// exhaustion 5, or a speed of 0 on its sheet) stays prone. Returns the feet it cost; the caller
+/// spends them.
 pub fn stand_up(
     conditions: &mut Conditions,
     base_speed: u32,
@@ -425,7 +431,11 @@ pub fn stand_up(
     if !conditions.has(Condition::Prone) {
         return Err(StandError::NotProne);
     }
-    let cost = standing_cost(speed(base_speed, conditions, exhaustion).feet);
+    let now = speed(base_speed, conditions, exhaustion);
+    if now.feet == 0 {
+        return Err(StandError::SpeedZero { why: now.reason });
+    }
+    let cost = standing_cost(now.feet);
     if movement_left < cost {
         return Err(StandError::NotEnoughMovement { cost, left: movement_left });
     }
