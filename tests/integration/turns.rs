@@ -13,6 +13,7 @@ use battlemap::app::core::state::{Reactions, Selection};
 use battlemap::app::core::turns::Turns;
 use battlemap::rules::Cell;
 use battlemap::rules::conditions::Condition;
+use battlemap::rules::dice::RollMode;
 use battlemap::rules::economy::{Action, EconomyError, Readied, Response, Trigger};
 use battlemap::rules::fight::StandError;
 use battlemap::rules::fight::actions::CantTurn;
@@ -327,6 +328,44 @@ fn turning_out_of_turn_takes_the_reaction_and_dodge_ends_at_the_next_turn() {
     assert!(spent, "{}", notice(&app));
     send(&mut app, TurnRequest::StartTurn(brom));
     assert!(app.world().get::<Combatant>(brom).is_some_and(|c| !c.dodging), "Dodge lasts until its next turn");
+}
+
+/// PHB "Initiative": a Dexterity check; appendix A: a poisoned creature, and one with exhaustion,
+/// has disadvantage on ability checks. On the map the first Next turn rolls theirs with
+/// disadvantage, and everyone else's normally.
+#[test]
+fn poisoned_and_exhausted_creatures_roll_initiative_with_disadvantage() {
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    let (brom, lia) = (entity_of(&mut app, "brom"), entity_of(&mut app, "lia"));
+    send(&mut app, FightRequest::Condition { target: brom, condition: Condition::Poisoned, on: true });
+    send(&mut app, FightRequest::Exhaustion { target: lia, level: 1 });
+    send(&mut app, TurnRequest::NextTurn);
+    let rolls: Vec<(String, RollMode)> =
+        log(&app).iter().filter(|e| e.reason == RollReason::Initiative).map(|e| (e.who.clone(), e.roll.mode)).collect();
+    assert_eq!(rolls.len(), 10, "{rolls:?}");
+    for (who, mode) in &rolls {
+        let hampered = who == "Brom" || who == "Lia";
+        assert_eq!(*mode, if hampered { RollMode::Disadvantage } else { RollMode::Normal }, "{who}");
+    }
+}
+
+/// PHB appendix A, "Exhaustion": level 3 gives saving throws disadvantage, a death saving throw
+/// too; "Poisoned": disadvantage on ability checks, Search's Wisdom (Perception) too.
+#[test]
+fn exhaustion_hampers_death_saves_and_poison_the_search() {
+    let (mut app, brom, thug) = brom_beside_the_thug();
+    send(&mut app, FightRequest::Exhaustion { target: brom, level: 3 });
+    send(&mut app, FightRequest::Damage { target: brom, amount: 40 });
+    send(&mut app, FightRequest::DeathSave { target: brom });
+    let save = log(&app).last().cloned().expect("the death save");
+    assert!(matches!(save.reason, RollReason::DeathSave { .. }), "{save:?}");
+    assert_eq!(save.roll.mode, RollMode::Disadvantage);
+    send(&mut app, FightRequest::Condition { target: thug, condition: Condition::Poisoned, on: true });
+    send(&mut app, TurnRequest::StartTurn(thug));
+    send(&mut app, FightRequest::Search { who: thug });
+    let search = log(&app).last().cloned().expect("the search roll");
+    assert!(matches!(search.reason, RollReason::Search { .. }), "{search:?}");
+    assert_eq!(search.roll.mode, RollMode::Disadvantage);
 }
 
 /// PHB "Being Prone": "You can't stand up if you don't have enough movement left or if your speed

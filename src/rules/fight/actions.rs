@@ -122,19 +122,22 @@ fn enemies_of<'a>(field: &'a Field, me: &Fighter) -> impl Iterator<Item = &'a Fi
     field.fighters.iter().filter(move |f| f.can_act() && f.side.is_hostile_to(side))
 }
 
-/// Hiding with a Dexterity (Stealth) total of `stealth`: hidden when it meets the passive
-/// Wisdom (Perception) of every enemy able to notice it (a passive score works as a DC).
+/// Hiding with a Dexterity (Stealth) total of `stealth` (rolled with [`Fighter::check_sources`]):
+/// hidden when it meets the passive Wisdom (Perception) of every enemy able to notice it (a
+/// passive score works as a DC; [`Fighter::passive_perception`], 5 lower for a poisoned or
+/// exhausted enemy).
 pub fn hide(field: &Field, hider: &Fighter, stealth: i32) -> HideOutcome {
-    let sharpest = enemies_of(field, hider).max_by_key(|e| e.sheet.passive_perception());
+    let sharpest = enemies_of(field, hider).max_by_key(|e| e.passive_perception());
     match sharpest {
-        Some(e) if stealth < e.sheet.passive_perception() => {
-            HideOutcome::Noticed { stealth, against: e.sheet.passive_perception(), noticed_by: e.name().to_owned() }
+        Some(e) if stealth < e.passive_perception() => {
+            HideOutcome::Noticed { stealth, against: e.passive_perception(), noticed_by: e.name().to_owned() }
         }
-        _ => HideOutcome::Hidden { stealth, against: sharpest.map_or(0, |e| e.sheet.passive_perception()) },
+        _ => HideOutcome::Hidden { stealth, against: sharpest.map_or(0, Fighter::passive_perception) },
     }
 }
 
-/// The Search action with a Wisdom (Perception) total of `perception`: the hidden enemies of
+/// The Search action with a Wisdom (Perception) total of `perception` (rolled with
+/// [`Fighter::check_sources`]): the hidden enemies of
 /// `searcher` whose Stealth total it beats (a contest: PHB "Contests", a tie leaves things as they
 /// were, so a hidden creature stays hidden).
 pub fn search<'a>(field: &'a Field, searcher: &Fighter, perception: i32) -> Vec<&'a Fighter> {
@@ -212,5 +215,25 @@ mod tests {
         let hex = Grid::Hex(crate::rules::HexOrientation::PointyTop);
         let back = turn_to_face(hex, Direction::NorthEast, false, true, false, &mut economy);
         assert_eq!(back, Ok((Direction::NorthWest, TurnCost::Free)), "counterclockwise on pointy hexes");
+    }
+
+    /// PHB appendix A, "Poisoned" and "Exhaustion": disadvantage on ability checks, so on Hide's
+    /// Stealth and Search's Perception; a passive score with disadvantage is 5 lower (PHB
+    /// "Passive Checks"), so a poisoned watcher is easier to hide from.
+    #[test]
+    fn poison_and_exhaustion_hamper_hide_and_search() {
+        use crate::rules::conditions::Condition;
+        use crate::rules::dice::RollMode;
+        let map = open_map();
+        let mut fighters = vec![fighter("lia", Side::Party, (2, 2)), fighter("thug", Side::Enemy, (6, 2))];
+        fighters[1].sheet.skills.insert(crate::rules::creature::Skill::Perception, 3);
+        fighters[1].conditions.set(Condition::Poisoned, true);
+        fighters[0].sheet.exhaustion = 1;
+        let field = Field::new(&map, &fighters, Default::default());
+        let (lia, thug) = (&fighters[0], &fighters[1]);
+        assert_eq!(lia.check_sources().mode(), RollMode::Disadvantage, "her Stealth");
+        assert_eq!(thug.check_sources().mode(), RollMode::Disadvantage, "its Perception");
+        assert_eq!(thug.passive_perception(), 8, "13, less 5 for disadvantage");
+        assert_eq!(hide(&field, lia, 8), HideOutcome::Hidden { stealth: 8, against: 8 });
     }
 }

@@ -16,8 +16,12 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::HashSet;
 
+use super::advantage::Sources;
 use super::area::Volume;
-use super::conditions::{Condition, Conditions, DEATH_BY_EXHAUSTION, exhausted_max_hp, speed, standing_cost};
+use super::conditions::{
+    Condition, Conditions, DEATH_BY_EXHAUSTION, ability_check_sources, exhausted_max_hp, saving_throw_sources, speed,
+    standing_cost,
+};
 use super::creature::{Direction, Sheet, ShieldSide, Side};
 use super::distance::DiagonalParity;
 use super::distance::{DiagonalRule, Spot, range_between};
@@ -119,6 +123,18 @@ impl Fighter {
     /// Its walking speed now, after its conditions and exhaustion (PHB appendix A).
     pub fn speed_now(&self) -> u32 {
         speed(self.sheet.speed, &self.conditions, self.sheet.exhaustion).feet
+    }
+
+    /// What its conditions and exhaustion give its ability checks (Hide's Stealth, Search's
+    /// Perception, initiative): [`ability_check_sources`].
+    pub fn check_sources(&self) -> Sources {
+        ability_check_sources(self.name(), &self.conditions, self.sheet.exhaustion)
+    }
+
+    /// Its passive Wisdom (Perception) now: its sheet's, 5 higher with advantage on its checks and
+    /// 5 lower with disadvantage (PHB "Passive Checks"), so 5 lower while poisoned or exhausted.
+    pub fn passive_perception(&self) -> i32 {
+        self.sheet.passive_perception() + self.check_sources().passive_bonus()
     }
 
     /// Able to act: not an object, not dead, not incapacitated. (A siege weapon acts through its
@@ -378,6 +394,13 @@ pub fn death_save(health: &mut Health, conditions: &mut Conditions, natural: i32
         conditions.set(Condition::Unconscious, false);
     }
     Some(save)
+}
+
+/// What gives `who`'s death saving throw advantage or disadvantage: a saving throw of no ability,
+/// so exhaustion 3 gives it disadvantage (PHB appendix A, "Exhaustion"; [`saving_throw_sources`]).
+/// Roll the d20 with its mode and give [`death_save`] the die kept.
+pub fn death_save_sources(who: &str, conditions: &Conditions, exhaustion: u8) -> Sources {
+    saving_throw_sources(who, conditions, exhaustion, None)
 }
 
 /// Heals up to the hit point maximum that `exhaustion` leaves (PHB appendix A: halved from level

@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::{Field, Fighter};
 use crate::rules::advantage::Sources;
 use crate::rules::area::Volume;
-use crate::rules::conditions::Condition;
+use crate::rules::conditions::{Condition, saving_throw_sources};
 use crate::rules::creature::Ability;
 use crate::rules::dice::{DiceError, DiceRoll, Notation, RollMode, SeededDice};
 use crate::rules::health::{Adjusted, DamageType};
@@ -150,17 +150,13 @@ pub struct SavesRolled {
     pub results: Vec<SaveResult>,
 }
 
-/// The advantages and disadvantages on `who`'s saving throw of `ability`.
+/// The advantages and disadvantages on `who`'s saving throw of `ability`: what its conditions and
+/// exhaustion give every saving throw ([`saving_throw_sources`]: exhaustion 3, restrained on
+/// Dexterity), then squeezing and the Dodge action on Dexterity saves.
 pub fn save_sources(who: &Fighter, ability: Ability) -> Sources {
-    let mut s = Sources::default();
     let name = who.name();
+    let mut s = saving_throw_sources(name, &who.conditions, who.sheet.exhaustion, Some(ability));
     let dex = ability == Ability::Dex;
-    if dex && who.conditions.has(Condition::Restrained) {
-        s.disadvantage(format!("{name} is restrained"));
-    }
-    if who.sheet.exhaustion >= 3 {
-        s.disadvantage(format!("{name} has exhaustion {}", who.sheet.exhaustion));
-    }
     if dex && who.squeezing {
         s.disadvantage(format!("{name} is squeezing"));
     }

@@ -606,6 +606,17 @@ fn a_creature_whose_speed_is_0_cant_stand_up() {
     assert_eq!(stand_up(&mut slow, 0, 0, 0), Err(StandError::SpeedZero { why: None }), "a sheet's speed of 0");
 }
 
+/// PHB "Death Saving Throws" (a saving throw, of no ability) and appendix A, "Exhaustion": level 3
+/// gives saving throws disadvantage, death saves too; poison doesn't touch saving throws.
+#[test]
+fn exhaustion_3_gives_death_saves_disadvantage() {
+    let none = Conditions::default();
+    assert_eq!(death_save_sources("Brom", &none, 3).mode(), RollMode::Disadvantage);
+    assert_eq!(death_save_sources("Brom", &none, 2).mode(), RollMode::Normal);
+    let poisoned = Conditions::new([Condition::Poisoned, Condition::Unconscious]);
+    assert_eq!(death_save_sources("Brom", &poisoned, 0).mode(), RollMode::Normal);
+}
+
 /// PHB "Help" (the advantage is for the ally's next attack roll against that target) and
 /// "Unseen Attackers and Targets" ("you give away your location when the attack hits or
 /// misses"): the aftermath of an attack uses up the Help against its target and the hiding place,
