@@ -164,6 +164,9 @@ impl Condition {
 pub struct Conditions(BTreeSet<Condition>);
 
 impl Conditions {
+    /// No condition at all.
+    pub const NONE: Conditions = Conditions(BTreeSet::new());
+
     /// The conditions given, each as [`Conditions::set`] gives it (unconscious brings prone).
     pub fn new(conditions: impl IntoIterator<Item = Condition>) -> Self {
         let mut all = Self::default();

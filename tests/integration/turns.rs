@@ -14,7 +14,7 @@ use battlemap::app::core::turns::Turns;
 use battlemap::rules::Cell;
 use battlemap::rules::conditions::Condition;
 use battlemap::rules::dice::RollMode;
-use battlemap::rules::economy::{Action, EconomyError, Readied, Response, Trigger};
+use battlemap::rules::economy::{Action, Economy, EconomyError, Readied, Response, Trigger};
 use battlemap::rules::fight::StandError;
 use battlemap::rules::fight::actions::CantTurn;
 use battlemap::rules::log::{AttackOccasion, LogEntry, RollReason};
@@ -328,6 +328,45 @@ fn turning_out_of_turn_takes_the_reaction_and_dodge_ends_at_the_next_turn() {
     assert!(spent, "{}", notice(&app));
     send(&mut app, TurnRequest::StartTurn(brom));
     assert!(app.world().get::<Combatant>(brom).is_some_and(|c| !c.dodging), "Dodge lasts until its next turn");
+}
+
+/// PHB appendix A, "Incapacitated": "can't take actions or reactions" (a stunned creature is
+/// incapacitated). On the map, Brom stunned in his own turn is refused Dash, Disengage, Dodge, Use
+/// an Object, the free object interaction, Ready, Hide and Search with the typed refusal, and
+/// spends nothing; out of his turn he can't turn to face as a reaction.
+#[test]
+fn an_incapacitated_creature_is_refused_its_actions_and_reactions() {
+    let (mut app, brom, _) = brom_beside_the_thug();
+    send(&mut app, FightRequest::Condition { target: brom, condition: Condition::Stunned, on: true });
+    let stunned = EconomyError::Incapacitated { condition: Condition::Stunned };
+    let refused = |app: &App| matches!(said(app), Some(Said::NotNow(NotNow::Spent { error, .. })) if error == stunned);
+    for action in [Action::Dash, Action::Disengage, Action::Dodge, Action::UseAnObject] {
+        send(&mut app, TurnRequest::Act(brom, action));
+        assert!(refused(&app), "{action:?}: {}", notice(&app));
+    }
+    send(&mut app, TurnRequest::Interact(brom));
+    assert!(refused(&app), "the object interaction: {}", notice(&app));
+    let readied = Readied { trigger: Trigger::Moves(None), response: Response::Other("duck".into()) };
+    send(&mut app, TurnRequest::Ready(brom, readied));
+    assert!(refused(&app), "Ready: {}", notice(&app));
+    for enemy in ["thug-1", "thug-2", "captain"] {
+        let target = entity_of(&mut app, enemy);
+        send(&mut app, FightRequest::Condition { target, condition: Condition::Blinded, on: true });
+    }
+    send(&mut app, FightRequest::Hide { who: brom });
+    assert!(refused(&app), "Hide, unseen: {}", notice(&app));
+    send(&mut app, FightRequest::Search { who: brom });
+    assert!(refused(&app), "Search: {}", notice(&app));
+    assert_eq!(app.world().get::<Actions>(brom).map(|a| a.0.clone()), Some(Economy::default()), "nothing spent");
+    assert!(app.world().get::<battlemap::app::core::components::Combatant>(brom).is_some_and(|c| !c.dodging));
+
+    let lia = entity_of(&mut app, "lia");
+    send(&mut app, TurnRequest::StartTurn(lia));
+    send(&mut app, MoveToken::new(lia, Cell::new(7, 5)));
+    send(&mut app, FightRequest::Turn { target: brom, clockwise: true });
+    let no_reaction =
+        matches!(said(&app), Some(Said::CantTurn { why: CantTurn::NoReaction(error), .. }) if error == stunned);
+    assert!(no_reaction, "{}", notice(&app));
 }
 
 /// PHB "Initiative": a Dexterity check; appendix A: a poisoned creature, and one with exhaustion,

@@ -224,8 +224,8 @@ fn act(turns: &Turns, movers: &mut Turners, fighters: &mut Economies, entity: En
     if !matches!(action, Action::Dash | Action::Disengage | Action::Dodge | Action::UseAnObject) {
         return Some(Said::HasItsOwnButton(action));
     }
-    let options = combatant.sheet.turn.clone();
-    let slot = match turns.take(entity, &who, &mut actions.0, &options, action) {
+    let (options, conditions) = (combatant.sheet.turn.clone(), combatant.conditions.clone());
+    let slot = match turns.take(entity, &who, &mut actions.0, &options, &conditions, action) {
         Ok(slot) => slot,
         Err(why) => return Some(Said::NotNow(why)),
     };
@@ -249,7 +249,7 @@ fn interact(turns: &Turns, movers: &Turners, fighters: &mut Economies, entity: E
     if !turns.its_turn(entity) {
         return Some(Said::NotNow(NotNow::NotItsTurn { who }));
     }
-    Some(match actions.0.interact(&combatant.sheet.turn) {
+    Some(match actions.0.interact(&combatant.sheet.turn, &combatant.conditions) {
         Ok(slot) => Said::Interacts { who, with_action: slot.is_some() },
         Err(error) => Said::NotNow(NotNow::Spent { who, error }),
     })
@@ -264,12 +264,12 @@ fn ready(
     readied: &Readied,
 ) -> Option<Said> {
     let who = name_of(movers, entity);
-    let (mut actions, ..) = fighters.get_mut(entity).ok()?;
+    let (mut actions, combatant, ..) = fighters.get_mut(entity).ok()?;
     if !turns.its_turn(entity) {
         return Some(Said::NotNow(NotNow::NotItsTurn { who }));
     }
     let words = readied.describe(|id| index.entity(id).map_or_else(|| id.to_owned(), |e| name_of(movers, e)));
-    Some(match actions.0.ready(readied.clone()) {
+    Some(match actions.0.ready(readied.clone(), &combatant.conditions) {
         Ok(()) => Said::Readies { who, words },
         Err(error) => Said::NotNow(NotNow::Spent { who, error }),
     })

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::{Field, Fighter};
 use crate::rules::Grid;
+use crate::rules::conditions::Conditions;
 use crate::rules::creature::Direction;
 use crate::rules::economy::{Economy, EconomyError};
 use crate::rules::facing::turned;
@@ -79,8 +80,9 @@ pub enum CantTurn {
 /// Facing": "Whenever a creature ends its move, it can change its facing", and "A creature can
 /// also change its facing as a reaction when any other creature moves"): free in its own turn
 /// (`in_its_turn`; call: at any point of it, since it may end a move anywhere); out of it, only
-/// after another creature has moved (`another_moved`), spending its reaction from `economy`.
-/// Returns the new facing and what it cost.
+/// after another creature has moved (`another_moved`), spending its reaction from `economy`,
+/// which an incapacitated creature (by its `conditions`) doesn't have (PHB appendix A,
+/// "Incapacitated"). Returns the new facing and what it cost.
 pub fn turn_to_face(
     grid: Grid,
     facing: Direction,
@@ -88,6 +90,7 @@ pub fn turn_to_face(
     in_its_turn: bool,
     another_moved: bool,
     economy: &mut Economy,
+    conditions: &Conditions,
 ) -> Result<(Direction, TurnCost), CantTurn> {
     let cost = if in_its_turn {
         TurnCost::Free
@@ -95,7 +98,7 @@ pub fn turn_to_face(
         if !another_moved {
             return Err(CantTurn::NobodyMoved);
         }
-        economy.react().map_err(CantTurn::NoReaction)?;
+        economy.react(conditions).map_err(CantTurn::NoReaction)?;
         TurnCost::Reaction
     };
     Ok((turned(grid, facing, clockwise), cost))
@@ -204,7 +207,7 @@ mod tests {
     fn turning_is_free_in_its_turn_and_a_reaction_out_of_it() {
         let mut economy = Economy::default();
         let turn = |economy: &mut Economy, in_turn, moved| {
-            turn_to_face(Grid::Square, Direction::North, true, in_turn, moved, economy)
+            turn_to_face(Grid::Square, Direction::North, true, in_turn, moved, economy, &Conditions::NONE)
         };
         assert_eq!(turn(&mut economy, true, false), Ok((Direction::East, TurnCost::Free)));
         assert_eq!(turn(&mut economy, false, false), Err(CantTurn::NobodyMoved));
@@ -213,8 +216,21 @@ mod tests {
         assert!(economy.reaction_used);
         assert_eq!(turn(&mut economy, false, true), Err(CantTurn::NoReaction(EconomyError::ReactionSpent)));
         let hex = Grid::Hex(crate::rules::HexOrientation::PointyTop);
-        let back = turn_to_face(hex, Direction::NorthEast, false, true, false, &mut economy);
+        let back = turn_to_face(hex, Direction::NorthEast, false, true, false, &mut economy, &Conditions::NONE);
         assert_eq!(back, Ok((Direction::NorthWest, TurnCost::Free)), "counterclockwise on pointy hexes");
+    }
+
+    /// PHB appendix A, "Incapacitated": no reactions, so no turning to face as one (DMG "Optional
+    /// Rule: Facing"); a refused turn spends nothing.
+    #[test]
+    fn an_incapacitated_creature_doesnt_turn_as_a_reaction() {
+        use crate::rules::conditions::Condition;
+        let mut economy = Economy::default();
+        let stunned = Conditions::new([Condition::Stunned]);
+        let turned = turn_to_face(Grid::Square, Direction::North, true, false, true, &mut economy, &stunned);
+        let refused = CantTurn::NoReaction(EconomyError::Incapacitated { condition: Condition::Stunned });
+        assert_eq!(turned, Err(refused));
+        assert!(!economy.reaction_used);
     }
 
     /// PHB appendix A, "Poisoned" and "Exhaustion": disadvantage on ability checks, so on Hide's

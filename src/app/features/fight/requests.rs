@@ -180,8 +180,9 @@ fn turn(
 ) -> Option<Said> {
     let who = s.name.0.clone();
     let Some(facing) = s.facing.as_mut() else { return Some(Said::FacesNoWay { who }) };
-    let turned =
-        turn_to_face(grid, facing.0, clockwise, turns.its_turn(entity), turns.another_moved(entity), &mut s.actions.0);
+    let (in_turn, moved) = (turns.its_turn(entity), turns.another_moved(entity));
+    let conditions = &s.combatant.conditions;
+    let turned = turn_to_face(grid, facing.0, clockwise, in_turn, moved, &mut s.actions.0, conditions);
     Some(match turned {
         Ok((to, cost)) => {
             facing.0 = to;
@@ -207,7 +208,7 @@ fn help(
         return Some(Said::CantHelp { who: h.name().to_owned(), why });
     }
     let mut helping = state.get_mut(helper).ok()?;
-    if let Err(why) = turns.take(helper, h.name(), &mut helping.actions.0, &h.sheet.turn, Action::Help) {
+    if let Err(why) = turns.take(helper, h.name(), &mut helping.actions.0, &h.sheet.turn, &h.conditions, Action::Help) {
         return Some(Said::NotNow(why));
     }
     let mut helped = state.get_mut(ally).ok()?;
@@ -229,7 +230,8 @@ fn check_for_action(
     rolls: &mut Rolls,
 ) -> Result<crate::rules::dice::DiceRoll, Said> {
     let mut s = state.get_mut(who).map_err(|_| Said::Gone { who: fighter.name().to_owned() })?;
-    turns.take(who, fighter.name(), &mut s.actions.0, &fighter.sheet.turn, action).map_err(Said::NotNow)?;
+    let (options, conditions) = (&fighter.sheet.turn, &fighter.conditions);
+    turns.take(who, fighter.name(), &mut s.actions.0, options, conditions, action).map_err(Said::NotNow)?;
     let skill = if action == Action::Hide { Skill::Stealth } else { Skill::Perception };
     let bonus = fighter.sheet.skill_bonus(skill);
     rolls.dice.0.roll(&format!("1d20{bonus:+}"), fighter.check_sources().mode()).map_err(Said::Dice)
