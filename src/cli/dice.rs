@@ -154,13 +154,67 @@ pub(super) fn mob(args: &MobArgs) -> u8 {
     };
     if args.json {
         say_json(&MobAnswer { roll_needed, attackers_per_hit, hits });
-    } else if attackers_per_hit == 0 {
-        say(format_args!("They need a {roll_needed} on the d20: no mob of them can hit (roll individually instead)."));
     } else {
-        say(format_args!(
-            "They need {roll_needed} or higher: one hit for every {attackers_per_hit} attackers, so {hits} hits from {}.",
-            args.attackers
-        ));
+        say(mob_sentence(roll_needed, attackers_per_hit, hits, args.attackers));
     }
     0
+}
+
+/// The mob's attack in words, as the Mob Attacks table reads (its columns: the d20 roll needed,
+/// and the attackers needed for one to hit): `They need 14 or higher on the d20: 1 in 3 attackers
+/// hits, so 2 of the 8 hit.` (the DMG's eight orcs). `attackers_per_hit` 0: none can hit.
+fn mob_sentence(roll_needed: i32, attackers_per_hit: u32, hits: u32, attackers: u32) -> String {
+    if attackers_per_hit == 0 {
+        return format!("They need a {roll_needed} on the d20: no mob of them can hit (roll individually instead).");
+    }
+    let need = match roll_needed {
+        ..=1 => "They hit on any roll of the d20".to_owned(),
+        20 => "They need a 20 on the d20".to_owned(),
+        n => format!("They need {n} or higher on the d20"),
+    };
+    let rate = match attackers_per_hit {
+        1 => "every attacker hits".to_owned(),
+        n => format!("1 in {n} attackers hits"),
+    };
+    let outcome = match (hits, attackers) {
+        (0, 1) => "so the one attacker misses".to_owned(),
+        (_, 1) => "so the one attacker hits".to_owned(),
+        (0, n) => format!("so none of the {n} hits"),
+        (1, n) => format!("so 1 of the {n} hits"),
+        (h, n) => format!("so {h} of the {n} hit"),
+    };
+    format!("{need}: {rate}, {outcome}.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// DMG "Handling Mobs", table Mob Attacks ("d20 Roll Needed", "Attackers Needed for One to
+    /// Hit"): eight orcs needing 14 make two groups of three, one hit each; a roll of 20 needs
+    /// 20 attackers for one to hit.
+    #[test]
+    fn the_mob_sentence_reads_as_the_table() {
+        assert_eq!(
+            mob_sentence(14, 3, 2, 8),
+            "They need 14 or higher on the d20: 1 in 3 attackers hits, so 2 of the 8 hit."
+        );
+        assert_eq!(
+            mob_sentence(20, 20, 1, 20),
+            "They need a 20 on the d20: 1 in 20 attackers hits, so 1 of the 20 hits."
+        );
+        assert_eq!(
+            mob_sentence(20, 20, 0, 19),
+            "They need a 20 on the d20: 1 in 20 attackers hits, so none of the 19 hits."
+        );
+        assert_eq!(
+            mob_sentence(-2, 1, 3, 3),
+            "They hit on any roll of the d20: every attacker hits, so 3 of the 3 hit."
+        );
+        assert_eq!(
+            mob_sentence(19, 10, 0, 1),
+            "They need 19 or higher on the d20: 1 in 10 attackers hits, so the one attacker misses."
+        );
+        assert!(mob_sentence(21, 0, 0, 5).contains("no mob of them can hit"));
+    }
 }

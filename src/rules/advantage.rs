@@ -26,6 +26,12 @@ impl Sources {
         self.disadvantages.push(source.into());
     }
 
+    /// Adds every source of `other`, each on its side.
+    pub fn merge(&mut self, other: Sources) {
+        self.advantages.extend(other.advantages);
+        self.disadvantages.extend(other.disadvantages);
+    }
+
     /// Adds `source` on the side `mode` names (nothing for a normal roll).
     pub fn add(&mut self, mode: RollMode, source: impl Into<String>) {
         match mode {
@@ -41,6 +47,17 @@ impl Sources {
             (false, true) => RollMode::Advantage,
             (true, false) => RollMode::Disadvantage,
             _ => RollMode::Normal,
+        }
+    }
+
+    /// What the roll's advantage or disadvantage does to a passive score instead (PHB "Passive
+    /// Checks": "If the character has advantage on the check, add 5. For disadvantage, subtract
+    /// 5.").
+    pub fn passive_bonus(&self) -> i32 {
+        match self.mode() {
+            RollMode::Advantage => 5,
+            RollMode::Disadvantage => -5,
+            RollMode::Normal => 0,
         }
     }
 
@@ -82,5 +99,6 @@ mod tests {
             (only_bad.mode(), only_bad.describe().as_str()),
             (RollMode::Disadvantage, "disadvantage: exhaustion")
         );
+        assert_eq!((only_bad.passive_bonus(), sources.passive_bonus(), Sources::default().passive_bonus()), (-5, 0, 0));
     }
 }

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
+use super::advantage::Sources;
 use super::creature::Ability;
 
 /// A condition of PHB appendix A.
@@ -163,6 +164,9 @@ impl Condition {
 pub struct Conditions(BTreeSet<Condition>);
 
 impl Conditions {
+    /// No condition at all.
+    pub const NONE: Conditions = Conditions(BTreeSet::new());
+
     /// The conditions given, each as [`Conditions::set`] gives it (unconscious brings prone).
     pub fn new(conditions: impl IntoIterator<Item = Condition>) -> Self {
         let mut all = Self::default();
@@ -251,6 +255,48 @@ pub const EXHAUSTION_EFFECTS: [&str; 6] = [
 /// Every effect of exhaustion at `level`, in words (level 3: the first three).
 pub fn exhaustion_effects(level: u8) -> &'static [&'static str] {
     &EXHAUSTION_EFFECTS[..usize::from(level.min(DEATH_BY_EXHAUSTION))]
+}
+
+/// The level of exhaustion from which a creature has disadvantage on ability checks (PHB
+/// appendix A, "Exhaustion": level 1).
+pub const EXHAUSTION_HAMPERS_CHECKS: u8 = 1;
+
+/// The level of exhaustion from which a creature has disadvantage on attack rolls and saving
+/// throws (PHB appendix A, "Exhaustion": level 3).
+pub const EXHAUSTION_HAMPERS_SAVES: u8 = 3;
+
+/// What `who`'s conditions and exhaustion give its ability checks, every one of them (a skill's,
+/// initiative's Dexterity check, Hide's Stealth, Search's Perception, a chase's checks; a passive
+/// score through [`Sources::passive_bonus`]): disadvantage while poisoned (PHB appendix A,
+/// "Poisoned") or frightened ("Frightened"; the source of the fear is not tracked, docs/rules.md),
+/// and from exhaustion level 1 ("Exhaustion"). The one definition of them.
+pub fn ability_check_sources(who: &str, conditions: &Conditions, exhaustion: u8) -> Sources {
+    let mut sources = Sources::default();
+    for condition in [Condition::Frightened, Condition::Poisoned] {
+        if conditions.has(condition) {
+            sources.disadvantage(format!("{who} is {}", condition.name()));
+        }
+    }
+    if exhaustion >= EXHAUSTION_HAMPERS_CHECKS {
+        sources.disadvantage(format!("{who} has exhaustion {exhaustion}"));
+    }
+    sources
+}
+
+/// What `who`'s conditions and exhaustion give its saving throws of `ability` (`None`: a death
+/// saving throw, which is of no ability): disadvantage from exhaustion level 3 (PHB appendix A,
+/// "Exhaustion"), and on Dexterity saving throws while restrained ("Restrained"). Poisoned gives
+/// saving throws nothing. The one definition of them; the automatic failures of paralyzed,
+/// petrified, stunned and unconscious creatures are [`Conditions::auto_fail_by`].
+pub fn saving_throw_sources(who: &str, conditions: &Conditions, exhaustion: u8, ability: Option<Ability>) -> Sources {
+    let mut sources = Sources::default();
+    if ability == Some(Ability::Dex) && conditions.has(Condition::Restrained) {
+        sources.disadvantage(format!("{who} is restrained"));
+    }
+    if exhaustion >= EXHAUSTION_HAMPERS_SAVES {
+        sources.disadvantage(format!("{who} has exhaustion {exhaustion}"));
+    }
+    sources
 }
 
 /// A creature's speed after its conditions and exhaustion, and why it changed.
@@ -342,6 +388,29 @@ mod tests {
         assert_eq!(exhausted_max_hp(31, 3), 31);
         assert_eq!(exhausted_max_hp(31, 4), 15);
         assert_eq!(standing_cost(25), 12);
+    }
+
+    /// PHB appendix A, "Poisoned": "disadvantage on attack rolls and ability checks"; "Exhaustion":
+    /// level 1 "disadvantage on ability checks", level 3 "disadvantage on attack rolls and saving
+    /// throws". Initiative, Hide, Search and a chase's checks read the first; every saving throw,
+    /// death saves included, the second.
+    #[test]
+    fn poison_and_exhaustion_hamper_checks_and_exhaustion_3_saves() {
+        use crate::rules::dice::RollMode;
+        let none = Conditions::default();
+        let poisoned = Conditions::new([Condition::Poisoned]);
+        assert_eq!(ability_check_sources("Lia", &none, 0).mode(), RollMode::Normal);
+        assert_eq!(ability_check_sources("Lia", &poisoned, 0).describe(), "disadvantage: Lia is poisoned");
+        assert_eq!(ability_check_sources("Lia", &none, 1).describe(), "disadvantage: Lia has exhaustion 1");
+        assert_eq!(
+            ability_check_sources("Lia", &Conditions::new([Condition::Frightened]), 0).mode(),
+            RollMode::Disadvantage
+        );
+        assert_eq!(saving_throw_sources("Lia", &poisoned, 2, Some(Ability::Con)).mode(), RollMode::Normal);
+        assert_eq!(saving_throw_sources("Lia", &none, 3, None).describe(), "disadvantage: Lia has exhaustion 3");
+        let restrained = Conditions::new([Condition::Restrained]);
+        assert_eq!(saving_throw_sources("Lia", &restrained, 0, Some(Ability::Dex)).mode(), RollMode::Disadvantage);
+        assert_eq!(saving_throw_sources("Lia", &restrained, 0, Some(Ability::Wis)).mode(), RollMode::Normal);
     }
 
     #[test]

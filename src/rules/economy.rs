@@ -3,9 +3,13 @@
 //!
 //! PHB "Actions in Combat" (Attack, Dash, Disengage, Dodge, Help, Hide; 004_ebe0798b5689cc3b.txt);
 //! DMG "Adjudicating Reaction Timing" (000_8c43542ae10d17a7.txt, 002_ce573f1e51986339.txt). The
-//! calls the rules leave open are in `docs/rules.md`, "Turns and reactions".
+//! calls the rules leave open are in `docs/rules.md`, "Turns and reactions". An incapacitated
+//! creature "can't take actions or reactions" (PHB appendix A, "Incapacitated"; a bonus action is
+//! an action too): every part of the economy refuses it ([`able_to_act`]).
 
 use serde::{Deserialize, Serialize};
+
+use super::conditions::{Condition, Conditions};
 
 /// The actions every creature can take on its turn (PHB "Actions in Combat").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -107,6 +111,21 @@ pub enum EconomyError {
     ReactionSpent,
     #[error("nothing is readied")]
     NothingReadied,
+    /// Incapacitated, or a condition that includes it (paralyzed, petrified, stunned,
+    /// unconscious): no actions, bonus actions or reactions.
+    #[error("it is {} (incapacitated): it can't take actions, bonus actions or reactions", .condition.name())]
+    Incapacitated { condition: Condition },
+}
+
+/// Whether a creature with `conditions` may spend any part of its turn or round: not while
+/// incapacitated (PHB appendix A, "Incapacitated": "can't take actions or reactions"; paralyzed,
+/// petrified, stunned and unconscious creatures are incapacitated). Every method of [`Economy`]
+/// that spends an action, a bonus action, the object interaction or the reaction asks it first.
+pub fn able_to_act(conditions: &Conditions) -> Result<(), EconomyError> {
+    match conditions.incapacitated_by() {
+        Some(condition) => Err(EconomyError::Incapacitated { condition }),
+        None => Ok(()),
+    }
 }
 
 /// A trigger for a readied action (PHB "Ready": "the perceivable circumstance that will trigger
@@ -230,8 +249,14 @@ impl Economy {
     }
 
     /// What would pay for `action` now: the bonus action when the sheet allows it there (keeping
-    /// the action for something else), else the action.
-    pub fn can_take(&self, action: Action, options: &TurnOptions) -> Result<Slot, EconomyError> {
+    /// the action for something else), else the action; nothing while `conditions` incapacitate.
+    pub fn can_take(
+        &self,
+        action: Action,
+        options: &TurnOptions,
+        conditions: &Conditions,
+    ) -> Result<Slot, EconomyError> {
+        able_to_act(conditions)?;
         if options.bonus_actions.contains(&action) && !self.bonus_action_used() {
             return Ok(Slot::BonusAction);
         }
@@ -244,25 +269,35 @@ impl Economy {
     }
 
     /// Takes `action`; the Attack action makes its first attack at once (the rest wait in
-    /// `attacks_left`), Disengage marks the turn.
-    pub fn take(&mut self, action: Action, options: &TurnOptions) -> Result<Slot, EconomyError> {
-        let slot = self.can_take(action, options)?;
+    /// `attacks_left`), Disengage marks the turn. An Attack taken as a bonus action is one attack:
+    /// Extra Attack and Multiattack multiply the Attack action only (PHB "Extra Attack": "whenever
+    /// you take the Attack action on your turn"; "Bonus Actions").
+    pub fn take(
+        &mut self,
+        action: Action,
+        options: &TurnOptions,
+        conditions: &Conditions,
+    ) -> Result<Slot, EconomyError> {
+        let slot = self.can_take(action, options, conditions)?;
         self.taken.push((action, slot));
-        match action {
-            Action::Attack => self.attacks_left = options.attacks() - 1,
-            Action::Disengage => self.disengaged = true,
+        match (action, slot) {
+            (Action::Attack, Slot::Action) => self.attacks_left = options.attacks() - 1,
+            // Its one attack is the one made now; the Attack action's, if any wait, still wait.
+            (Action::Attack, Slot::BonusAction) => {}
+            (Action::Disengage, _) => self.disengaged = true,
             _ => {}
         }
         Ok(slot)
     }
 
     /// One attack: the next of the Attack action taken, or the first of a new one.
-    pub fn attack(&mut self, options: &TurnOptions) -> Result<(), EconomyError> {
+    pub fn attack(&mut self, options: &TurnOptions, conditions: &Conditions) -> Result<(), EconomyError> {
+        able_to_act(conditions)?;
         if self.attacks_left > 0 {
             self.attacks_left -= 1;
             return Ok(());
         }
-        match self.take(Action::Attack, options) {
+        match self.take(Action::Attack, options, conditions) {
             Ok(_) => Ok(()),
             Err(_) if self.taken.iter().any(|(a, _)| *a == Action::Attack) => Err(EconomyError::NoAttacksLeft),
             Err(error) => Err(error),
@@ -284,17 +319,21 @@ impl Economy {
         }
     }
 
-    /// The free interaction with one object; a second needs the Use an Object action.
-    pub fn interact(&mut self, options: &TurnOptions) -> Result<Option<Slot>, EconomyError> {
+    /// The free interaction with one object; a second needs the Use an Object action. An
+    /// incapacitated creature has neither (call, docs/rules.md "Turns and reactions": the free
+    /// interaction goes with the turn's activity, PHB "Interacting with Objects Around You").
+    pub fn interact(&mut self, options: &TurnOptions, conditions: &Conditions) -> Result<Option<Slot>, EconomyError> {
+        able_to_act(conditions)?;
         if !self.object_interaction_used {
             self.object_interaction_used = true;
             return Ok(None);
         }
-        self.take(Action::UseAnObject, options).map(Some)
+        self.take(Action::UseAnObject, options, conditions).map(Some)
     }
 
     /// Spends the reaction.
-    pub fn react(&mut self) -> Result<(), EconomyError> {
+    pub fn react(&mut self, conditions: &Conditions) -> Result<(), EconomyError> {
+        able_to_act(conditions)?;
         if self.reaction_used {
             return Err(EconomyError::ReactionSpent);
         }
@@ -303,19 +342,19 @@ impl Economy {
     }
 
     /// The Ready action: spends the action and waits for the trigger.
-    pub fn ready(&mut self, readied: Readied) -> Result<(), EconomyError> {
+    pub fn ready(&mut self, readied: Readied, conditions: &Conditions) -> Result<(), EconomyError> {
         // Ready is never a bonus action.
-        self.take(Action::Ready, &TurnOptions::default())?;
+        self.take(Action::Ready, &TurnOptions::default(), conditions)?;
         self.readied = Some(readied);
         Ok(())
     }
 
     /// Fires the readied action with the reaction; returns it.
-    pub fn fire_readied(&mut self) -> Result<Readied, EconomyError> {
+    pub fn fire_readied(&mut self, conditions: &Conditions) -> Result<Readied, EconomyError> {
         if self.readied.is_none() {
             return Err(EconomyError::NothingReadied);
         }
-        self.react()?;
+        self.react(conditions)?;
         self.readied.take().ok_or(EconomyError::NothingReadied)
     }
 
@@ -349,6 +388,9 @@ pub struct Left {
 mod tests {
     use super::*;
 
+    /// No condition: free to act.
+    const OK: Conditions = Conditions::NONE;
+
     fn rogue() -> TurnOptions {
         TurnOptions { attacks_per_action: 1, bonus_actions: vec![Action::Dash, Action::Disengage, Action::Hide] }
     }
@@ -356,8 +398,8 @@ mod tests {
     #[test]
     fn a_second_dash_is_refused() {
         let mut turn = Economy::default();
-        assert_eq!(turn.take(Action::Dash, &TurnOptions::default()), Ok(Slot::Action));
-        let second = turn.take(Action::Dash, &TurnOptions::default());
+        assert_eq!(turn.take(Action::Dash, &TurnOptions::default(), &OK), Ok(Slot::Action));
+        let second = turn.take(Action::Dash, &TurnOptions::default(), &OK);
         assert_eq!(
             second,
             Err(EconomyError::ActionSpent { action: "Dash".into(), spent_on: "Dash".into() }),
@@ -369,10 +411,10 @@ mod tests {
     #[test]
     fn a_bonus_action_dash_keeps_the_action_and_allows_a_second_dash() {
         let mut turn = Economy::default();
-        assert_eq!(turn.take(Action::Dash, &rogue()), Ok(Slot::BonusAction));
+        assert_eq!(turn.take(Action::Dash, &rogue(), &OK), Ok(Slot::BonusAction));
         assert!(turn.left(&rogue()).action);
-        assert_eq!(turn.take(Action::Dash, &rogue()), Ok(Slot::Action));
-        assert!(turn.take(Action::Dash, &rogue()).is_err(), "two Dashes at most");
+        assert_eq!(turn.take(Action::Dash, &rogue(), &OK), Ok(Slot::Action));
+        assert!(turn.take(Action::Dash, &rogue(), &OK).is_err(), "two Dashes at most");
         assert!(!turn.left(&rogue()).bonus_action);
     }
 
@@ -380,56 +422,59 @@ mod tests {
     fn the_attack_action_makes_the_sheets_number_of_attacks() {
         let fighter = TurnOptions { attacks_per_action: 2, bonus_actions: Vec::new() };
         let mut turn = Economy::default();
-        assert_eq!(turn.attack(&fighter), Ok(()));
+        assert_eq!(turn.attack(&fighter, &OK), Ok(()));
         assert_eq!(turn.left(&fighter).attacks_left, 1);
-        assert_eq!(turn.attack(&fighter), Ok(()));
-        assert_eq!(turn.attack(&fighter), Err(EconomyError::NoAttacksLeft));
+        assert_eq!(turn.attack(&fighter, &OK), Ok(()));
+        assert_eq!(turn.attack(&fighter, &OK), Err(EconomyError::NoAttacksLeft));
         let mut dodger = Economy::default();
-        dodger.take(Action::Dodge, &fighter).expect("the action is free");
-        assert!(matches!(dodger.attack(&fighter), Err(EconomyError::ActionSpent { .. })));
+        dodger.take(Action::Dodge, &fighter, &OK).expect("the action is free");
+        assert!(matches!(dodger.attack(&fighter, &OK), Err(EconomyError::ActionSpent { .. })));
     }
 
     #[test]
     fn the_reaction_is_one_a_round_and_comes_back_at_the_start_of_the_turn() {
         let mut turn = Economy::default();
-        assert_eq!(turn.react(), Ok(()));
-        assert_eq!(turn.react(), Err(EconomyError::ReactionSpent));
+        assert_eq!(turn.react(&OK), Ok(()));
+        assert_eq!(turn.react(&OK), Err(EconomyError::ReactionSpent));
         assert!(!turn.left(&TurnOptions::default()).reaction);
         turn.start_turn();
-        assert_eq!(turn.react(), Ok(()), "restored at the start of its turn");
+        assert_eq!(turn.react(&OK), Ok(()), "restored at the start of its turn");
     }
 
     #[test]
     fn one_free_object_interaction_then_the_action() {
         let mut turn = Economy::default();
-        assert_eq!(turn.interact(&TurnOptions::default()), Ok(None));
-        assert_eq!(turn.interact(&TurnOptions::default()), Ok(Some(Slot::Action)));
-        assert!(turn.interact(&TurnOptions::default()).is_err());
+        assert_eq!(turn.interact(&TurnOptions::default(), &OK), Ok(None));
+        assert_eq!(turn.interact(&TurnOptions::default(), &OK), Ok(Some(Slot::Action)));
+        assert!(turn.interact(&TurnOptions::default(), &OK).is_err());
     }
 
     #[test]
     fn a_readied_action_fires_once_with_the_reaction_and_is_lost_at_the_next_turn() {
         let readied = Readied { trigger: Trigger::Moves(None), response: Response::Attack("Longbow".into()) };
         let mut turn = Economy::default();
-        turn.ready(readied.clone()).expect("the action is free");
+        turn.ready(readied.clone(), &OK).expect("the action is free");
         assert!(turn.action_used());
         assert!(readied.triggered_by_move("thug", true));
         assert!(!readied.triggered_by_move("lia", false), "an ally moving doesn't set it off");
-        assert_eq!(turn.fire_readied(), Ok(readied.clone()));
-        assert_eq!(turn.fire_readied(), Err(EconomyError::NothingReadied));
+        assert_eq!(turn.fire_readied(&OK), Ok(readied.clone()));
+        assert_eq!(turn.fire_readied(&OK), Err(EconomyError::NothingReadied));
         let mut unfired = Economy::default();
-        unfired.ready(readied).expect("ready");
+        unfired.ready(readied, &OK).expect("ready");
         unfired.start_turn();
         assert_eq!(unfired.readied, None);
         let mut reacted = Economy::default();
         reacted
-            .ready(Readied {
-                trigger: Trigger::Other("the door opens".into()),
-                response: Response::Other("shut it".into()),
-            })
+            .ready(
+                Readied {
+                    trigger: Trigger::Other("the door opens".into()),
+                    response: Response::Other("shut it".into()),
+                },
+                &OK,
+            )
             .expect("ready");
-        reacted.react().expect("an opportunity attack first");
-        assert_eq!(reacted.fire_readied(), Err(EconomyError::ReactionSpent), "one reaction a round");
+        reacted.react(&OK).expect("an opportunity attack first");
+        assert_eq!(reacted.fire_readied(&OK), Err(EconomyError::ReactionSpent), "one reaction a round");
     }
 
     #[test]
@@ -439,10 +484,72 @@ mod tests {
         assert_eq!(Reaction::Turn.timing(), Timing::AfterTrigger);
     }
 
+    /// PHB "Extra Attack" ("whenever you take the Attack action on your turn") and "Bonus
+    /// Actions": a sheet of two attacks per Attack action that may also Attack as a bonus action
+    /// makes 3 attacks in a turn, not 4: the bonus-action Attack is one attack.
+    #[test]
+    fn a_bonus_action_attack_is_one_attack() {
+        let sheet = TurnOptions { attacks_per_action: 2, bonus_actions: vec![Action::Attack] };
+        let mut turn = Economy::default();
+        let mut made = 0;
+        while turn.attack(&sheet, &OK).is_ok() {
+            made += 1;
+            assert!(made <= 4, "runs away");
+        }
+        assert_eq!(made, 3, "two with the action and one with the bonus action");
+        assert_eq!(turn.taken, [(Action::Attack, Slot::BonusAction), (Action::Attack, Slot::Action)]);
+        assert_eq!(turn.attack(&sheet, &OK), Err(EconomyError::NoAttacksLeft));
+        let mut bonus_last = Economy::default();
+        bonus_last
+            .take(Action::Attack, &TurnOptions { bonus_actions: Vec::new(), ..sheet.clone() }, &OK)
+            .expect("free");
+        assert_eq!(bonus_last.attacks_left, 1, "the Attack action: two attacks");
+        assert_eq!(bonus_last.take(Action::Attack, &sheet, &OK), Ok(Slot::BonusAction));
+        assert_eq!(bonus_last.attacks_left, 1, "the bonus action's one attack is made now; the action's waits");
+    }
+
+    /// PHB appendix A, "Incapacitated": "can't take actions or reactions"; "Paralyzed",
+    /// "Petrified", "Stunned", "Unconscious": each is incapacitated. No Dash, Disengage, Dodge,
+    /// Use an Object, Ready, object interaction or reaction, as an action or a bonus action.
+    #[test]
+    fn an_incapacitated_creature_takes_no_action_bonus_action_or_reaction() {
+        for condition in [
+            Condition::Incapacitated,
+            Condition::Paralyzed,
+            Condition::Petrified,
+            Condition::Stunned,
+            Condition::Unconscious,
+        ] {
+            let out = Conditions::new([condition]);
+            let refused = Err(EconomyError::Incapacitated { condition });
+            let mut turn = Economy::default();
+            for action in Action::ALL {
+                assert_eq!(turn.take(action, &rogue(), &out), refused.clone().map(|()| Slot::Action), "{action:?}");
+            }
+            assert_eq!(turn.attack(&rogue(), &out), refused);
+            assert_eq!(turn.interact(&rogue(), &out), refused.clone().map(|()| None));
+            assert_eq!(turn.react(&out), refused);
+            let readied = Readied { trigger: Trigger::Moves(None), response: Response::Other("duck".into()) };
+            assert_eq!(turn.ready(readied.clone(), &out), refused);
+            assert_eq!(turn, Economy::default(), "a refusal spends nothing");
+            turn.ready(readied, &OK).expect("readied before it was stunned");
+            assert_eq!(turn.fire_readied(&out).map(drop), refused, "the readied reaction waits");
+            assert!(turn.readied.is_some() && !turn.reaction_used);
+        }
+        assert_eq!(
+            EconomyError::Incapacitated { condition: Condition::Stunned }.to_string(),
+            "it is stunned (incapacitated): it can't take actions, bonus actions or reactions"
+        );
+        assert_eq!(
+            Economy::default().take(Action::Dash, &rogue(), &Conditions::new([Condition::Prone])),
+            Ok(Slot::BonusAction)
+        );
+    }
+
     #[test]
     fn disengage_is_undone_with_its_refund() {
         let mut turn = Economy::default();
-        turn.take(Action::Disengage, &TurnOptions::default()).expect("free");
+        turn.take(Action::Disengage, &TurnOptions::default(), &OK).expect("free");
         assert!(turn.disengaged);
         turn.refund(Action::Disengage);
         assert!(!turn.disengaged && !turn.action_used());

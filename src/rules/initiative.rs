@@ -2,12 +2,35 @@
 //! chase's rounds are to share it (issue: chases).
 //!
 //! PHB "Combat": each participant rolls a Dexterity check for initiative and acts in order from
-//! the highest; DMG "Tracking Initiative". Ties: the higher Dexterity modifier goes first, then a
-//! roll-off from the session's dice (a project call, recorded in docs/rules.md).
+//! the highest; DMG "Tracking Initiative". Being a Dexterity check, the roll has what the
+//! creature's ability checks have: disadvantage while poisoned, frightened or exhausted (PHB
+//! appendix A, `conditions::ability_check_sources`). Ties: the higher Dexterity modifier goes
+//! first, then a roll-off from the session's dice (a project call, recorded in docs/rules.md).
 
 use serde::{Deserialize, Serialize};
 
+use super::advantage::Sources;
+use super::conditions::{Conditions, ability_check_sources};
 use super::dice::{DiceError, DiceRoll, RollMode, SeededDice};
+
+/// A creature about to roll initiative: its id, its Dexterity modifier, and what its conditions
+/// and exhaustion give its Dexterity check (PHB "Initiative": "a Dexterity check"; appendix A,
+/// "Poisoned" and "Exhaustion": disadvantage on ability checks).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Roller {
+    pub id: String,
+    pub dex: i8,
+    /// Why the check has advantage or disadvantage ([`ability_check_sources`]).
+    pub sources: Sources,
+}
+
+impl Roller {
+    /// The creature `id` (named `name` in the sources) with Dexterity modifier `dex`, its
+    /// conditions and its level of exhaustion.
+    pub fn new(id: &str, name: &str, dex: i8, conditions: &Conditions, exhaustion: u8) -> Self {
+        Self { id: id.to_owned(), dex, sources: ability_check_sources(name, conditions, exhaustion) }
+    }
+}
 
 /// One participant's place in the order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,11 +58,12 @@ pub struct InitiativeOrder {
 }
 
 impl InitiativeOrder {
-    /// Rolls initiative (d20 + Dexterity modifier) for each participant, in the order given, and
-    /// sorts them; also returns each participant's roll, for the log.
-    pub fn roll(participants: &[(String, i8)], dice: &mut SeededDice) -> Result<(Self, Vec<DiceRoll>), DiceError> {
+    /// Rolls initiative (d20 + Dexterity modifier, with the check's advantage or disadvantage) for
+    /// each participant, in the order given, and sorts them; also returns each participant's roll,
+    /// for the log.
+    pub fn roll(participants: &[Roller], dice: &mut SeededDice) -> Result<(Self, Vec<DiceRoll>), DiceError> {
         let mut order = Self::default();
-        let rolls = participants.iter().map(|(id, dex)| order.join(id, *dex, dice)).collect::<Result<_, _>>()?;
+        let rolls = participants.iter().map(|roller| order.join(roller, dice)).collect::<Result<_, _>>()?;
         Ok((order, rolls))
     }
 
@@ -53,10 +77,13 @@ impl InitiativeOrder {
     }
 
     /// A new arrival rolls initiative and takes its place (DMG "Role Reversal": new participants
-    /// join with initiative). The current turn stays with whoever has it. Returns the roll.
-    pub fn join(&mut self, id: &str, dex: i8, dice: &mut SeededDice) -> Result<DiceRoll, DiceError> {
+    /// join with initiative), with the advantage or disadvantage of its Dexterity check. The
+    /// current turn stays with whoever has it. Returns the roll.
+    pub fn join(&mut self, roller: &Roller, dice: &mut SeededDice) -> Result<DiceRoll, DiceError> {
+        let Roller { id, dex, sources } = roller;
+        let (id, dex) = (id.as_str(), *dex);
         let notation = format!("1d20{dex:+}");
-        let roll = dice.roll(&notation, RollMode::Normal)?;
+        let roll = dice.roll(&notation, sources.mode())?;
         let initiative = roll.total;
         // The roll-off that settles a tie of initiative and Dexterity.
         let tiebreak = dice.roll("1d100", RollMode::Normal)?.total;
@@ -172,8 +199,32 @@ impl InitiativeOrder {
 mod tests {
     use super::*;
 
-    fn party() -> Vec<(String, i8)> {
-        [("brom", 0), ("lia", 4), ("sera", 0), ("thug", 0)].iter().map(|(id, dex)| ((*id).to_owned(), *dex)).collect()
+    use crate::rules::conditions::Condition;
+
+    /// A creature with no condition and no exhaustion.
+    fn plain(id: &str, dex: i8) -> Roller {
+        Roller::new(id, id, dex, &Conditions::default(), 0)
+    }
+
+    fn party() -> Vec<Roller> {
+        [("brom", 0), ("lia", 4), ("sera", 0), ("thug", 0)].iter().map(|(id, dex)| plain(id, *dex)).collect()
+    }
+
+    /// PHB "Initiative": initiative is a Dexterity check; appendix A: a poisoned creature, and one
+    /// with exhaustion (level 1 on), has disadvantage on ability checks. The roll takes it.
+    #[test]
+    fn poison_and_exhaustion_give_initiative_disadvantage() {
+        let poisoned = Roller::new("thug", "Thug", 2, &Conditions::new([Condition::Poisoned]), 0);
+        let exhausted = Roller::new("lia", "Lia", 4, &Conditions::default(), 1);
+        let prone = Roller::new("brom", "Brom", 0, &Conditions::new([Condition::Prone]), 0);
+        let mut order = InitiativeOrder::default();
+        let mut dice = SeededDice::new(9);
+        assert_eq!(order.join(&poisoned, &mut dice).expect("rolls").mode, RollMode::Disadvantage);
+        assert_eq!(poisoned.sources.describe(), "disadvantage: Thug is poisoned");
+        assert_eq!(order.join(&exhausted, &mut dice).expect("rolls").mode, RollMode::Disadvantage);
+        assert_eq!(order.join(&prone, &mut dice).expect("rolls").mode, RollMode::Normal, "prone: no ability check");
+        let (_, rolls) = InitiativeOrder::roll(&[poisoned, plain("sera", 0)], &mut dice).expect("rolls");
+        assert_eq!(rolls.iter().map(|r| r.mode).collect::<Vec<_>>(), [RollMode::Disadvantage, RollMode::Normal]);
     }
 
     #[test]
@@ -230,7 +281,7 @@ mod tests {
         assert_eq!(now.as_ref(), Some(&before[1]), "the next one acts now");
         assert_eq!(order.round, 1);
         assert_eq!(order.pass_turn().map(|e| e.id.clone()).as_ref(), Some(&before[0]), "then the delayer");
-        order.join("wolf", 2, &mut dice).expect("joins");
+        order.join(&plain("wolf", 2), &mut dice).expect("joins");
         let after = ids(&order);
         let at = |id: &str| after.iter().position(|e| e == id).expect("there");
         assert_eq!(at(&before[0]), at(&before[1]) + 1, "a later sort keeps the delayer behind: {after:?}");
@@ -246,7 +297,7 @@ mod tests {
         let mut order = InitiativeOrder::roll(&party(), &mut dice).expect("rolls").0;
         order.pass_turn();
         let acting = order.current().map(|e| e.id.clone()).expect("someone acts");
-        order.join("wolf", 2, &mut dice).expect("joins");
+        order.join(&plain("wolf", 2), &mut dice).expect("joins");
         assert_eq!(order.entries.len(), 5);
         assert_eq!(order.current().map(|e| e.id.clone()), Some(acting.clone()), "the turn stays");
         let after = order.after(&acting).map(|e| e.id.clone()).expect("someone after");

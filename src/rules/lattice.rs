@@ -108,6 +108,42 @@ pub fn centre(grid: Grid, cell: Cell) -> Point {
     }
 }
 
+/// The cells whose closed region holds `p`: the one cell around a point inside it, the two on
+/// either side of an edge, the cells round a vertex (4 on squares, 3 on hexes). Exact.
+pub fn cells_touching(grid: Grid, p: Point) -> Vec<Cell> {
+    // A cell reaches at most one cell's width from its centre along each lattice axis.
+    let (scale, below, above) = match grid {
+        Grid::Square => (SQUARE_SCALE, 1, 0),
+        Grid::Hex(_) => (HEX_SCALE, 1, 1),
+    };
+    let (a, b) = (p.a.div_euclid(scale), p.b.div_euclid(scale));
+    let mut cells = Vec::new();
+    for x in a - below..=a + above {
+        for y in b - below..=b + above {
+            let (Ok(x), Ok(y)) = (i32::try_from(x), i32::try_from(y)) else { continue };
+            let cell = Cell::new(x, y);
+            if in_closed_cell(grid, cell, p) {
+                cells.push(cell);
+            }
+        }
+    }
+    cells
+}
+
+/// Whether `p` is inside the cell or on its edge: on one side (or on the line) of every edge of
+/// the convex ring.
+fn in_closed_cell(grid: Grid, cell: Cell, p: Point) -> bool {
+    let ring = ring(grid, cell);
+    let (mut left, mut right) = (false, false);
+    for i in 0..ring.len() {
+        let (u, v) = (ring[i], ring[(i + 1) % ring.len()]);
+        let cross = (v.a - u.a) * (p.b - u.b) - (v.b - u.b) * (p.a - u.a);
+        left |= cross > 0;
+        right |= cross < 0;
+    }
+    !(left && right)
+}
+
 /// An exact fraction `n / d` (`d > 0`): a parameter along a line, or a place along an edge.
 ///
 /// Its terms are sums of products of lattice differences (cross and dot products), below 2^60 in
@@ -585,6 +621,30 @@ mod tests {
 
     fn sq(x: i32, y: i32) -> Point {
         Point::square_corner(x, y)
+    }
+
+    /// A point inside a cell touches it alone, one on an edge the two cells beside it, a vertex
+    /// the 4 squares or 3 hexes round it.
+    #[test]
+    fn the_cells_a_point_touches() {
+        let sorted = |mut cells: Vec<Cell>| {
+            cells.sort_by_key(|c| (c.x, c.y));
+            cells
+        };
+        let square = Grid::Square;
+        assert_eq!(cells_touching(square, centre(square, Cell::new(2, 3))), [Cell::new(2, 3)]);
+        assert_eq!(sorted(cells_touching(square, Point::new(4, 7))), [Cell::new(1, 3), Cell::new(2, 3)], "an edge");
+        assert_eq!(cells_touching(square, Point::square_corner(2, 3)).len(), 4);
+        for o in [HexOrientation::PointyTop, HexOrientation::FlatTop] {
+            let hex = Grid::Hex(o);
+            let cell = Cell::new(-2, 3);
+            assert_eq!(cells_touching(hex, centre(hex, cell)), [cell]);
+            for corner in corners(hex, cell) {
+                let round = cells_touching(hex, corner);
+                assert_eq!(round.len(), 3, "{corner:?}");
+                assert!(round.contains(&cell));
+            }
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ use super::distance::DiagonalParity;
 use super::fight::saves::{InArea, SaveEffect, Unaffected};
 use super::fight::{Field, Fighter};
 use super::health::{DamageType, Life};
+use super::lattice::{Point, cells_touching};
 use super::movement::{self, MoveError, Occupant, Path, fit_at};
 use super::sight::CoverDegree;
 use super::{Cell, Footprint, Grid, Size};
@@ -537,7 +538,7 @@ pub fn pour_cells(grid: Grid, pours_on: Cell) -> Vec<Cell> {
 /// The creatures the cauldron's oil falls on: any in the square below it, from the ground up to
 /// the cauldron's own height ([`Field::in_area`]; objects and the dead left out). The oil falls
 /// from above, so walls give no cover from it; a ram's operators are sheltered by its gallery
-/// roof.
+/// roof, and the creatures a siege tower shelters by the tower, unless the cauldron is inside it.
 pub fn in_pour(field: &Field, cauldron: &Fighter) -> Result<(Vec<Cell>, Vec<InArea>), SiegeError> {
     let weapon = format!("the {}", SiegeKind::Cauldron.name());
     let Some(pours_on) = cauldron.siege.and_then(|s| s.pours_on) else {
@@ -552,7 +553,10 @@ pub fn in_pour(field: &Field, cauldron: &Fighter) -> Result<(Vec<Cell>, Vec<InAr
             id: f.id.clone(),
             name: f.name().to_owned(),
             cover: CoverDegree::None,
-            unaffected: under_ram_roof(field, f).map(|ram| Unaffected::Sheltered(Shelter::roof(f, ram))),
+            unaffected: under_ram_roof(field, f)
+                .map(|ram| Shelter::roof(f, ram))
+                .or_else(|| sheltered_in_tower(field, f, |tower| inside_tower(field, cauldron, tower)))
+                .map(Unaffected::Sheltered),
         })
         .collect();
     Ok((cells, inside))
@@ -562,8 +566,8 @@ pub fn in_pour(field: &Field, cauldron: &Fighter) -> Result<(Vec<Cell>, Vec<InAr
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum Shelter {
-    /// Inside a siege tower, against an attacker outside it: "total cover from attacks outside
-    /// the tower".
+    /// A Medium or smaller creature inside a siege tower, against an attacker or an area's point
+    /// of origin outside it: "total cover from attacks outside the tower".
     SiegeTower { target: String, tower: String },
     /// Working a ram, under its gallery roof, against an attack from above.
     RamRoof { target: String, ram: String },
@@ -600,6 +604,10 @@ fn under_ram_roof<'a>(field: &Field<'a>, who: &Fighter) -> Option<&'a Fighter> {
         .find(|ram| !who.side.is_hostile_to(ram.side) && field.feet_between(who, ram) <= CREW_REACH)
 }
 
+/// The largest creature a siege tower shelters: "Medium or smaller creatures inside ... have
+/// total cover from attacks outside the tower".
+pub const TOWER_SHELTERS_UP_TO: Size = Size::Medium;
+
 /// The siege tower `who` is inside (every cell of its space in the tower's), if any.
 fn tower_holding<'a>(field: &Field<'a>, who: &Fighter) -> Option<&'a Fighter> {
     field.fighters.iter().find(|f| {
@@ -609,22 +617,46 @@ fn tower_holding<'a>(field: &Field<'a>, who: &Fighter) -> Option<&'a Fighter> {
     })
 }
 
-/// The siege equipment that gives `target` total cover from `attacker`, if any: inside a siege
-/// tower against an attacker outside it ("total cover from attacks outside the tower"), or a
-/// ram's operator against an attack from above (an attacker higher than it, or an `indirect`
-/// attack: a stone's high arc).
+/// Whether `who` is inside `tower`.
+fn inside_tower(field: &Field, who: &Fighter, tower: &Fighter) -> bool {
+    tower_holding(field, who).is_some_and(|t| t.id == tower.id)
+}
+
+/// The shelter of the siege tower `who` is inside, if it is a creature of Medium size or smaller
+/// ([`TOWER_SHELTERS_UP_TO`]; a larger one inside is not sheltered) and the attack or the area
+/// comes from outside the tower (`from_inside` tells whether it comes from inside the tower).
+fn sheltered_in_tower(field: &Field, who: &Fighter, from_inside: impl Fn(&Fighter) -> bool) -> Option<Shelter> {
+    if who.is_object || who.size > TOWER_SHELTERS_UP_TO {
+        return None;
+    }
+    let tower = tower_holding(field, who)?;
+    (!from_inside(tower)).then(|| Shelter::SiegeTower { target: who.name().to_owned(), tower: tower.name().to_owned() })
+}
+
+/// The siege equipment that gives `target` total cover from `attacker`, if any: a Medium or
+/// smaller creature inside a siege tower against an attacker outside it ("total cover from
+/// attacks outside the tower"), or a ram's operator against an attack from above (an attacker
+/// higher than it, or an `indirect` attack: a stone's high arc).
 pub fn shelter(field: &Field, attacker: &Fighter, target: &Fighter, indirect: bool) -> Option<Shelter> {
-    if let Some(tower) = tower_holding(field, target) {
-        let attacker_inside = tower_holding(field, attacker).is_some_and(|t| t.id == tower.id);
-        if !attacker_inside {
-            return Some(Shelter::SiegeTower { target: target.name().to_owned(), tower: tower.name().to_owned() });
-        }
+    if let Some(tower) = sheltered_in_tower(field, target, |tower| inside_tower(field, attacker, tower)) {
+        return Some(tower);
     }
     let from_above = indirect || attacker.elevation > target.elevation;
     if from_above {
         return under_ram_roof(field, target).map(|ram| Shelter::roof(target, ram));
     }
     None
+}
+
+/// The siege equipment that gives `who` total cover from an area of effect whose point of origin
+/// is `origin`: a siege tower shelters it from an area as from an attack, when the origin is
+/// outside the tower (call, docs/rules.md "Siege equipment": an origin on the tower's outer edge
+/// is outside it; one inside the tower, or on the edge between two of its cells, is inside). The
+/// saving throws of `fight::saves::creatures_in_area` read it.
+pub fn area_shelter(field: &Field, who: &Fighter, origin: Point) -> Option<Shelter> {
+    sheltered_in_tower(field, who, |tower| {
+        cells_touching(field.grid(), origin).iter().all(|cell| tower.cells.contains(cell))
+    })
 }
 
 /// Whether `kind`'s space is open to creatures: a siege tower's (they ride inside it).

@@ -317,7 +317,8 @@ impl Scenario {
                     Role::Quarry => 0,
                     Role::Pursuer => -nearest(token),
                 });
-                Some(Entrant { id: id.clone(), sheet: token.sheet(), role, position })
+                let conditions = token.conditions.clone();
+                Some(Entrant { id: id.clone(), sheet: token.sheet(), role, position, conditions })
             })
             .collect()
     }

@@ -178,6 +178,7 @@ pub fn said(notice: &Said) -> String {
                 format!("{who} needs {cost} ft to stand and has {left} ft left")
             }
             StandError::NotProne => format!("{who} isn't prone"),
+            StandError::SpeedZero { .. } => format!("{who} stays prone: {why}"),
         },
         Said::StoodUp { who, cost } => format!("{who} stands up for {cost} ft"),
         Said::CantHelp { who, why } => format!("{who} can't help: {why}"),

@@ -294,6 +294,12 @@ fn tables_and_mobs() {
     assert_eq!(code, 0, "{err}");
     let answer: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!((answer["roll_needed"].clone(), answer["hits"].clone()), (serde_json::json!(14), serde_json::json!(2)));
+    // In words, as the Mob Attacks table reads: the d20 roll needed, the attackers for one hit.
+    let (code, out, err) = battlemap(&["mob", "--bonus", "0", "--ac", "20", "--attackers", "20"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "They need a 20 on the d20: 1 in 20 attackers hits, so 1 of the 20 hits.");
+    let (_, out, _) = battlemap(&["mob", "--bonus", "5", "--ac", "19", "--attackers", "8"]);
+    assert_eq!(out.trim(), "They need 14 or higher on the d20: 1 in 3 attackers hits, so 2 of the 8 hit.");
 }
 
 /// A small square room for the fight queries: Ana and Bo flank the goblin east and west (DMG

@@ -86,6 +86,17 @@ fn a_creature_in_a_siege_tower_has_total_cover_in_every_answer() {
     assert!(on_the_map.sheltered.is_some());
     // From inside, the tower's cover is one way: it shoots out.
     assert_eq!(asked(&scenario, &["cover", "inside", "archer"])["degree"], "none");
+    // An area from outside the tower is kept out as an attack is (docs/rules.md, "Siege
+    // equipment"); one from inside it reaches Lia.
+    let lia_in = |origin: &str| {
+        let saves = asked(&scenario, &["saves", "sphere", "30", "--origin", origin, "--dc", "12"]);
+        let creatures = saves["creatures"].as_array().cloned().unwrap_or_default();
+        creatures.into_iter().find(|c| c["id"] == "inside").unwrap_or_else(|| panic!("Lia in the area: {saves}"))
+    };
+    let outside = lia_in("8,3");
+    assert!(outside["sheltered"].as_str().is_some_and(|s| s.contains("inside Siege tower")), "{outside}");
+    assert_eq!(outside["cover"], "total");
+    assert_eq!(lia_in("4,4")["sheltered"], Value::Null, "an origin inside the tower");
 }
 
 /// A guard on a wall walk 20 ft up, a hero at the wall's foot, an orc beside the hero and a

@@ -276,8 +276,8 @@ fn the_turn_section_spends_what_is_left_and_fills_help_and_ready() {
         harness
     };
     let mut spent = Economy::default();
-    spent.take(Action::Dash, &TurnOptions::default()).expect("free");
-    spent.react().expect("free");
+    spent.take(Action::Dash, &TurnOptions::default(), &Conditions::NONE).expect("free");
+    spent.react(&Conditions::NONE).expect("free");
     let view = TurnView { fight_runs: true, left: spent.left(&TurnOptions::default()), ..turn_view() };
     let harness = run(view, TurnEdit::default());
     assert!(harness.query_by_label("- Action").is_some() && harness.query_by_label("- Reaction").is_some());

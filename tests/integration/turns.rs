@@ -13,7 +13,9 @@ use battlemap::app::core::state::{Reactions, Selection};
 use battlemap::app::core::turns::Turns;
 use battlemap::rules::Cell;
 use battlemap::rules::conditions::Condition;
-use battlemap::rules::economy::{Action, EconomyError, Readied, Response, Trigger};
+use battlemap::rules::dice::RollMode;
+use battlemap::rules::economy::{Action, Economy, EconomyError, Readied, Response, Trigger};
+use battlemap::rules::fight::StandError;
 use battlemap::rules::fight::actions::CantTurn;
 use battlemap::rules::log::{AttackOccasion, LogEntry, RollReason};
 
@@ -326,4 +328,96 @@ fn turning_out_of_turn_takes_the_reaction_and_dodge_ends_at_the_next_turn() {
     assert!(spent, "{}", notice(&app));
     send(&mut app, TurnRequest::StartTurn(brom));
     assert!(app.world().get::<Combatant>(brom).is_some_and(|c| !c.dodging), "Dodge lasts until its next turn");
+}
+
+/// PHB appendix A, "Incapacitated": "can't take actions or reactions" (a stunned creature is
+/// incapacitated). On the map, Brom stunned in his own turn is refused Dash, Disengage, Dodge, Use
+/// an Object, the free object interaction, Ready, Hide and Search with the typed refusal, and
+/// spends nothing; out of his turn he can't turn to face as a reaction.
+#[test]
+fn an_incapacitated_creature_is_refused_its_actions_and_reactions() {
+    let (mut app, brom, _) = brom_beside_the_thug();
+    send(&mut app, FightRequest::Condition { target: brom, condition: Condition::Stunned, on: true });
+    let stunned = EconomyError::Incapacitated { condition: Condition::Stunned };
+    let refused = |app: &App| matches!(said(app), Some(Said::NotNow(NotNow::Spent { error, .. })) if error == stunned);
+    for action in [Action::Dash, Action::Disengage, Action::Dodge, Action::UseAnObject] {
+        send(&mut app, TurnRequest::Act(brom, action));
+        assert!(refused(&app), "{action:?}: {}", notice(&app));
+    }
+    send(&mut app, TurnRequest::Interact(brom));
+    assert!(refused(&app), "the object interaction: {}", notice(&app));
+    let readied = Readied { trigger: Trigger::Moves(None), response: Response::Other("duck".into()) };
+    send(&mut app, TurnRequest::Ready(brom, readied));
+    assert!(refused(&app), "Ready: {}", notice(&app));
+    for enemy in ["thug-1", "thug-2", "captain"] {
+        let target = entity_of(&mut app, enemy);
+        send(&mut app, FightRequest::Condition { target, condition: Condition::Blinded, on: true });
+    }
+    send(&mut app, FightRequest::Hide { who: brom });
+    assert!(refused(&app), "Hide, unseen: {}", notice(&app));
+    send(&mut app, FightRequest::Search { who: brom });
+    assert!(refused(&app), "Search: {}", notice(&app));
+    assert_eq!(app.world().get::<Actions>(brom).map(|a| a.0.clone()), Some(Economy::default()), "nothing spent");
+    assert!(app.world().get::<battlemap::app::core::components::Combatant>(brom).is_some_and(|c| !c.dodging));
+
+    let lia = entity_of(&mut app, "lia");
+    send(&mut app, TurnRequest::StartTurn(lia));
+    send(&mut app, MoveToken::new(lia, Cell::new(7, 5)));
+    send(&mut app, FightRequest::Turn { target: brom, clockwise: true });
+    let no_reaction =
+        matches!(said(&app), Some(Said::CantTurn { why: CantTurn::NoReaction(error), .. }) if error == stunned);
+    assert!(no_reaction, "{}", notice(&app));
+}
+
+/// PHB "Initiative": a Dexterity check; appendix A: a poisoned creature, and one with exhaustion,
+/// has disadvantage on ability checks. On the map the first Next turn rolls theirs with
+/// disadvantage, and everyone else's normally.
+#[test]
+fn poisoned_and_exhausted_creatures_roll_initiative_with_disadvantage() {
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    let (brom, lia) = (entity_of(&mut app, "brom"), entity_of(&mut app, "lia"));
+    send(&mut app, FightRequest::Condition { target: brom, condition: Condition::Poisoned, on: true });
+    send(&mut app, FightRequest::Exhaustion { target: lia, level: 1 });
+    send(&mut app, TurnRequest::NextTurn);
+    let rolls: Vec<(String, RollMode)> =
+        log(&app).iter().filter(|e| e.reason == RollReason::Initiative).map(|e| (e.who.clone(), e.roll.mode)).collect();
+    assert_eq!(rolls.len(), 10, "{rolls:?}");
+    for (who, mode) in &rolls {
+        let hampered = who == "Brom" || who == "Lia";
+        assert_eq!(*mode, if hampered { RollMode::Disadvantage } else { RollMode::Normal }, "{who}");
+    }
+}
+
+/// PHB appendix A, "Exhaustion": level 3 gives saving throws disadvantage, a death saving throw
+/// too; "Poisoned": disadvantage on ability checks, Search's Wisdom (Perception) too.
+#[test]
+fn exhaustion_hampers_death_saves_and_poison_the_search() {
+    let (mut app, brom, thug) = brom_beside_the_thug();
+    send(&mut app, FightRequest::Exhaustion { target: brom, level: 3 });
+    send(&mut app, FightRequest::Damage { target: brom, amount: 40 });
+    send(&mut app, FightRequest::DeathSave { target: brom });
+    let save = log(&app).last().cloned().expect("the death save");
+    assert!(matches!(save.reason, RollReason::DeathSave { .. }), "{save:?}");
+    assert_eq!(save.roll.mode, RollMode::Disadvantage);
+    send(&mut app, FightRequest::Condition { target: thug, condition: Condition::Poisoned, on: true });
+    send(&mut app, TurnRequest::StartTurn(thug));
+    send(&mut app, FightRequest::Search { who: thug });
+    let search = log(&app).last().cloned().expect("the search roll");
+    assert!(matches!(search.reason, RollReason::Search { .. }), "{search:?}");
+    assert_eq!(search.roll.mode, RollMode::Disadvantage);
+}
+
+/// PHB "Being Prone": "You can't stand up if you don't have enough movement left or if your speed
+/// is 0": grappled, Brom stays prone, his movement untouched.
+#[test]
+fn a_creature_with_speed_0_stays_prone() {
+    let (mut app, brom, _) = brom_beside_the_thug();
+    for condition in [Condition::Prone, Condition::Grappled] {
+        send(&mut app, FightRequest::Condition { target: brom, condition, on: true });
+    }
+    send(&mut app, FightRequest::StandUp { target: brom });
+    let stays = matches!(said(&app), Some(Said::CantStand { why: StandError::SpeedZero { .. }, .. }));
+    assert!(stays, "{}", notice(&app));
+    let conditions = app.world().get::<battlemap::app::core::components::Combatant>(brom).map(|c| c.conditions.clone());
+    assert!(conditions.is_some_and(|c| c.has(Condition::Prone)));
 }

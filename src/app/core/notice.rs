@@ -56,7 +56,7 @@ pub enum NotNow {
     ReactionWaiting,
     /// Out of its turn a creature acts only with its reaction.
     NotItsTurn { who: String },
-    /// Its action economy has nothing left for it.
+    /// Its action economy has nothing left for it, or it is incapacitated.
     Spent { who: String, error: EconomyError },
 }
 

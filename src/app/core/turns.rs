@@ -5,6 +5,7 @@
 use bevy::prelude::*;
 
 use super::notice::NotNow;
+use crate::rules::conditions::Conditions;
 use crate::rules::economy::{Action, Economy, Slot, TurnOptions};
 use crate::rules::initiative::InitiativeOrder;
 
@@ -41,19 +42,20 @@ impl Turns {
         self.active.is_none_or(|active| active == who)
     }
 
-    /// Takes `action` for `who` (named `name`) from its economy, in its turn.
+    /// Takes `action` for `who` (named `name`, with `conditions`) from its economy, in its turn.
     pub fn take(
         &self,
         who: Entity,
         name: &str,
         economy: &mut Economy,
         options: &TurnOptions,
+        conditions: &Conditions,
         action: Action,
     ) -> Result<Slot, NotNow> {
         if !self.its_turn(who) {
             return Err(NotNow::NotItsTurn { who: name.to_owned() });
         }
-        economy.take(action, options).map_err(|error| NotNow::Spent { who: name.to_owned(), error })
+        economy.take(action, options, conditions).map_err(|error| NotNow::Spent { who: name.to_owned(), error })
     }
 
     /// Whether a creature other than `who` moved during this turn.

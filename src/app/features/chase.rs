@@ -273,6 +273,7 @@ fn start(
             token.hp = now.hit_points.0.hp;
             token.exhaustion = now.vitals.exhaustion;
             token.inspiration = now.inspiration.is_some_and(|i| i.has);
+            token.conditions = now.combatant.conditions.clone();
         }
     }
     let in_order = |role: Role| -> Vec<String> {

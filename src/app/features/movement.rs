@@ -127,12 +127,12 @@ fn apply_moves(
             notice.say(Said::CantMove { who: who.clone(), why: NotNow::NotItsTurn { who } });
             continue;
         }
-        let options = &mover.sheet.turn;
-        let can_dash = !request.by_dm && economy.0.can_take(Action::Dash, options).is_ok();
+        let (options, conditions) = (&mover.sheet.turn, &mover.conditions);
+        let can_dash = !request.by_dm && economy.0.can_take(Action::Dash, options, conditions).is_ok();
         match plan(&fighters, &battlefield, mover, moves, can_dash, request.by_dm, request.to) {
             Preview::Path { path, .. } if path.steps.is_empty() => {}
             Preview::Path { path, dash } => {
-                if dash && let Err(error) = economy.0.take(Action::Dash, options) {
+                if dash && let Err(error) = economy.0.take(Action::Dash, options, conditions) {
                     notice.say(Said::CantMove { who: who.clone(), why: NotNow::Spent { who, error } });
                     continue;
                 }
@@ -242,7 +242,7 @@ fn reach_shades(
 ) -> Vec<(Cell, Color)> {
     let fighters = battlefield.fighters();
     let (Some(mover), Ok((moves, actions))) = (fighters.get(entity), turn_of.get(entity)) else { return Vec::new() };
-    let can_dash = actions.0.can_take(Action::Dash, &mover.sheet.turn).is_ok();
+    let can_dash = actions.0.can_take(Action::Dash, &mover.sheet.turn, &mover.conditions).is_ok();
     let turn = &moves.turn;
     let budget = if can_dash { turn.left_with_dash() } else { turn.left() };
     let reach = fighters.field(battlefield.scenario()).reach(mover, budget, turn.parity);
@@ -257,7 +257,7 @@ fn preview(battlefield: &Battlefield, turn_of: &Query<(&TurnMoves, &Actions)>, t
     let economy = turn_of.get(drag.entity).ok();
     drag.preview = match (economy, me.siege) {
         (Some((moves, actions)), _) => {
-            let can_dash = !drag.by_dm && actions.0.can_take(Action::Dash, &me.sheet.turn).is_ok();
+            let can_dash = !drag.by_dm && actions.0.can_take(Action::Dash, &me.sheet.turn, &me.conditions).is_ok();
             plan(&fighters, battlefield, me, moves, can_dash, drag.by_dm, drag.target)
         }
         (None, Some(_)) => {

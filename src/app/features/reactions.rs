@@ -279,7 +279,9 @@ fn notice_fire(
         }
         (Response::Attack(_), None) => notice.say(Said::ReadiedAttackWaits { who }),
         (Response::Spell(what) | Response::Other(what), _) => {
-            let said = match actions.get_mut(reactor).map(|mut a| a.0.fire_readied()) {
+            let conditions =
+                battlefield.tokens.get(reactor).map(|t| t.combatant.conditions.clone()).unwrap_or_default();
+            let said = match actions.get_mut(reactor).map(|mut a| a.0.fire_readied(&conditions)) {
                 Ok(Ok(_)) if matches!(readied.response, Response::Spell(_)) => {
                     Said::ReleasesSpell { who, spell: what.clone() }
                 }

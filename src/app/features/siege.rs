@@ -80,10 +80,14 @@ fn apply_siege_requests(
             let battlefield = board.p0();
             (battlefield.fighters(), battlefield.name(operator), battlefield.name(weapon))
         };
-        let options = fighters.get(operator).map(|f| f.sheet.turn.clone()).unwrap_or_default();
+        let (options, conditions) =
+            fighters.get(operator).map(|f| (f.sheet.turn.clone(), f.conditions.clone())).unwrap_or_default();
         let mut pay = || -> Result<(), CantWork> {
             let mut spent = actions.get_mut(operator).map_err(|_| CantWork::NoSuchWeapon)?;
-            turns.take(operator, &who, &mut spent.0, &options, Action::UseAnObject).map(drop).map_err(CantWork::NotNow)
+            turns
+                .take(operator, &who, &mut spent.0, &options, &conditions, Action::UseAnObject)
+                .map(drop)
+                .map_err(CantWork::NotNow)
         };
         let result: Result<Option<Said>, CantWork> = match *request {
             SiegeRequest::Work { step: Step::Fire, .. } => Err(CantWork::NeedsTarget),

@@ -17,7 +17,7 @@ use crate::app::core::state::Reactions;
 use crate::app::core::tokens::TokenIndex;
 use crate::app::core::turns::Turns;
 use crate::rules::economy::{Action, Readied, Slot};
-use crate::rules::initiative::InitiativeOrder;
+use crate::rules::initiative::{InitiativeOrder, Roller};
 use crate::rules::log::RollReason;
 use crate::rules::movement::TurnMovement;
 
@@ -67,8 +67,9 @@ struct Turner {
 
 type Turners<'w, 's> = Query<'w, 's, Turner>;
 
-/// What the turn requests change.
-type Economies<'w, 's> = Query<'w, 's, (&'static mut Actions, &'static mut Combatant, &'static AbilityModifiers)>;
+/// What the turn requests change, and read (the exhaustion of `Vitals`).
+type Economies<'w, 's> =
+    Query<'w, 's, (&'static mut Actions, &'static mut Combatant, &'static AbilityModifiers, &'static Vitals)>;
 
 fn apply_turn_requests(
     mut commands: Commands,
@@ -138,6 +139,17 @@ fn next_turn(
     start_turn(turns, next, movers, started)
 }
 
+/// The creature `entity` (`id`, named `name`) as it rolls initiative: a Dexterity check, with the
+/// disadvantage its conditions and exhaustion give ([`Roller::new`]).
+fn roller(id: &str, name: &str, fighters: &Economies, entity: Entity) -> Roller {
+    match fighters.get(entity) {
+        Ok((_, combatant, abilities, vitals)) => {
+            Roller::new(id, name, abilities.0.dex, &combatant.conditions, vitals.exhaustion)
+        }
+        Err(_) => Roller::new(id, name, 0, &Default::default(), 0),
+    }
+}
+
 /// Rolls initiative for every creature, in the roster's order, hiding the entries (and the rolls)
 /// of those kept from the players.
 fn roll_initiative(
@@ -148,9 +160,12 @@ fn roll_initiative(
 ) -> Result<(), crate::rules::dice::DiceError> {
     let mut roster: Vec<(RosterOrder, Entity)> = movers.iter().map(|m| (*m.order, m.entity)).collect();
     roster.sort();
-    let participants: Vec<(String, i8)> = roster
+    let participants: Vec<Roller> = roster
         .iter()
-        .filter_map(|(_, e)| Some((movers.get(*e).ok()?.id.0.clone(), fighters.get(*e).map_or(0, |f| f.2.0.dex))))
+        .filter_map(|(_, e)| {
+            let m = movers.get(*e).ok()?;
+            Some(roller(&m.id.0, &m.name.0, fighters, *e))
+        })
         .collect();
     let (order, dice_rolls) = InitiativeOrder::roll(&participants, &mut rolls.dice.0)?;
     turns.order = order;
@@ -164,8 +179,9 @@ fn roll_initiative(
 }
 
 fn join(turns: &mut Turns, movers: &Turners, fighters: &Economies, entity: Entity, rolls: &mut Rolls) -> Option<Said> {
-    let (Ok(m), Ok((_, _, abilities))) = (movers.get(entity), fighters.get(entity)) else { return None };
-    Some(match turns.order.join(&m.id.0, abilities.0.dex, &mut rolls.dice.0) {
+    let m = movers.get(entity).ok()?;
+    fighters.get(entity).ok()?;
+    Some(match turns.order.join(&roller(&m.id.0, &m.name.0, fighters, entity), &mut rolls.dice.0) {
         Ok(roll) => {
             let initiative = roll.total;
             turns.order.set_hidden(&m.id.0, m.secret);
@@ -211,12 +227,12 @@ fn undo_move(movers: &mut Turners, fighters: &mut Economies, entity: Entity) -> 
 /// One of the actions without a target: Dash, Disengage, Dodge, Use an Object.
 fn act(turns: &Turns, movers: &mut Turners, fighters: &mut Economies, entity: Entity, action: Action) -> Option<Said> {
     let who = name_of(movers, entity);
-    let (mut actions, mut combatant, _) = fighters.get_mut(entity).ok()?;
+    let (mut actions, mut combatant, ..) = fighters.get_mut(entity).ok()?;
     if !matches!(action, Action::Dash | Action::Disengage | Action::Dodge | Action::UseAnObject) {
         return Some(Said::HasItsOwnButton(action));
     }
-    let options = combatant.sheet.turn.clone();
-    let slot = match turns.take(entity, &who, &mut actions.0, &options, action) {
+    let (options, conditions) = (combatant.sheet.turn.clone(), combatant.conditions.clone());
+    let slot = match turns.take(entity, &who, &mut actions.0, &options, &conditions, action) {
         Ok(slot) => slot,
         Err(why) => return Some(Said::NotNow(why)),
     };
@@ -236,11 +252,11 @@ fn act(turns: &Turns, movers: &mut Turners, fighters: &mut Economies, entity: En
 
 fn interact(turns: &Turns, movers: &Turners, fighters: &mut Economies, entity: Entity) -> Option<Said> {
     let who = name_of(movers, entity);
-    let (mut actions, combatant, _) = fighters.get_mut(entity).ok()?;
+    let (mut actions, combatant, ..) = fighters.get_mut(entity).ok()?;
     if !turns.its_turn(entity) {
         return Some(Said::NotNow(NotNow::NotItsTurn { who }));
     }
-    Some(match actions.0.interact(&combatant.sheet.turn) {
+    Some(match actions.0.interact(&combatant.sheet.turn, &combatant.conditions) {
         Ok(slot) => Said::Interacts { who, with_action: slot.is_some() },
         Err(error) => Said::NotNow(NotNow::Spent { who, error }),
     })
@@ -255,12 +271,12 @@ fn ready(
     readied: &Readied,
 ) -> Option<Said> {
     let who = name_of(movers, entity);
-    let (mut actions, ..) = fighters.get_mut(entity).ok()?;
+    let (mut actions, combatant, ..) = fighters.get_mut(entity).ok()?;
     if !turns.its_turn(entity) {
         return Some(Said::NotNow(NotNow::NotItsTurn { who }));
     }
     let words = readied.describe(|id| index.entity(id).map_or_else(|| id.to_owned(), |e| name_of(movers, e)));
-    Some(match actions.0.ready(readied.clone()) {
+    Some(match actions.0.ready(readied.clone(), &combatant.conditions) {
         Ok(()) => Said::Readies { who, words },
         Err(error) => Said::NotNow(NotNow::Spent { who, error }),
     })

@@ -56,8 +56,9 @@ impl EscapeFactor {
 
 impl Chase {
     /// The advantages and disadvantages of `quarry`'s escape check with `lead` as the lead
-    /// pursuer: the scene's factors, a ranger or Survival-proficient lead pursuer, and exhaustion
-    /// (disadvantage on ability checks from level 1).
+    /// pursuer: the scene's factors, a ranger or Survival-proficient lead pursuer, and what the
+    /// quarry's conditions and exhaustion give its checks (`Participant::check_sources`: poisoned,
+    /// exhaustion from level 1).
     pub fn escape_sources(&self, quarry: &str, lead: &str) -> Sources {
         let mut sources = Sources::default();
         for factor in &self.rules.escape_factors {
@@ -67,8 +68,8 @@ impl Chase {
         if self.participant(lead).is_some_and(|p| p.sheet.tracker) {
             sources.disadvantage("the lead pursuer is a ranger or proficient in Survival");
         }
-        if self.participant(quarry).is_some_and(|p| p.exhaustion >= 1) {
-            sources.disadvantage("exhaustion");
+        if let Some(p) = self.participant(quarry) {
+            sources.merge(p.check_sources());
         }
         sources
     }

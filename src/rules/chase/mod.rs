@@ -32,9 +32,10 @@ pub use event::{Event, EventKind};
 pub use turn::{Resolution, Turn};
 
 use super::advantage::Sources;
+use super::conditions::{Condition, Conditions, ability_check_sources, saving_throw_sources};
 use super::creature::{Ability, Sheet};
 use super::dice::{DiceError, DiceRoll, Evaluation, Notation, RollMode, SeededDice};
-use super::initiative::InitiativeOrder;
+use super::initiative::{InitiativeOrder, Roller};
 use super::log::{ChaseTestFor, LogEntry, RollReason};
 use roster::Roster;
 
@@ -99,6 +100,10 @@ pub struct Participant {
     pub dashes: u32,
     pub restrained: bool,
     pub status: Status,
+    /// The conditions it came from the map with (a poisoned creature has disadvantage on its
+    /// checks, initiative included). A net's hold is `restrained`.
+    #[serde(default, skip_serializing_if = "Conditions::is_empty")]
+    pub conditions: Conditions,
 }
 
 impl Participant {
@@ -126,10 +131,32 @@ impl Participant {
         }
     }
 
-    /// Passive Wisdom (Perception), 5 lower at exhaustion 1 and more: disadvantage on ability
-    /// checks counts as -5 on a passive score (PHB "Passive Checks").
+    /// Passive Wisdom (Perception), 5 lower with disadvantage on its ability checks (poisoned,
+    /// exhaustion 1 and more): disadvantage counts as -5 on a passive score (PHB "Passive
+    /// Checks").
     pub fn passive_perception(&self) -> i32 {
-        self.sheet.passive_perception() - if self.exhaustion >= 1 { 5 } else { 0 }
+        self.sheet.passive_perception() + self.check_sources().passive_bonus()
+    }
+
+    /// Its conditions now: those it came with, and restrained while a net holds it.
+    pub fn conditions_now(&self) -> Conditions {
+        let mut conditions = self.conditions.clone();
+        if self.restrained {
+            conditions.set(Condition::Restrained, true);
+        }
+        conditions
+    }
+
+    /// What its conditions and exhaustion give its ability checks (PHB appendix A: disadvantage
+    /// while poisoned, and from exhaustion 1): `conditions::ability_check_sources`.
+    pub fn check_sources(&self) -> Sources {
+        ability_check_sources(self.name(), &self.conditions_now(), self.exhaustion)
+    }
+
+    /// What its conditions and exhaustion give its saving throws of `ability` (exhaustion 3;
+    /// restrained on Dexterity): `conditions::saving_throw_sources`.
+    pub fn save_sources(&self, ability: Ability) -> Sources {
+        saving_throw_sources(self.name(), &self.conditions_now(), self.exhaustion, Some(ability))
     }
 
     pub fn is_running(&self) -> bool {
@@ -144,13 +171,15 @@ pub struct Pursuit {
     pub pursuers: Vec<String>,
 }
 
-/// A creature entering a chase: its sheet, its side and where it starts on the route.
+/// A creature entering a chase: its sheet, its side, where it starts on the route, and the
+/// conditions it has on the map.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entrant {
     pub id: String,
     pub sheet: Sheet,
     pub role: Role,
     pub position: i32,
+    pub conditions: Conditions,
 }
 
 /// The scene's settings for a chase.
@@ -342,7 +371,7 @@ impl Chase {
         existing: Option<&InitiativeOrder>,
         dice: &mut SeededDice,
     ) -> Result<(), ChaseError> {
-        let Entrant { id, sheet, position, .. } = entrant;
+        let Entrant { id, sheet, position, conditions, .. } = entrant;
         let participant = Participant {
             id: id.clone(),
             hp: sheet.hp,
@@ -353,9 +382,17 @@ impl Chase {
             restrained: false,
             status: Status::Running,
             sheet,
+            conditions,
         };
         let name = participant.name().to_owned();
-        let dex = participant.sheet.abilities.dex;
+        // Initiative is a Dexterity check: what hampers its checks hampers it.
+        let roller = Roller::new(
+            &id,
+            &name,
+            participant.sheet.abilities.dex,
+            &participant.conditions_now(),
+            participant.exhaustion,
+        );
         self.names.insert(id.clone(), name.clone());
         self.index.insert(id.clone(), self.participants.len());
         self.participants.push(participant);
@@ -365,7 +402,7 @@ impl Chase {
                 self.note(EventKind::KeepsInitiative { id, initiative: entry.initiative });
             }
             None => {
-                let roll = self.order.join(&id, dex, dice)?;
+                let roll = self.order.join(&roller, dice)?;
                 self.record(EventKind::RollsInitiative { id, total: roll.total }, &name, RollReason::Initiative, roll);
             }
         }
@@ -601,9 +638,10 @@ impl Chase {
         }
     }
 
-    /// A d20 test for `id`: an ability check (with a skill or not) or a saving throw, with the
-    /// disadvantage exhaustion gives (checks from level 1, saves from level 3) and the restrained
-    /// condition (Dexterity saves). Returns whether it met the DC.
+    /// A d20 test for `id`: an ability check (with a skill or not) or a saving throw, with what
+    /// its conditions and exhaustion give it ([`Participant::check_sources`]: poisoned, exhaustion
+    /// from level 1; [`Participant::save_sources`]: exhaustion from level 3, restrained on
+    /// Dexterity saves). Returns whether it met the DC.
     fn test(
         &mut self,
         id: &str,
@@ -625,16 +663,7 @@ impl Chase {
                 (p.sheet.save_bonus(*ability), format!("{} saving throw", ability.name()), true, *ability)
             }
         };
-        let mut sources = Sources::default();
-        if !is_save && p.exhaustion >= 1 {
-            sources.disadvantage("exhaustion");
-        }
-        if is_save && p.exhaustion >= 3 {
-            sources.disadvantage("exhaustion 3");
-        }
-        if is_save && ability == Ability::Dex && p.restrained {
-            sources.disadvantage("restrained");
-        }
+        let sources = if is_save { p.save_sources(ability) } else { p.check_sources() };
         let name = p.name().to_owned();
         let dc = test.dc();
         let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;

@@ -9,7 +9,7 @@
 
 use super::complication::{Alternative, Test};
 use super::{Chase, ChaseError, Chases, Participant, Resolution};
-use crate::rules::dice::SeededDice;
+use crate::rules::dice::{RollMode, SeededDice};
 
 /// The chance of meeting `dc` with `bonus` on a d20, with disadvantage or not.
 fn chance(bonus: i32, dc: i32, disadvantage: bool) -> f64 {
@@ -18,7 +18,8 @@ fn chance(bonus: i32, dc: i32, disadvantage: bool) -> f64 {
 }
 
 fn wants_extra_dash(chase: &Chase, p: &Participant) -> bool {
-    if p.exhaustion >= 3 || chance(i32::from(p.sheet.abilities.con), 10, p.exhaustion >= 1) < 0.5 {
+    let hampered = p.check_sources().mode() == RollMode::Disadvantage;
+    if p.exhaustion >= 3 || chance(i32::from(p.sheet.abilities.con), 10, hampered) < 0.5 {
         return false;
     }
     let speed = chase.turn_speed();
@@ -45,7 +46,11 @@ fn choose(chase: &Chase) -> Option<Resolution> {
     match (complication.alternative, &complication.test) {
         (Some(Alternative::TossCoin), _) => return Some(Resolution::Alternative),
         (Some(Alternative::SpendMovement { .. }), Some(Test::Save { dc, ability }))
-            if chance(i32::from(affected.sheet.save_bonus(*ability)), *dc, affected.exhaustion >= 3) < 0.5 =>
+            if chance(
+                i32::from(affected.sheet.save_bonus(*ability)),
+                *dc,
+                affected.save_sources(*ability).mode() == RollMode::Disadvantage,
+            ) < 0.5 =>
         {
             return Some(Resolution::Alternative);
         }

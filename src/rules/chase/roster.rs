@@ -259,6 +259,7 @@ mod tests {
             dashes: 0,
             restrained: false,
             status: Status::Running,
+            conditions: Default::default(),
         }
     }
 

@@ -21,7 +21,7 @@ fn sheet(name: &str, speed: u32, con: i8) -> Sheet {
 }
 
 fn entrant(id: &str, role: Role, position: i32) -> Entrant {
-    Entrant { id: id.to_owned(), sheet: sheet(id, 30, 0), role, position }
+    Entrant { id: id.to_owned(), sheet: sheet(id, 30, 0), role, position, conditions: Default::default() }
 }
 
 /// Starts a chase whose initiative is the order the entrants are given in.
@@ -452,6 +452,52 @@ fn escape_needs_being_out_of_sight_and_beating_the_highest_passive() {
     assert!(chase.is_over());
 }
 
+/// PHB appendix A, "Poisoned": "disadvantage on attack rolls and ability checks", in a chase as on
+/// the map: on initiative (PHB "Initiative": a Dexterity check; DMG "Beginning a Chase":
+/// participants not already in initiative order roll it), on a complication's check, on the
+/// escape check, and as 5 off a pursuer's passive Perception (PHB "Passive Checks").
+#[test]
+fn poison_hampers_initiative_and_every_check_of_a_chase() {
+    let poisoned = |id: &str, role, position| Entrant {
+        conditions: Conditions::new([Condition::Poisoned]),
+        ..entrant(id, role, position)
+    };
+    let entrants = vec![
+        poisoned("thief", Role::Quarry, 40),
+        poisoned("guard", Role::Pursuer, 0),
+        entrant("dog", Role::Pursuer, -10),
+    ];
+    let chase = Chase::start("t", ChaseRules::default(), entrants, None, &mut SeededDice::new(4)).expect("starts");
+    let modes: Vec<(&str, RollMode)> = chase
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::RollsInitiative { id, .. } => Some((id.as_str(), e.roll.as_ref()?.roll.mode)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        modes,
+        [("thief", RollMode::Disadvantage), ("guard", RollMode::Disadvantage), ("dog", RollMode::Normal)]
+    );
+    let passive = |id: &str| chase.participant(id).expect("there").passive_perception();
+    assert_eq!(passive("guard"), passive("dog") - 5);
+    let escape = chase.escape_sources("thief", "guard");
+    assert_eq!(escape.describe(), "disadvantage: thief is poisoned");
+
+    let row = ComplicationTable::urban().row(2).expect("a row").clone();
+    let (mut chase, mut dice) =
+        start(vec![poisoned("thief", Role::Quarry, 40), entrant("guard", Role::Pursuer, 0)], ChaseRules::default());
+    chase.pending.push(Pending { roller: "guard".into(), affected: "thief".into(), d20: 2, complication: row });
+    chase.begin_turn(&mut dice).expect("the thief's turn");
+    attempt(&mut chase, &mut dice, 12, 0);
+    let sources = chase.events.iter().find_map(|e| match &e.kind {
+        EventKind::Test { sources, .. } => Some(sources.clone()),
+        _ => None,
+    });
+    assert_eq!(sources.map(|s| s.mode()), Some(RollMode::Disadvantage), "the complication's check");
+}
+
 /// Escape Factors: "If one or more factors give the quarry both advantage and disadvantage on
 /// its check, the quarry has neither"; a ranger or Survival-proficient lead pursuer gives
 /// disadvantage.
@@ -802,7 +848,7 @@ fn the_roster_follows_chases_of_many() {
             let mut sheet = sheet(&format!("c{i}"), [20, 25, 30, 40][below(4) as usize], below(5) as i8 - 1);
             sheet.inspiration = below(3) == 0;
             let position = if role == Role::Quarry { 10 * below(8) + 20 } else { -5 * below(6) };
-            entrants.push(Entrant { id: format!("c{i}"), sheet, role, position });
+            entrants.push(Entrant { id: format!("c{i}"), sheet, role, position, conditions: Default::default() });
         }
         let sight_feet = [None, Some(40), Some(80)][below(3) as usize];
         let table = if below(2) == 0 { ComplicationTable::wilderness() } else { ComplicationTable::urban() };
@@ -841,6 +887,7 @@ fn the_roster_follows_chases_of_many() {
                             sheet: sheet("newcomer", 30, 1),
                             role: Role::Pursuer,
                             position: -20,
+                            conditions: Default::default(),
                         };
                         chase.join_pursuing(entrant, &[id], &mut dice).expect("joins");
                         done[1] += 1;
@@ -909,7 +956,8 @@ mod properties {
                     let role = if i == 0 { Role::Quarry } else { Role::Pursuer };
                     let mut sheet = sheet(&format!("c{i}"), *speed, cons[i]);
                     sheet.inspiration = i % 2 == 0;
-                    Entrant { id: format!("c{i}"), sheet, role, position: if i == 0 { head_start } else { -5 * i as i32 } }
+                    let position = if i == 0 { head_start } else { -5 * i as i32 };
+                    Entrant { id: format!("c{i}"), sheet, role, position, conditions: Default::default() }
                 })
                 .collect();
             let table = if wilderness { ComplicationTable::wilderness() } else { ComplicationTable::urban() };

@@ -235,7 +235,8 @@ impl Chase {
                         .participant(id)
                         .map_or(0, |p| p.position)
                         .saturating_sub(super::LOCAL_CREATURE_BEHIND_FEET);
-                    let entrant = Entrant { id: local, sheet, role: Role::Pursuer, position };
+                    let entrant =
+                        Entrant { id: local, sheet, role: Role::Pursuer, position, conditions: Default::default() };
                     self.join_pursuing(entrant, &[id.to_owned()], dice)?;
                 }
                 None => self.note(EventKind::NoLocalCreature { id: id.to_owned() }),

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::{Field, Fighter};
 use crate::rules::Grid;
+use crate::rules::conditions::Conditions;
 use crate::rules::creature::Direction;
 use crate::rules::economy::{Economy, EconomyError};
 use crate::rules::facing::turned;
@@ -79,8 +80,9 @@ pub enum CantTurn {
 /// Facing": "Whenever a creature ends its move, it can change its facing", and "A creature can
 /// also change its facing as a reaction when any other creature moves"): free in its own turn
 /// (`in_its_turn`; call: at any point of it, since it may end a move anywhere); out of it, only
-/// after another creature has moved (`another_moved`), spending its reaction from `economy`.
-/// Returns the new facing and what it cost.
+/// after another creature has moved (`another_moved`), spending its reaction from `economy`,
+/// which an incapacitated creature (by its `conditions`) doesn't have (PHB appendix A,
+/// "Incapacitated"). Returns the new facing and what it cost.
 pub fn turn_to_face(
     grid: Grid,
     facing: Direction,
@@ -88,6 +90,7 @@ pub fn turn_to_face(
     in_its_turn: bool,
     another_moved: bool,
     economy: &mut Economy,
+    conditions: &Conditions,
 ) -> Result<(Direction, TurnCost), CantTurn> {
     let cost = if in_its_turn {
         TurnCost::Free
@@ -95,7 +98,7 @@ pub fn turn_to_face(
         if !another_moved {
             return Err(CantTurn::NobodyMoved);
         }
-        economy.react().map_err(CantTurn::NoReaction)?;
+        economy.react(conditions).map_err(CantTurn::NoReaction)?;
         TurnCost::Reaction
     };
     Ok((turned(grid, facing, clockwise), cost))
@@ -122,19 +125,22 @@ fn enemies_of<'a>(field: &'a Field, me: &Fighter) -> impl Iterator<Item = &'a Fi
     field.fighters.iter().filter(move |f| f.can_act() && f.side.is_hostile_to(side))
 }
 
-/// Hiding with a Dexterity (Stealth) total of `stealth`: hidden when it meets the passive
-/// Wisdom (Perception) of every enemy able to notice it (a passive score works as a DC).
+/// Hiding with a Dexterity (Stealth) total of `stealth` (rolled with [`Fighter::check_sources`]):
+/// hidden when it meets the passive Wisdom (Perception) of every enemy able to notice it (a
+/// passive score works as a DC; [`Fighter::passive_perception`], 5 lower for a poisoned or
+/// exhausted enemy).
 pub fn hide(field: &Field, hider: &Fighter, stealth: i32) -> HideOutcome {
-    let sharpest = enemies_of(field, hider).max_by_key(|e| e.sheet.passive_perception());
+    let sharpest = enemies_of(field, hider).max_by_key(|e| e.passive_perception());
     match sharpest {
-        Some(e) if stealth < e.sheet.passive_perception() => {
-            HideOutcome::Noticed { stealth, against: e.sheet.passive_perception(), noticed_by: e.name().to_owned() }
+        Some(e) if stealth < e.passive_perception() => {
+            HideOutcome::Noticed { stealth, against: e.passive_perception(), noticed_by: e.name().to_owned() }
         }
-        _ => HideOutcome::Hidden { stealth, against: sharpest.map_or(0, |e| e.sheet.passive_perception()) },
+        _ => HideOutcome::Hidden { stealth, against: sharpest.map_or(0, Fighter::passive_perception) },
     }
 }
 
-/// The Search action with a Wisdom (Perception) total of `perception`: the hidden enemies of
+/// The Search action with a Wisdom (Perception) total of `perception` (rolled with
+/// [`Fighter::check_sources`]): the hidden enemies of
 /// `searcher` whose Stealth total it beats (a contest: PHB "Contests", a tie leaves things as they
 /// were, so a hidden creature stays hidden).
 pub fn search<'a>(field: &'a Field, searcher: &Fighter, perception: i32) -> Vec<&'a Fighter> {
@@ -201,7 +207,7 @@ mod tests {
     fn turning_is_free_in_its_turn_and_a_reaction_out_of_it() {
         let mut economy = Economy::default();
         let turn = |economy: &mut Economy, in_turn, moved| {
-            turn_to_face(Grid::Square, Direction::North, true, in_turn, moved, economy)
+            turn_to_face(Grid::Square, Direction::North, true, in_turn, moved, economy, &Conditions::NONE)
         };
         assert_eq!(turn(&mut economy, true, false), Ok((Direction::East, TurnCost::Free)));
         assert_eq!(turn(&mut economy, false, false), Err(CantTurn::NobodyMoved));
@@ -210,7 +216,40 @@ mod tests {
         assert!(economy.reaction_used);
         assert_eq!(turn(&mut economy, false, true), Err(CantTurn::NoReaction(EconomyError::ReactionSpent)));
         let hex = Grid::Hex(crate::rules::HexOrientation::PointyTop);
-        let back = turn_to_face(hex, Direction::NorthEast, false, true, false, &mut economy);
+        let back = turn_to_face(hex, Direction::NorthEast, false, true, false, &mut economy, &Conditions::NONE);
         assert_eq!(back, Ok((Direction::NorthWest, TurnCost::Free)), "counterclockwise on pointy hexes");
+    }
+
+    /// PHB appendix A, "Incapacitated": no reactions, so no turning to face as one (DMG "Optional
+    /// Rule: Facing"); a refused turn spends nothing.
+    #[test]
+    fn an_incapacitated_creature_doesnt_turn_as_a_reaction() {
+        use crate::rules::conditions::Condition;
+        let mut economy = Economy::default();
+        let stunned = Conditions::new([Condition::Stunned]);
+        let turned = turn_to_face(Grid::Square, Direction::North, true, false, true, &mut economy, &stunned);
+        let refused = CantTurn::NoReaction(EconomyError::Incapacitated { condition: Condition::Stunned });
+        assert_eq!(turned, Err(refused));
+        assert!(!economy.reaction_used);
+    }
+
+    /// PHB appendix A, "Poisoned" and "Exhaustion": disadvantage on ability checks, so on Hide's
+    /// Stealth and Search's Perception; a passive score with disadvantage is 5 lower (PHB
+    /// "Passive Checks"), so a poisoned watcher is easier to hide from.
+    #[test]
+    fn poison_and_exhaustion_hamper_hide_and_search() {
+        use crate::rules::conditions::Condition;
+        use crate::rules::dice::RollMode;
+        let map = open_map();
+        let mut fighters = vec![fighter("lia", Side::Party, (2, 2)), fighter("thug", Side::Enemy, (6, 2))];
+        fighters[1].sheet.skills.insert(crate::rules::creature::Skill::Perception, 3);
+        fighters[1].conditions.set(Condition::Poisoned, true);
+        fighters[0].sheet.exhaustion = 1;
+        let field = Field::new(&map, &fighters, Default::default());
+        let (lia, thug) = (&fighters[0], &fighters[1]);
+        assert_eq!(lia.check_sources().mode(), RollMode::Disadvantage, "her Stealth");
+        assert_eq!(thug.check_sources().mode(), RollMode::Disadvantage, "its Perception");
+        assert_eq!(thug.passive_perception(), 8, "13, less 5 for disadvantage");
+        assert_eq!(hide(&field, lia, 8), HideOutcome::Hidden { stealth: 8, against: 8 });
     }
 }

@@ -16,8 +16,12 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::HashSet;
 
+use super::advantage::Sources;
 use super::area::Volume;
-use super::conditions::{Condition, Conditions, DEATH_BY_EXHAUSTION, exhausted_max_hp, speed, standing_cost};
+use super::conditions::{
+    Condition, Conditions, DEATH_BY_EXHAUSTION, ability_check_sources, exhausted_max_hp, saving_throw_sources, speed,
+    standing_cost,
+};
 use super::creature::{Direction, Sheet, ShieldSide, Side};
 use super::distance::DiagonalParity;
 use super::distance::{DiagonalRule, Spot, range_between};
@@ -119,6 +123,18 @@ impl Fighter {
     /// Its walking speed now, after its conditions and exhaustion (PHB appendix A).
     pub fn speed_now(&self) -> u32 {
         speed(self.sheet.speed, &self.conditions, self.sheet.exhaustion).feet
+    }
+
+    /// What its conditions and exhaustion give its ability checks (Hide's Stealth, Search's
+    /// Perception, initiative): [`ability_check_sources`].
+    pub fn check_sources(&self) -> Sources {
+        ability_check_sources(self.name(), &self.conditions, self.sheet.exhaustion)
+    }
+
+    /// Its passive Wisdom (Perception) now: its sheet's, 5 higher with advantage on its checks and
+    /// 5 lower with disadvantage (PHB "Passive Checks"), so 5 lower while poisoned or exhausted.
+    pub fn passive_perception(&self) -> i32 {
+        self.sheet.passive_perception() + self.check_sources().passive_bonus()
     }
 
     /// Able to act: not an object, not dead, not incapacitated. (A siege weapon acts through its
@@ -380,6 +396,13 @@ pub fn death_save(health: &mut Health, conditions: &mut Conditions, natural: i32
     Some(save)
 }
 
+/// What gives `who`'s death saving throw advantage or disadvantage: a saving throw of no ability,
+/// so exhaustion 3 gives it disadvantage (PHB appendix A, "Exhaustion"; [`saving_throw_sources`]).
+/// Roll the d20 with its mode and give [`death_save`] the die kept.
+pub fn death_save_sources(who: &str, conditions: &Conditions, exhaustion: u8) -> Sources {
+    saving_throw_sources(who, conditions, exhaustion, None)
+}
+
 /// Heals up to the hit point maximum that `exhaustion` leaves (PHB appendix A: halved from level
 /// 4), on the map and in a chase alike; a creature at 0 that regains hit points is no longer
 /// unconscious (it stays prone). Returns the hit points regained.
@@ -403,11 +426,14 @@ pub fn set_exhaustion(health: &mut Health, level: u8) -> u8 {
 }
 
 /// Why a creature can't stand up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum StandError {
     #[error("it isn't prone")]
     NotProne,
+    /// Its speed is 0 (`why`, when its conditions or exhaustion make it so: `conditions::speed`).
+    #[error("its speed is 0{}, so it can't stand up", .why.as_ref().map_or_else(String::new, |why| format!(" ({why})")))]
+    SpeedZero { why: Option<String> },
     /// Standing costs half its speed, and it has less movement left.
     #[error("it needs {cost} ft to stand and has {left} ft left")]
     NotEnoughMovement { cost: u32, left: u32 },
@@ -415,7 +441,10 @@ pub enum StandError {
 
 /// A prone creature stands up, paying half its speed now from `movement_left` (PHB "Being Prone":
 /// "Standing up takes more effort; doing so costs an amount of movement equal to half your
-/// speed"). Returns the feet it cost; the caller spends them.
+/// speed. You can't stand up if you don't have enough movement left or if your speed is 0.").
+/// So a creature whose speed is 0 (grappled, restrained, paralyzed, stunned, unconscious,
+/// exhaustion 5, or a speed of 0 on its sheet) stays prone. Returns the feet it cost; the caller
+/// spends them.
 pub fn stand_up(
     conditions: &mut Conditions,
     base_speed: u32,
@@ -425,7 +454,11 @@ pub fn stand_up(
     if !conditions.has(Condition::Prone) {
         return Err(StandError::NotProne);
     }
-    let cost = standing_cost(speed(base_speed, conditions, exhaustion).feet);
+    let now = speed(base_speed, conditions, exhaustion);
+    if now.feet == 0 {
+        return Err(StandError::SpeedZero { why: now.reason });
+    }
+    let cost = standing_cost(now.feet);
     if movement_left < cost {
         return Err(StandError::NotEnoughMovement { cost, left: movement_left });
     }

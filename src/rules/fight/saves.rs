@@ -14,12 +14,12 @@ use serde::Serialize;
 use super::{Field, Fighter};
 use crate::rules::advantage::Sources;
 use crate::rules::area::Volume;
-use crate::rules::conditions::Condition;
+use crate::rules::conditions::{Condition, saving_throw_sources};
 use crate::rules::creature::Ability;
 use crate::rules::dice::{DiceError, DiceRoll, Notation, RollMode, SeededDice};
 use crate::rules::health::{Adjusted, DamageType};
 use crate::rules::lattice::Point;
-use crate::rules::siege::Shelter;
+use crate::rules::siege::{Shelter, area_shelter};
 use crate::rules::sight::{CoverContext, CoverDegree, From};
 
 /// A creature an area holds, with its cover from the point of origin.
@@ -38,7 +38,8 @@ pub struct InArea {
 pub enum Unaffected {
     /// Walls give it total cover from the point of origin.
     BehindWalls,
-    /// Siege equipment gives it total cover (a ram's roof against oil from above).
+    /// Siege equipment gives it total cover (a ram's roof against oil from above, a siege tower
+    /// against an area from outside it).
     Sheltered(Shelter),
 }
 
@@ -46,6 +47,9 @@ impl std::fmt::Display for Unaffected {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Unaffected::BehindWalls => write!(f, "total cover from the point of origin"),
+            Unaffected::Sheltered(Shelter::SiegeTower { target, tower }) => {
+                write!(f, "total cover: {target} is inside {tower}, and the point of origin outside it")
+            }
             Unaffected::Sheltered(shelter) => write!(f, "total cover from above ({shelter})"),
         }
     }
@@ -58,7 +62,9 @@ impl Serialize for Unaffected {
 }
 
 /// The creatures the area holds ([`Field::in_area`]; objects and the dead left out), in the
-/// field's order, each with its cover from `origin`.
+/// field's order, each with its cover from `origin`: total, and unaffected, behind walls or
+/// sheltered in a siege tower the origin is outside of (`rules::siege::area_shelter`, the same
+/// shelter as from an attack).
 pub fn creatures_in_area(field: &Field, area: &Volume, origin: Point) -> Vec<InArea> {
     let board = field.sight_board();
     let from_origin = CoverContext::new(&board, From::Origin(origin));
@@ -67,12 +73,13 @@ pub fn creatures_in_area(field: &Field, area: &Volume, origin: Point) -> Vec<InA
         .filter(|f| !f.is_object && f.health.life != crate::rules::health::Life::Dead)
         .map(|f| {
             let cover = from_origin.cover(Some(&f.id), &f.cells);
-            InArea {
-                id: f.id.clone(),
-                name: f.name().to_owned(),
-                cover: cover.degree,
-                unaffected: cover.total.then_some(Unaffected::BehindWalls),
-            }
+            let unaffected = if cover.total {
+                Some(Unaffected::BehindWalls)
+            } else {
+                area_shelter(field, f, origin).map(Unaffected::Sheltered)
+            };
+            let degree = if unaffected.is_some() { CoverDegree::Total } else { cover.degree };
+            InArea { id: f.id.clone(), name: f.name().to_owned(), cover: degree, unaffected }
         })
         .collect()
 }
@@ -143,17 +150,13 @@ pub struct SavesRolled {
     pub results: Vec<SaveResult>,
 }
 
-/// The advantages and disadvantages on `who`'s saving throw of `ability`.
+/// The advantages and disadvantages on `who`'s saving throw of `ability`: what its conditions and
+/// exhaustion give every saving throw ([`saving_throw_sources`]: exhaustion 3, restrained on
+/// Dexterity), then squeezing and the Dodge action on Dexterity saves.
 pub fn save_sources(who: &Fighter, ability: Ability) -> Sources {
-    let mut s = Sources::default();
     let name = who.name();
+    let mut s = saving_throw_sources(name, &who.conditions, who.sheet.exhaustion, Some(ability));
     let dex = ability == Ability::Dex;
-    if dex && who.conditions.has(Condition::Restrained) {
-        s.disadvantage(format!("{name} is restrained"));
-    }
-    if who.sheet.exhaustion >= 3 {
-        s.disadvantage(format!("{name} has exhaustion {}", who.sheet.exhaustion));
-    }
     if dex && who.squeezing {
         s.disadvantage(format!("{name} is squeezing"));
     }

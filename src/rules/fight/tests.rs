@@ -581,6 +581,42 @@ fn standing_up_costs_half_the_speed_now() {
     assert_eq!(stand_up(&mut conditions, 30, 0, 30), Err(StandError::NotProne));
 }
 
+/// PHB "Being Prone": "You can't stand up if you don't have enough movement left or if your speed
+/// is 0." Grappled, unconscious (which brings prone) and exhaustion 5 make the speed 0: the
+/// creature stays prone, and stands for nothing no more.
+#[test]
+fn a_creature_whose_speed_is_0_cant_stand_up() {
+    for (given, exhaustion) in [
+        (vec![Condition::Prone, Condition::Grappled], 0),
+        (vec![Condition::Unconscious], 0),
+        (vec![Condition::Prone], 5),
+    ] {
+        let mut conditions = Conditions::new(given.clone());
+        let stood = stand_up(&mut conditions, 30, exhaustion, 30);
+        assert!(
+            matches!(stood, Err(StandError::SpeedZero { why: Some(_) })),
+            "{given:?}, exhaustion {exhaustion}: {stood:?}"
+        );
+        assert!(conditions.has(Condition::Prone), "{given:?}: still prone");
+    }
+    let mut grappled = Conditions::new([Condition::Prone, Condition::Grappled]);
+    let why = stand_up(&mut grappled, 30, 0, 30).expect_err("speed 0");
+    assert_eq!(why.to_string(), "its speed is 0 (grappled: speed 0), so it can't stand up");
+    let mut slow = Conditions::new([Condition::Prone]);
+    assert_eq!(stand_up(&mut slow, 0, 0, 0), Err(StandError::SpeedZero { why: None }), "a sheet's speed of 0");
+}
+
+/// PHB "Death Saving Throws" (a saving throw, of no ability) and appendix A, "Exhaustion": level 3
+/// gives saving throws disadvantage, death saves too; poison doesn't touch saving throws.
+#[test]
+fn exhaustion_3_gives_death_saves_disadvantage() {
+    let none = Conditions::default();
+    assert_eq!(death_save_sources("Brom", &none, 3).mode(), RollMode::Disadvantage);
+    assert_eq!(death_save_sources("Brom", &none, 2).mode(), RollMode::Normal);
+    let poisoned = Conditions::new([Condition::Poisoned, Condition::Unconscious]);
+    assert_eq!(death_save_sources("Brom", &poisoned, 0).mode(), RollMode::Normal);
+}
+
 /// PHB "Help" (the advantage is for the ally's next attack roll against that target) and
 /// "Unseen Attackers and Targets" ("you give away your location when the attack hits or
 /// misses"): the aftermath of an attack uses up the Help against its target and the hiding place,

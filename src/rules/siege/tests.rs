@@ -8,7 +8,7 @@ use crate::rules::dice::SeededDice;
 use crate::rules::distance::DiagonalRule;
 use crate::rules::fight::adjudicate::{Adjudication, Refusal, adjudicate, pick_attack};
 use crate::rules::fight::resolve::roll_attack;
-use crate::rules::fight::saves::{Unaffected, roll_saves};
+use crate::rules::fight::saves::{Unaffected, creatures_in_area, roll_saves};
 use crate::rules::fight::tests::{fighter, map, sized};
 use crate::rules::fight::{FightRules, Fighter};
 use crate::rules::health::{Defenses, Health};
@@ -335,6 +335,52 @@ fn creatures_inside_a_siege_tower_have_total_cover_from_outside() {
     assert!(matches!(why, Shelter::SiegeTower { tower, .. } if tower == "siege tower"), "{why}");
     assert!(ruling(&map, &all, "orc", "lia").allowed(), "inside the same tower");
     assert!(ruling(&map, &all, "lia", "thug").allowed(), "out of it, the tower's cover is one way");
+}
+
+/// The siege tower shelters "Medium or smaller creatures inside": a Large creature inside it has
+/// no shelter. **Call** (docs/rules.md, "Siege equipment"): the creatures it shelters are
+/// sheltered from an area of effect as from an attack, when the area's point of origin is outside
+/// the tower (its outer edge included), and from a cauldron's oil poured from outside it.
+#[test]
+fn a_tower_shelters_only_medium_or_smaller_creatures_from_attacks_and_areas_outside() {
+    let map = open(16, 10);
+    let tower = weapon("tower", SiegeKind::SiegeTower, Side::Party, (2, 2), Readiness::Unloaded);
+    let lia = fighter("lia", Side::Party, (3, 3));
+    let ogre = sized("ogre", Side::Party, (4, 4), Size::Large, Grid::Square);
+    let thug = fighter("thug", Side::Enemy, (10, 3));
+    let mut cauldron = weapon("pot", SiegeKind::Cauldron, Side::Enemy, (6, 0), Readiness::Aimed);
+    cauldron.siege.as_mut().unwrap().pours_on = Some(Cell::new(2, 2));
+    let all = [tower, lia, ogre, thug, cauldron];
+    assert!(matches!(ruling(&map, &all, "thug", "lia").refusal, Some(Refusal::Sheltered(_))));
+    let at_ogre = ruling(&map, &all, "thug", "ogre");
+    assert!(at_ogre.allowed(), "a Large creature in the tower: {:?}", at_ogre.refusal);
+    let field = Field::new(&map, &all, RULES);
+    let everywhere = Volume::column(map.cells(), 0, 0);
+    let from = |origin: Point| creatures_in_area(&field, &everywhere, origin);
+    let sheltered = |inside: &[InArea], id: &str| {
+        let entry = inside.iter().find(|a| a.id == id).unwrap_or_else(|| panic!("{id} in the area"));
+        matches!(&entry.unaffected, Some(Unaffected::Sheltered(Shelter::SiegeTower { .. })))
+    };
+    let outside = from(Point::square_corner(10, 3));
+    assert!(sheltered(&outside, "lia"), "from outside the tower: {outside:?}");
+    assert_eq!(outside.iter().find(|a| a.id == "lia").map(|a| a.cover), Some(CoverDegree::Total));
+    let why = outside.iter().find(|a| a.id == "lia").and_then(|a| a.unaffected.clone()).expect("sheltered");
+    assert_eq!(why.to_string(), "total cover: lia is inside siege tower, and the point of origin outside it");
+    assert!(!sheltered(&outside, "ogre") && !sheltered(&outside, "thug"), "too big, and outside");
+    assert!(sheltered(&from(Point::square_corner(2, 4)), "lia"), "the tower's outer edge is outside it");
+    assert!(!sheltered(&from(Point::square_corner(3, 4)), "lia"), "a point inside the tower");
+    let (_, oiled) = in_pour(&field, field.fighter("pot").unwrap()).unwrap();
+    assert!(sheltered(&oiled, "lia"), "the oil poured from outside: {oiled:?}");
+    let effect = SaveEffect {
+        ability: Ability::Dex,
+        dc: 15,
+        damage: Some("3d6".parse().unwrap()),
+        damage_type: DamageType::Fire,
+        half_on_success: true,
+    };
+    let saves = roll_saves(&field, &outside, &effect, &mut SeededDice::new(3)).unwrap();
+    let lia = saves.results.iter().find(|r| r.id == "lia").unwrap();
+    assert!(lia.success && lia.roll.is_none() && lia.damage.is_none(), "{lia:?}");
 }
 
 /// Pushing: enough crew beside the weapon, and it goes half as far as the slowest has left.

@@ -160,17 +160,17 @@ fn pay(
             if !turns.its_turn(request.attacker) {
                 return Err(Said::CantAttackNow { who: name.clone(), why: NotNow::NotItsTurn { who: name } });
             }
-            economy.attack(&attacker.sheet.turn)
+            economy.attack(&attacker.sheet.turn, &attacker.conditions)
         }
-        AttackHow::Opportunity => economy.react(),
-        AttackHow::Readied => economy.fire_readied().map(drop),
+        AttackHow::Opportunity => economy.react(&attacker.conditions),
+        AttackHow::Readied => economy.fire_readied(&attacker.conditions).map(drop),
         AttackHow::Crewed { operator } => {
             let crew = fighters.get(operator).ok_or_else(|| Said::Gone { who: name.clone() })?;
             let weapon = attacker.name().to_owned();
             let refuse = |why| Said::CantWork { who: crew.name().to_owned(), weapon: weapon.clone(), why };
             may_take(field, crew, attacker, Step::Fire).map_err(|e| refuse(CantWork::Siege(Box::new(e))))?;
             return turns
-                .take(operator, crew.name(), economy, &crew.sheet.turn, Action::UseAnObject)
+                .take(operator, crew.name(), economy, &crew.sheet.turn, &crew.conditions, Action::UseAnObject)
                 .map(drop)
                 .map_err(|why| refuse(CantWork::NotNow(why)));
         }

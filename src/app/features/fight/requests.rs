@@ -10,10 +10,9 @@ use crate::app::core::state::{AttackMode, LoadedScenario};
 use crate::app::core::tokens::{Battlefield, Fighters};
 use crate::app::core::turns::Turns;
 use crate::rules::creature::Skill;
-use crate::rules::dice::RollMode;
 use crate::rules::economy::Action;
 use crate::rules::fight::actions::{HideOutcome, TurnCost, cannot_help_because, hide, search, seen_by, turn_to_face};
-use crate::rules::fight::{death_save, heal, set_exhaustion, stand_up, take_damage};
+use crate::rules::fight::{death_save, death_save_sources, heal, set_exhaustion, stand_up, take_damage};
 use crate::rules::health::Life;
 use crate::rules::log::RollReason;
 
@@ -155,13 +154,14 @@ fn stand(s: &mut FightStateItem, who: String) -> Option<Said> {
 }
 
 /// A death saving throw: the d20 in the log, the tally on the creature (PHB "Death Saving
-/// Throws").
+/// Throws"), with disadvantage from exhaustion 3 (a saving throw: `death_save_sources`).
 fn roll_death_save(s: &mut FightStateItem, rolls: &mut Rolls) -> Option<Said> {
     let who = s.name.0.clone();
     if s.hit_points.0.life != Life::Dying {
         return Some(Said::NotDying { who });
     }
-    let roll = rolls.dice.0.roll("1d20", RollMode::Normal).ok()?;
+    let mode = death_save_sources(&who, &s.combatant.conditions, s.vitals.exhaustion).mode();
+    let roll = rolls.dice.0.roll("1d20", mode).ok()?;
     let save = death_save(&mut s.hit_points.0, &mut s.combatant.conditions, roll.total);
     let health = s.hit_points.0;
     rolls.write(&who, RollReason::DeathSave { result: save }, roll, false);
@@ -180,8 +180,9 @@ fn turn(
 ) -> Option<Said> {
     let who = s.name.0.clone();
     let Some(facing) = s.facing.as_mut() else { return Some(Said::FacesNoWay { who }) };
-    let turned =
-        turn_to_face(grid, facing.0, clockwise, turns.its_turn(entity), turns.another_moved(entity), &mut s.actions.0);
+    let (in_turn, moved) = (turns.its_turn(entity), turns.another_moved(entity));
+    let conditions = &s.combatant.conditions;
+    let turned = turn_to_face(grid, facing.0, clockwise, in_turn, moved, &mut s.actions.0, conditions);
     Some(match turned {
         Ok((to, cost)) => {
             facing.0 = to;
@@ -207,7 +208,7 @@ fn help(
         return Some(Said::CantHelp { who: h.name().to_owned(), why });
     }
     let mut helping = state.get_mut(helper).ok()?;
-    if let Err(why) = turns.take(helper, h.name(), &mut helping.actions.0, &h.sheet.turn, Action::Help) {
+    if let Err(why) = turns.take(helper, h.name(), &mut helping.actions.0, &h.sheet.turn, &h.conditions, Action::Help) {
         return Some(Said::NotNow(why));
     }
     let mut helped = state.get_mut(ally).ok()?;
@@ -217,7 +218,9 @@ fn help(
 }
 
 /// Takes `action` (Hide or Search) from `who`'s turn and rolls the check it calls for:
-/// Dexterity (Stealth) to hide, Wisdom (Perception) to search (PHB "Hide", "Search").
+/// Dexterity (Stealth) to hide, Wisdom (Perception) to search (PHB "Hide", "Search"), with what its
+/// conditions and exhaustion give its ability checks (`Fighter::check_sources`: poisoned,
+/// exhaustion).
 fn check_for_action(
     turns: &Turns,
     state: &mut Query<FightState>,
@@ -227,10 +230,11 @@ fn check_for_action(
     rolls: &mut Rolls,
 ) -> Result<crate::rules::dice::DiceRoll, Said> {
     let mut s = state.get_mut(who).map_err(|_| Said::Gone { who: fighter.name().to_owned() })?;
-    turns.take(who, fighter.name(), &mut s.actions.0, &fighter.sheet.turn, action).map_err(Said::NotNow)?;
+    let (options, conditions) = (&fighter.sheet.turn, &fighter.conditions);
+    turns.take(who, fighter.name(), &mut s.actions.0, options, conditions, action).map_err(Said::NotNow)?;
     let skill = if action == Action::Hide { Skill::Stealth } else { Skill::Perception };
     let bonus = fighter.sheet.skill_bonus(skill);
-    rolls.dice.0.roll(&format!("1d20{bonus:+}"), RollMode::Normal).map_err(Said::Dice)
+    rolls.dice.0.roll(&format!("1d20{bonus:+}"), fighter.check_sources().mode()).map_err(Said::Dice)
 }
 
 /// The Hide action: not in the clear sight of an enemy, then Stealth against every enemy's
