@@ -9,7 +9,7 @@ use super::{Board, QueryError};
 use crate::rules::dice::SeededDice;
 use crate::rules::effects::tracker::{self, Subject, Tracked};
 use crate::rules::effects::{Duration, Effects, Lasting, TurnPoint};
-use crate::rules::initiative::InitiativeOrder;
+use crate::rules::initiative::{InitiativeOrder, Roller};
 use crate::rules::log::LogEntry;
 use crate::scenario::TokenKind;
 
@@ -112,13 +112,18 @@ pub(super) fn effects(board: &Board, id: &str) -> Result<EffectsAnswer, QueryErr
 pub(super) fn advance(board: &Board, args: &AdvanceArgs) -> Result<AdvanceAnswer, QueryError> {
     let mut dice = SeededDice::new(args.seed);
     let mut all = subjects(board);
-    let participants: Vec<(String, i8)> =
-        all.iter().map(|s| (s.id.clone(), s.sheet.abilities.modifier(crate::rules::creature::Ability::Dex))).collect();
+    let participants: Vec<Roller> = all
+        .iter()
+        .map(|s| {
+            let dex = s.sheet.abilities.modifier(crate::rules::creature::Ability::Dex);
+            Roller::new(&s.id, &s.name, dex, &s.conditions, s.exhaustion)
+        })
+        .collect();
     let (order, rolls) = InitiativeOrder::roll(&participants, &mut dice).map_err(QueryError::Dice)?;
     let mut events: Vec<Tracked> = participants
         .iter()
         .zip(rolls)
-        .map(|((id, _), roll)| {
+        .map(|(Roller { id, .. }, roll)| {
             let name = all.iter().find(|s| &s.id == id).map_or(id.as_str(), |s| s.name.as_str());
             let hidden = all.iter().any(|s| &s.id == id && s.hidden);
             Tracked::Roll { entry: LogEntry::new(name, crate::rules::log::RollReason::Initiative, roll, hidden) }

@@ -10,7 +10,7 @@ use super::diseases::Disease;
 use super::madness::{self, MadnessKind};
 use super::poisons::Poison;
 use super::{Due, EffectEvent, Effects, EndReason, TurnPoint, concentration_broken, concentration_dc};
-use crate::rules::conditions::{Condition, Conditions};
+use crate::rules::conditions::{Condition, Conditions, saving_throw_sources};
 use crate::rules::creature::{Ability, Sheet};
 use crate::rules::dice::{DiceError, DiceRoll, Evaluation, RollMode, SeededDice};
 use crate::rules::fight::{set_exhaustion, take_damage};
@@ -81,11 +81,11 @@ impl EffectEvent {
 }
 
 impl Subject {
-    /// The bonus and the roll mode of its saving throw of `ability`: disadvantage from exhaustion
-    /// level 3 (PHB appendix A, "Exhaustion").
+    /// The bonus and the roll mode of its saving throw of `ability`, with what the conditions and
+    /// exhaustion give it (`conditions::saving_throw_sources`).
     fn save(&self, ability: Ability) -> (i32, RollMode) {
-        let mode = if self.exhaustion >= 3 { RollMode::Disadvantage } else { RollMode::Normal };
-        (i32::from(self.sheet.save_bonus(ability)), mode)
+        let sources = saving_throw_sources(&self.name, &self.conditions, self.exhaustion, Some(ability));
+        (i32::from(self.sheet.save_bonus(ability)), sources.mode())
     }
 
     fn roll_save(&self, ability: Ability, dice: &mut SeededDice) -> Result<DiceRoll, DiceError> {
