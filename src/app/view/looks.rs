@@ -112,6 +112,26 @@ pub(crate) fn badge_text(
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 
+/// The conditions the badge names besides the effects' badges: a condition is left out where an
+/// effect shown of the same name ("frightened 8r") already says it.
+pub(crate) fn conditions_besides_effects(
+    conditions: &Conditions,
+    effects: Option<&LastingEffects>,
+    dm: bool,
+) -> Conditions {
+    let mut shown = conditions.clone();
+    for lasting in effects.into_iter().flat_map(|e| e.0.applying()).filter(|l| dm || !l.effect.secret) {
+        for condition in crate::rules::conditions::Condition::ALL {
+            if lasting.effect.name.eq_ignore_ascii_case(condition.name())
+                && lasting.effect.conditions.contains(&condition)
+            {
+                shown.set(condition, false);
+            }
+        }
+    }
+    shown
+}
+
 /// A badge per effect in force, with its rounds left (`ui::effects::badge`); the players' view
 /// leaves out the DM's secret ones.
 pub(crate) fn effect_badges(effects: Option<&LastingEffects>, dm: bool) -> Vec<String> {
@@ -213,9 +233,9 @@ pub(crate) fn update(
         let chase = chase.as_deref();
         let hidden = combatant.hidden.is_some();
         let lasting = effect_badges(effects.as_deref(), audience.dm);
-        let text =
-            badge_text(health, &combatant.conditions, vitals.exhaustion, combatant.dodging, hidden, chase, &lasting)
-                .unwrap_or_default();
+        let conditions = conditions_besides_effects(&combatant.conditions, effects.as_deref(), audience.dm);
+        let text = badge_text(health, &conditions, vitals.exhaustion, combatant.dodging, hidden, chase, &lasting)
+            .unwrap_or_default();
         for child in children.iter() {
             if let Ok((mut sprite, is_fill)) = sprites.get_mut(child) {
                 if is_fill {
@@ -331,6 +351,14 @@ mod tests {
         assert_eq!(effect_badges(Some(&effects), false), vec!["frightened 3r"]);
         let health = Health::new(20, 20, false, DeathSaves::default());
         let badges = effect_badges(Some(&effects), false);
+        let mut frightening = LastingEffects::default();
+        let fear = Effect {
+            conditions: vec![Condition::Frightened],
+            ..Effect::new("frightened", Source::Dm, Duration::Rounds(8))
+        };
+        frightening.0.give(fear).expect("valid");
+        let both = Conditions::new([Condition::Frightened, Condition::Prone]);
+        assert_eq!(conditions_besides_effects(&both, Some(&frightening), false), Conditions::new([Condition::Prone]));
         assert_eq!(
             badge_text(&health, &Conditions::default(), 0, false, false, None, &badges).as_deref(),
             Some("frightened 3r")
