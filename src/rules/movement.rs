@@ -108,6 +108,16 @@ impl Path {
         std::iter::once(self.start).chain(self.steps.iter().map(|s| s.to)).collect()
     }
 
+    /// The same path with every step costing `factor` times its feet (a grappler dragging what it
+    /// holds: PHB "Moving a Grappled Creature").
+    pub fn costing(mut self, factor: u32) -> Path {
+        for step in &mut self.steps {
+            step.cost = step.cost.saturating_mul(factor);
+        }
+        self.cost = self.cost.saturating_mul(factor);
+        self
+    }
+
     /// The path cut after its first `steps` steps: the part walked before an interruption, and
     /// the rest, each with its cost and the diagonal count after it under `rule`.
     pub fn split_at(&self, steps: usize, rule: DiagonalRule) -> (Path, Path) {

@@ -208,6 +208,43 @@ mod on_the_map {
         assert!(lines.iter().any(|l| l.contains("frightened ends: the saving throw succeeded")), "{lines:#?}");
     }
 
+    /// The wight grappling Orla walks two squares east: each foot costs it two (PHB "Moving a
+    /// Grappled Creature"), Orla is dragged into the last square it left, and the grapple holds;
+    /// the DM then pushes Orla away and the grapple ends out of reach.
+    #[test]
+    fn a_grappler_drags_what_it_holds_at_half_speed() {
+        use battlemap::app::core::components::{Position, TurnMoves};
+        use battlemap::app::core::messages::MoveToken;
+        use battlemap::rules::Cell;
+        let mut app = crypt(9);
+        let [orla, wight] = ["orla", "wight"].map(|id| entity_of(&mut app, id));
+        let held = battlemap::rules::effects::Effect {
+            conditions: vec![Condition::Grappled],
+            grapple_reach: Some(5),
+            ..battlemap::rules::effects::Effect::new(
+                "grappled",
+                Source::Creature("wight".into()),
+                Duration::UntilRemoved,
+            )
+        };
+        give(&mut app, orla, held);
+        send(&mut app, TurnRequest::StartTurn(wight));
+        send(&mut app, MoveToken::new(wight, Cell::new(6, 5)));
+        app.update();
+        let at = |app: &App, e: Entity| app.world().get::<Position>(e).expect("placed").0;
+        let said =
+            app.world().resource::<battlemap::app::core::notice::Notice>().0.as_ref().map(battlemap::ui::words::said);
+        assert_eq!(at(&app, wight), Cell::new(6, 5), "{said:?}");
+        assert_eq!(at(&app, orla), Cell::new(5, 5), "dragged into the square the wight left last");
+        let left = app.world().get::<TurnMoves>(wight).expect("moves").turn.left();
+        assert_eq!(left, 10, "10 ft of walking cost 20 of its 30");
+        assert!(conditions(&app, orla).has(Condition::Grappled), "still held");
+        send(&mut app, MoveToken { entity: orla, to: Cell::new(3, 6), by_dm: true });
+        app.update();
+        assert!(ended(&app, "grappled", EndReason::OutOfReach), "{:#?}", log(&app));
+        assert!(!conditions(&app, orla).has(Condition::Grappled));
+    }
+
     /// A dawn advances Orla's sewer plague through the card's button; a madness rolled from the
     /// card is cured by lesser restoration.
     #[test]

@@ -306,6 +306,13 @@ fn apply_effect_requests(
                 let why = effect.validate().err().unwrap_or(crate::rules::effects::EffectError::TooMany);
                 notice.say(Said::EffectRefused(why));
             }
+            EffectAction::Give(effect) => {
+                let effect = (**effect).clone();
+                run(&mut creatures, &mut rolls, &mut notice, |all, _| match at(all) {
+                    Some(i) => Ok(tracker::give(all, i, effect).unwrap_or_default()),
+                    None => Ok(Vec::new()),
+                });
+            }
             EffectAction::Poison(poison) => {
                 let poison = *poison;
                 run(&mut creatures, &mut rolls, &mut notice, |all, dice| match at(all) {
@@ -324,11 +331,6 @@ fn apply_effect_requests(
                     match action {
                         EffectAction::End(id) => {
                             if let Some(event) = effects.end(id, EndReason::Removed) {
-                                tell(event);
-                            }
-                        }
-                        EffectAction::Give(effect) => {
-                            if let Ok((_, event)) = effects.give(*effect) {
                                 tell(event);
                             }
                         }
@@ -356,7 +358,10 @@ fn apply_effect_requests(
                                 tell(event);
                             }
                         }
-                        EffectAction::Dawn | EffectAction::Coat(_) | EffectAction::Poison(_) => {}
+                        EffectAction::Dawn
+                        | EffectAction::Coat(_)
+                        | EffectAction::Poison(_)
+                        | EffectAction::Give(_) => {}
                     }
                     done.extend(tracker::follow_up(all));
                     Ok(done)

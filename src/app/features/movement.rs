@@ -6,7 +6,7 @@
 
 use bevy::prelude::*;
 
-use crate::app::core::components::{Actions, TurnMoves};
+use crate::app::core::components::{Actions, LastingEffects, TurnMoves};
 use crate::app::core::messages::{MoveToken, Walk};
 use crate::app::core::mode::AppMode;
 use crate::app::core::notice::{DragRefusal, NotNow, Notice, Said};
@@ -17,6 +17,7 @@ use crate::app::core::tokens::{Battlefield, Fighters};
 use crate::app::core::turns::Turns;
 use crate::rules::Cell;
 use crate::rules::economy::Action;
+use crate::rules::effects::drag_cost;
 use crate::rules::fight::Fighter;
 use crate::rules::fight::opportunity::{Moving, Provocation, provocations};
 use crate::rules::movement::{Path, Reachable, TurnMovement};
@@ -76,6 +77,7 @@ fn moving(by_dm: bool, disengaged: bool) -> Moving {
 
 /// The cheapest way for `mover` to `to` within its movement (the DM's `by_dm` budget, else what
 /// is left of its turn), else with a Dash (`dash: true`) if it may take one, else why not.
+#[allow(clippy::too_many_arguments)]
 fn plan(
     fighters: &Fighters,
     battlefield: &Battlefield,
@@ -84,17 +86,26 @@ fn plan(
     can_dash: bool,
     by_dm: bool,
     to: Cell,
+    holds: &Query<&LastingEffects>,
 ) -> Preview {
     let field = fighters.field(battlefield.scenario());
     let turn = if by_dm { TurnMovement::new(DM_FEET) } else { moves.turn.clone() };
     let budget = if can_dash && !by_dm { turn.left_with_dash() } else { turn.left() };
-    match field.path(mover, to, budget, turn.parity) {
+    // A grappler dragging what it holds pays double (the DM's moves are not its movement).
+    let factor = if by_dm { 1 } else { drag_cost_of(fighters, mover, holds) };
+    match field.path(mover, to, budget / factor, turn.parity).map(|path| path.costing(factor)) {
         Ok(path) => {
             let dash = path.cost > turn.left();
             Preview::Path { path, dash }
         }
         Err(why) => Preview::Refused(DragRefusal::Move(why)),
     }
+}
+
+/// What each foot of `mover`'s movement costs with the creatures it holds in a grapple.
+fn drag_cost_of(fighters: &Fighters, mover: &Fighter, holds: &Query<&LastingEffects>) -> u32 {
+    let held = fighters.entities.iter().zip(&fighters.list).filter_map(|(e, f)| Some((f.size, &holds.get(*e).ok()?.0)));
+    drag_cost(&mover.id, mover.size, held)
 }
 
 /// Plans each move asked for and pays for it (a Dash from the action economy if the move needs
@@ -110,6 +121,7 @@ fn apply_moves(
     mut walks: MessageWriter<Walk>,
     mut notice: ResMut<Notice>,
     mut redraw: ResMut<RedrawFrames>,
+    holds: Query<&LastingEffects>,
 ) {
     for request in requests.read() {
         redraw.at_least(3);
@@ -129,7 +141,7 @@ fn apply_moves(
         }
         let (options, conditions) = (&mover.sheet.turn, &mover.conditions);
         let can_dash = !request.by_dm && economy.0.can_take(Action::Dash, options, conditions).is_ok();
-        match plan(&fighters, &battlefield, mover, moves, can_dash, request.by_dm, request.to) {
+        match plan(&fighters, &battlefield, mover, moves, can_dash, request.by_dm, request.to, &holds) {
             Preview::Path { path, .. } if path.steps.is_empty() => {}
             Preview::Path { path, dash } => {
                 if dash && let Err(error) = economy.0.take(Action::Dash, options, conditions) {
@@ -168,6 +180,7 @@ fn drag_tokens(
     mut moves: MessageWriter<MoveToken>,
     mut notice: ResMut<Notice>,
     mut redraw: ResMut<RedrawFrames>,
+    holds: Query<&LastingEffects>,
 ) {
     if buttons.just_pressed(MouseButton::Left) && dragging.0.is_none() {
         let grabbed = pointer.pressed_token.zip(pointer.cell);
@@ -175,7 +188,7 @@ fn drag_tokens(
             grabbed.and_then(|(e, cell)| begin(&battlefield, &turn_of, &turns, &reactions, e, cell, keys.shift()));
         if let Some(drag) = begun {
             if drag.1 {
-                shades.set(ShadeLayer::Reach, reach_shades(&battlefield, &turn_of, drag.0.entity));
+                shades.set(ShadeLayer::Reach, reach_shades(&battlefield, &turn_of, drag.0.entity, &holds));
             }
             dragging.0 = Some(drag.0);
         } else if reactions.waiting() && pointer.pressed_token.is_some() {
@@ -187,7 +200,7 @@ fn drag_tokens(
         let target = cell.offset(-drag.grab.0, -drag.grab.1);
         if target != drag.target || drag.preview == Preview::Pending {
             drag.target = target;
-            preview(&battlefield, &turn_of, &turns, drag);
+            preview(&battlefield, &turn_of, &turns, drag, &holds);
         }
     }
     step.drag = true;
@@ -239,26 +252,34 @@ fn reach_shades(
     battlefield: &Battlefield,
     turn_of: &Query<(&TurnMoves, &Actions)>,
     entity: Entity,
+    holds: &Query<&LastingEffects>,
 ) -> Vec<(Cell, Color)> {
     let fighters = battlefield.fighters();
     let (Some(mover), Ok((moves, actions))) = (fighters.get(entity), turn_of.get(entity)) else { return Vec::new() };
     let can_dash = actions.0.can_take(Action::Dash, &mover.sheet.turn, &mover.conditions).is_ok();
     let turn = &moves.turn;
     let budget = if can_dash { turn.left_with_dash() } else { turn.left() };
-    let reach = fighters.field(battlefield.scenario()).reach(mover, budget, turn.parity);
-    let shade = |r: &Reachable| if r.cost > turn.left() { DASH_SHADE } else { MOVE_SHADE };
+    let factor = drag_cost_of(&fighters, mover, holds);
+    let reach = fighters.field(battlefield.scenario()).reach(mover, budget / factor, turn.parity);
+    let shade = |r: &Reachable| if r.cost * factor > turn.left() { DASH_SHADE } else { MOVE_SHADE };
     reach.cells().into_iter().filter(|r| r.cell != mover.anchor).map(|r| (r.cell, shade(&r))).collect()
 }
 
 /// Works out where the drop would go, and what opportunity attacks the path would provoke.
-fn preview(battlefield: &Battlefield, turn_of: &Query<(&TurnMoves, &Actions)>, turns: &Turns, drag: &mut Drag) {
+fn preview(
+    battlefield: &Battlefield,
+    turn_of: &Query<(&TurnMoves, &Actions)>,
+    turns: &Turns,
+    drag: &mut Drag,
+    holds: &Query<&LastingEffects>,
+) {
     let fighters = battlefield.fighters();
     let Some(me) = fighters.get(drag.entity) else { return };
     let economy = turn_of.get(drag.entity).ok();
     drag.preview = match (economy, me.siege) {
         (Some((moves, actions)), _) => {
             let can_dash = !drag.by_dm && actions.0.can_take(Action::Dash, &me.sheet.turn, &me.conditions).is_ok();
-            plan(&fighters, battlefield, me, moves, can_dash, drag.by_dm, drag.target)
+            plan(&fighters, battlefield, me, moves, can_dash, drag.by_dm, drag.target, holds)
         }
         (None, Some(_)) => {
             let field = fighters.field(battlefield.scenario());
@@ -281,7 +302,15 @@ fn preview(battlefield: &Battlefield, turn_of: &Query<(&TurnMoves, &Actions)>, t
                 entity.and_then(|e| turn_of.get(e).ok()).is_some_and(|(_, a)| !a.0.reaction_used)
             };
             let how = moving(drag.by_dm, actions.0.disengaged);
-            provocations(&field, &me.id, &path.cells(), how, has_reaction, &[])
+            // What it drags along in a grapple stays beside it.
+            let dragged: Vec<String> = fighters
+                .entities
+                .iter()
+                .zip(&fighters.list)
+                .filter(|(e, _)| holds.get(**e).is_ok_and(|h| h.0.grapples().any(|(_, by, _)| by == me.id)))
+                .map(|(_, f)| f.id.clone())
+                .collect();
+            provocations(&field, &me.id, &path.cells(), how, has_reaction, &dragged)
         }
         _ => Vec::new(),
     };

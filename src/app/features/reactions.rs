@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use crate::app::core::components::{Actions, Position, TurnMoves};
+use crate::app::core::components::{Actions, LastingEffects, Position, TurnMoves};
 use crate::app::core::messages::{AttackHow, AttackRequest, ReactionAnswer, Restored, ScenarioChanged, Walk};
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::schedule::AppSystems;
@@ -50,6 +50,8 @@ fn forget_reactions(mut reactions: ResMut<Reactions>) {
 #[derive(SystemParam)]
 struct Walker<'w, 's> {
     tokens: ParamSet<'w, 's, (Battlefield<'w, 's>, Query<'w, 's, (&'static mut Position, &'static mut TurnMoves)>)>,
+    /// Who holds whom in a grapple: a grappler drags what it holds along.
+    holds: Query<'w, 's, (Entity, &'static LastingEffects)>,
     actions: Query<'w, 's, &'static Actions>,
     reactions: ResMut<'w, Reactions>,
     turns: ResMut<'w, Turns>,
@@ -69,12 +71,15 @@ impl Walker<'_, '_> {
         skip: &[String],
     ) -> Vec<Provocation> {
         let Some(me) = fighters.get(mover).filter(|_| self.turns.fight_runs()) else { return Vec::new() };
+        // The creatures it drags along in a grapple stay beside it: they aren't left behind.
+        let mut skip = skip.to_vec();
+        skip.extend(self.held_by(fighters, mover).into_iter().filter_map(|e| Some(fighters.get(e)?.id.clone())));
         let battlefield = self.tokens.p0();
         let field = fighters.field(battlefield.scenario());
         let has_reaction = |id: &str| {
             fighters.entity_of(id).and_then(|e| self.actions.get(e).ok()).is_some_and(|a| !a.0.reaction_used)
         };
-        provocations(&field, &me.id, &path.cells(), moving, has_reaction, skip)
+        provocations(&field, &me.id, &path.cells(), moving, has_reaction, &skip)
     }
 
     /// Walks `path` until the first opportunity attack it provokes (while a fight runs), or to
@@ -119,6 +124,31 @@ impl Walker<'_, '_> {
         said
     }
 
+    /// The creatures `mover` holds in a grapple.
+    fn held_by(&self, fighters: &Fighters, mover: Entity) -> Vec<Entity> {
+        let Some(grappler) = fighters.get(mover).map(|f| f.id.as_str()) else { return Vec::new() };
+        self.holds
+            .iter()
+            .filter(|(_, effects)| effects.0.grapples().any(|(_, by, _)| by == grappler))
+            .map(|(entity, _)| entity)
+            .collect()
+    }
+
+    /// A grappler that walked `path` drags each creature it holds into the last cell it left, so
+    /// they stay together (PHB "Moving a Grappled Creature"; the walk already cost it double).
+    fn drag_along(&mut self, mover: Entity, path: &Path) {
+        let cells = path.cells();
+        let Some(&behind) = cells.len().checked_sub(2).and_then(|i| cells.get(i)) else { return };
+        let fighters = self.tokens.p0().fighters();
+        let held = self.held_by(&fighters, mover);
+        let mut positions = self.tokens.p1();
+        for entity in held {
+            if let Ok((mut position, _)) = positions.get_mut(entity) {
+                position.0 = behind;
+            }
+        }
+    }
+
     /// Moves along `path`, paying for it with the creature's movement unless something else moves
     /// it (the DM); says how far it went.
     fn step(&mut self, mover: Entity, path: &Path, dashed: bool, moving: Moving) -> Said {
@@ -135,7 +165,15 @@ impl Walker<'_, '_> {
         }
         moves.turn.take_move(position.0, path, dashed);
         position.0 = to;
-        Said::Moved { who, feet: path.cost, dashed, squeezing: path.fit == Fit::Squeezing, left: moves.turn.left() }
+        let said = Said::Moved {
+            who,
+            feet: path.cost,
+            dashed,
+            squeezing: path.fit == Fit::Squeezing,
+            left: moves.turn.left(),
+        };
+        self.drag_along(mover, path);
+        said
     }
 
     /// After `mover`'s move: every readied action its move sets off, from creatures with their

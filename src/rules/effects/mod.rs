@@ -571,5 +571,17 @@ pub fn drag_factor(grappler: Size, grappled: Size) -> u32 {
     if (grappler as i32) - (grappled as i32) >= 2 { 1 } else { 2 }
 }
 
+/// What each foot of `grappler`'s movement costs while it drags the creatures it holds: the
+/// largest [`drag_factor`] among them, 1 when it holds none. `creatures` gives each creature's
+/// size and effects.
+pub fn drag_cost<'a>(grappler: &str, size: Size, creatures: impl IntoIterator<Item = (Size, &'a Effects)>) -> u32 {
+    creatures
+        .into_iter()
+        .filter(|(_, effects)| effects.grapples().any(|(_, by, _)| by == grappler))
+        .map(|(held, _)| drag_factor(size, held))
+        .max()
+        .unwrap_or(1)
+}
+
 #[cfg(test)]
 mod tests;

@@ -131,6 +131,16 @@ fn grapples_end_and_drag_as_the_phb_says() {
     assert_eq!(drag_factor(Size::Large, Size::Medium), 2);
     assert_eq!(drag_factor(Size::Huge, Size::Medium), 1);
     assert_eq!(drag_factor(Size::Medium, Size::Tiny), 1);
+    let mut held = Effects::default();
+    let grapple = Effect {
+        grapple_reach: Some(5),
+        ..Effect::new("grappled", Source::Creature("ogre".into()), Duration::UntilRemoved)
+    };
+    held.give(grapple).expect("valid");
+    let free = Effects::default();
+    assert_eq!(drag_cost("ogre", Size::Large, [(Size::Medium, &held), (Size::Tiny, &free)]), 2);
+    assert_eq!(drag_cost("ogre", Size::Huge, [(Size::Medium, &held)]), 1, "two sizes smaller");
+    assert_eq!(drag_cost("troll", Size::Large, [(Size::Medium, &held)]), 1, "it holds no one");
 }
 
 /// Bad effects are refused with a reason; a creature holds at most [`MAX_EFFECTS`].

@@ -9,7 +9,10 @@ use serde::Serialize;
 use super::diseases::Disease;
 use super::madness::{self, MadnessKind};
 use super::poisons::Poison;
-use super::{Due, EffectEvent, Effects, EndReason, TurnPoint, concentration_broken, concentration_dc};
+use super::{
+    Due, Duration, Effect, EffectError, EffectEvent, Effects, EndReason, TurnPoint, concentration_broken,
+    concentration_dc,
+};
 use crate::rules::conditions::{Condition, Conditions, saving_throw_sources};
 use crate::rules::creature::{Ability, Sheet};
 use crate::rules::dice::{DiceError, DiceRoll, Evaluation, RollMode, SeededDice};
@@ -153,6 +156,35 @@ pub fn at_turn(
     }
     for (index, amount) in damaged {
         out.extend(took_damage(subjects, index, amount, dice)?);
+    }
+    out.extend(follow_up(subjects));
+    Ok(out)
+}
+
+/// Gives `effect` to the creature at `index`. A creature concentrates on one thing at a time
+/// (PHB "Concentration": "you lose concentration on a spell if you cast another spell that
+/// requires concentration"): an effect kept up by its source's concentration ends the effects
+/// of another name that source kept up, on every creature.
+pub fn give(subjects: &mut [Subject], index: usize, effect: Effect) -> Result<Vec<Tracked>, EffectError> {
+    let mut out = Vec::new();
+    let Some(subject) = subjects.get_mut(index) else { return Ok(out) };
+    let caster =
+        (effect.duration == Duration::Concentration).then(|| effect.source_creature().map(str::to_owned)).flatten();
+    let name = effect.name.clone();
+    let (_, event) = subject.effects.give(effect)?;
+    events(&subject.name.clone(), vec![event], &mut out);
+    if let Some(caster) = caster {
+        for other in subjects.iter_mut() {
+            let ended = other.effects.end_where(
+                |l| {
+                    l.effect.duration == Duration::Concentration
+                        && l.effect.source_creature() == Some(caster.as_str())
+                        && !l.effect.name.eq_ignore_ascii_case(&name)
+                },
+                EndReason::ConcentrationEnded,
+            );
+            events(&other.name, ended, &mut out);
+        }
     }
     out.extend(follow_up(subjects));
     Ok(out)
@@ -362,7 +394,7 @@ fn disease_dawn(subject: &mut Subject, id: u32, dice: &mut SeededDice) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::effects::{Duration, Effect, RepeatedSave, Source, TurnDamage};
+    use crate::rules::effects::{RepeatedSave, Source, TurnDamage};
 
     fn subject(id: &str, wis: i8, con: i8) -> Subject {
         let mut sheet = Sheet { name: id.to_owned(), ..Sheet::default() };
@@ -478,6 +510,25 @@ mod tests {
             dawn(&mut sick, &mut dice).expect("rolls");
         }
         assert_eq!(sick[0].exhaustion, 3, "one from the symptoms, one from each failure");
+    }
+
+    /// PHB "Concentration": a caster keeps up one thing at a time; a new concentration effect of
+    /// another name ends the old one on everyone, one of the same name (a spell on two targets)
+    /// doesn't.
+    #[test]
+    fn a_new_concentration_ends_the_old_one() {
+        let mut all = vec![subject("pip", 0, 0), subject("ghoul", 0, 0), subject("wight", 0, 0)];
+        let held = |name: &str| Effect {
+            conditions: vec![Condition::Restrained],
+            ..Effect::new(name, Source::Creature("pip".into()), Duration::Concentration)
+        };
+        give(&mut all, 1, held("held")).expect("valid");
+        give(&mut all, 2, held("held")).expect("valid");
+        assert_eq!(all[1].effects.list.len() + all[2].effects.list.len(), 2, "one spell on two targets");
+        let out = give(&mut all, 2, held("slowed")).expect("valid");
+        assert!(ended(&out, "held", EndReason::ConcentrationEnded));
+        assert!(all[1].effects.is_empty() && !all[1].conditions.has(Condition::Restrained));
+        assert_eq!(all[2].effects.list.iter().map(|l| l.effect.name.as_str()).collect::<Vec<_>>(), vec!["slowed"]);
     }
 
     /// "Madness Effects": a madness rolled is given as an effect; lesser restoration cures a
