@@ -350,16 +350,19 @@ impl Token {
     /// This token in a fight, as the scenario places it: squeezing if only a smaller space fits
     /// there.
     pub fn fighter(&self, scenario: &Scenario) -> Fighter {
+        let (effects, conditions) = self.lasting_effects();
+        let mut sheet = self.sheet();
+        crate::rules::effects::hampered(&mut sheet, &effects);
         let mut fighter = Fighter {
             id: self.id.clone(),
-            sheet: self.sheet(),
+            sheet,
             anchor: self.anchor,
             cells: self.cells(scenario.grid),
             side: self.side,
             size: self.size,
             square_side: self.square_side,
             is_object: self.kind == TokenKind::Object,
-            conditions: self.lasting_effects().1,
+            conditions,
             facing: self.facing,
             arcs: self.arcs,
             shield: self.shield,

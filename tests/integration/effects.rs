@@ -289,5 +289,18 @@ mod on_the_map {
         );
         assert!(!mad(&app));
         assert!(ended(&app, "short-term madness", EndReason::Cured));
+        let impossible = battlemap::rules::effects::Effect {
+            save: Some(RepeatedSave { ability: Ability::Wis, dc: 31, at: TurnPoint::End, successes: 1 }),
+            ..battlemap::rules::effects::Effect::new("doom", Source::Dm, Duration::Rounds(1))
+        };
+        give(&mut app, vex, impossible);
+        let said = app.world().resource::<battlemap::app::core::notice::Notice>().0.clone();
+        assert!(
+            matches!(said, Some(battlemap::app::core::notice::Said::EffectRefused(_))),
+            "a DC of 31 is refused with a notice: {said:?}"
+        );
+        assert!(
+            app.world().get::<LastingEffects>(vex).expect("effects").0.list.iter().all(|l| l.effect.name != "doom")
+        );
     }
 }

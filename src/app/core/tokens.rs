@@ -211,6 +211,7 @@ pub struct TokenData {
     pub siege: Option<&'static SiegeWeapon>,
     pub pc: Has<PlayerCharacter>,
     pub order: &'static RosterOrder,
+    pub effects: Option<&'static LastingEffects>,
 }
 
 impl TokenDataItem<'_, '_> {
@@ -222,6 +223,9 @@ impl TokenDataItem<'_, '_> {
         let is_object = self.kind.0 == TokenKind::Object;
         let mut sheet = self.combatant.sheet.clone();
         (sheet.ac, sheet.speed, sheet.exhaustion) = (self.vitals.ac, self.vitals.speed, self.vitals.exhaustion);
+        if let Some(effects) = self.effects {
+            crate::rules::effects::hampered(&mut sheet, &effects.0);
+        }
         let mut fighter = Fighter {
             id: self.id.0.clone(),
             sheet,

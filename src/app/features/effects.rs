@@ -273,13 +273,6 @@ fn deliver_coatings(
     }
 }
 
-/// Whether the creature carries as many effects as it may.
-fn creatures_full(creatures: &Creatures, target: Option<Entity>) -> bool {
-    target
-        .and_then(|t| creatures.get(t).ok())
-        .is_some_and(|c| c.effects.0.list.len() >= crate::rules::effects::MAX_EFFECTS)
-}
-
 /// The card's requests: end or give an effect, a poison, a disease, a madness, a cure, a dawn.
 fn apply_effect_requests(
     mut requests: MessageReader<EffectRequest>,
@@ -302,16 +295,16 @@ fn apply_effect_requests(
                 };
                 notice.say(Said::Coated { poison: *poison });
             }
-            EffectAction::Give(effect) if effect.validate().is_err() || creatures_full(&creatures, request.target) => {
-                let why = effect.validate().err().unwrap_or(crate::rules::effects::EffectError::TooMany);
-                notice.say(Said::EffectRefused(why));
-            }
             EffectAction::Give(effect) => {
-                let effect = (**effect).clone();
-                run(&mut creatures, &mut rolls, &mut notice, |all, _| match at(all) {
-                    Some(i) => Ok(tracker::give(all, i, effect).unwrap_or_default()),
-                    None => Ok(Vec::new()),
-                });
+                let (entities, mut all) = subjects(&creatures);
+                let Some(i) = index else { continue };
+                match tracker::give(&mut all, i, (**effect).clone()) {
+                    Ok(done) => {
+                        record(&mut rolls, &mut notice, &all, done);
+                        write_back(&mut creatures, &entities, all);
+                    }
+                    Err(why) => notice.say(Said::EffectRefused(why)),
+                }
             }
             EffectAction::Poison(poison) => {
                 let poison = *poison;

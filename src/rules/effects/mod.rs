@@ -571,6 +571,15 @@ pub fn drag_factor(grappler: Size, grappled: Size) -> u32 {
     if (grappler as i32) - (grappled as i32) >= 2 { 1 } else { 2 }
 }
 
+/// A creature's sheet as its effects leave it for attacking: the penalty of the effects in force
+/// (sight rot's, SRD 5.1: "a -1 penalty to attack rolls") taken off each attack's bonus.
+pub fn hampered(sheet: &mut crate::rules::creature::Sheet, effects: &Effects) {
+    let penalty = effects.penalty();
+    for attack in &mut sheet.attacks {
+        attack.bonus = attack.bonus.saturating_add(penalty);
+    }
+}
+
 /// What each foot of `grappler`'s movement costs while it drags the creatures it holds: the
 /// largest [`drag_factor`] among them, 1 when it holds none. `creatures` gives each creature's
 /// size and effects.

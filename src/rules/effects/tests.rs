@@ -176,3 +176,20 @@ fn time_passing_runs_timed_effects_out() {
     assert_eq!(effects.pass_time(1).len(), 1);
     assert_eq!(effects.list.len(), 1);
 }
+
+/// Sight rot's penalty (SRD 5.1) comes off every attack's bonus while it is in force; no effect,
+/// no change.
+#[test]
+fn a_penalty_comes_off_the_attack_bonus() {
+    use crate::rules::creature::{Attack, Sheet};
+    let attack = Attack { name: "Rapier".into(), bonus: 5, damage: "1d8+3".into(), ..Attack::default() };
+    let mut sheet = Sheet { attacks: vec![attack], ..Sheet::default() };
+    hampered(&mut sheet, &Effects::default());
+    assert_eq!(sheet.attacks[0].bonus, 5);
+    let mut effects = Effects::default();
+    effects
+        .give(Effect { penalty: -2, ..Effect::new("Sight rot", Source::Dm, Duration::UntilRemoved) })
+        .expect("valid");
+    hampered(&mut sheet, &effects);
+    assert_eq!(sheet.attacks[0].bonus, 3);
+}
