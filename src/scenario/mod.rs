@@ -262,6 +262,12 @@ impl Scenario {
         use std::io::Read;
         let file = path.display().to_string();
         let fail = |message: String| ScenarioErrors::one(ScenarioError::whole_file(&file, message));
+        // Looked at before it is opened: opening a FIFO with no writer waits forever.
+        let kind = std::fs::metadata(path).map_err(|e| fail(format!("cannot read the file: {e}")))?.file_type();
+        if !kind.is_file() {
+            let what = if kind.is_dir() { "a directory" } else { "not a regular file (a pipe, a socket or a device)" };
+            return Err(fail(format!("this is {what}: name a scenario file")));
+        }
         let reader = std::fs::File::open(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
         let mut bytes = Vec::new();
         reader

@@ -178,3 +178,36 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(status.code(), Some(0), "{err}");
 }
+
+/// `check` and `fmt` on a FIFO with no writer, or on a directory, refuse at once with a sentence
+/// (opening the FIFO would wait forever); each is given ten seconds before the test fails.
+#[test]
+fn pipes_and_directories_are_refused_up_front() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("scene.ron");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo makes the test's pipe: install coreutils");
+    for (command, path) in [("check", &fifo), ("fmt", &fifo), ("check", &dir)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_battlemap"))
+            .args([command, path.to_str().expect("utf-8")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("waits") {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("`battlemap {command}` on {} still waits after 10 s", path.display());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let mut err = String::new();
+        child.stderr.take().expect("stderr").read_to_string(&mut err).expect("text");
+        assert_eq!(status.code(), Some(2), "{command}: {err}");
+        assert!(err.contains("name a scenario file"), "{command} {}: {err}", path.display());
+    }
+}

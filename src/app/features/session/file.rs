@@ -120,6 +120,11 @@ impl SessionFile {
         use std::io::Read;
         let file = path.to_path_buf();
         let unreadable = |e: std::io::Error| SessionError::Unreadable { file: file.clone(), error: e.to_string() };
+        // Looked at before it is opened: opening a FIFO with no writer waits forever.
+        if !std::fs::metadata(path).map_err(unreadable)?.is_file() {
+            let error = "it is not a regular file (a directory, a pipe or a device)".to_owned();
+            return Err(SessionError::Unreadable { file, error });
+        }
         let mut text = String::new();
         std::fs::File::open(path)
             .map_err(unreadable)?
