@@ -60,6 +60,10 @@ pub enum DiceError {
     TooManyExpected { text: String, expected: u64 },
     #[error("{text:?} threw {thrown} dice; a roll may throw at most {MAX_ROLLED_DICE}")]
     TooManyThrown { text: String, thrown: u32 },
+    #[error("{text:?} raises each d{sides} to at least {min}, more than it has faces: a minimum is at most {sides}")]
+    MinimumPastFaces { text: String, min: u8, sides: u8 },
+    #[error("{text:?} caps each die at 0: a maximum is at least 1")]
+    MaximumZero { text: String },
     #[error("can't roll {text:?}: {why}")]
     CantRoll { text: String, why: String },
     #[error("can't total {text:?}: {why}")]
@@ -268,6 +272,10 @@ fn check_dice(expr: &tyche::Expr, text: &str, expected: &mut f64) -> Result<(), 
                 let (cond, recurse) = match *modifier {
                     Modifier::Reroll { cond, recurse } => (Some(cond), recurse),
                     Modifier::Explode { cond, recurse } => (cond, recurse),
+                    Modifier::Min(min) if min > dice.sides => {
+                        return Err(DiceError::MinimumPastFaces { text: text.to_owned(), min, sides: dice.sides });
+                    }
+                    Modifier::Max(0) => return Err(DiceError::MaximumZero { text: text.to_owned() }),
                     _ => continue,
                 };
                 let met = (1..=dice.sides).filter(|&face| cond.map_or(face == dice.sides, |c| c.check(face))).count()
@@ -462,6 +470,10 @@ mod tests {
             ("255d255x>1x>1x>1", "at most half"),
             ("4d6rr<6", "at most half"),
             ("255d2x+255d2x+255d2x+255d2x", "at most 2000"),
+            // Issue 29: a minimum above the faces answered 1020 for 4d6min255.
+            ("4d6min255", "a minimum is at most 6"),
+            ("4d6min7", "a minimum is at most 6"),
+            ("2d8max0", "a maximum is at least 1"),
         ];
         for (bad, says) in cases {
             let error = Notation::parse(bad).expect_err(bad);
@@ -470,7 +482,7 @@ mod tests {
         }
         // Great Weapon Fighting's reroll of 1s and 2s, and exploding dice, still roll.
         let mut dice = SeededDice::new(3);
-        for good in ["2d6r<3", "2d6rr<3", "4d6x", "4d6xo", "d20+5", "8d6", "4d6kh3", "255d255"] {
+        for good in ["2d6r<3", "2d6rr<3", "4d6x", "4d6xo", "d20+5", "8d6", "4d6kh3", "255d255", "4d6min6", "2d8max1"] {
             dice.roll(good, RollMode::Normal).unwrap_or_else(|e| panic!("{good}: {e}"));
         }
     }

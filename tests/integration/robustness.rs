@@ -89,9 +89,15 @@ fn check_refuses_what_the_chase_would() {
     refused_with(&market.replacen("table: Urban,", sideless, 1), "has dice with no sides");
 }
 
+/// An endless device is refused before it is read; a file past the limit is read only up to it.
 #[test]
 fn check_reads_at_most_the_limit_from_endless_files() {
     let (code, _, err) = battlemap(&["check", "/dev/zero"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a regular file"), "{err}");
+    let big = scratch("big-file").join("big.ron");
+    std::fs::File::create(&big).expect("create").set_len(64 << 20).expect("a sparse 64 MiB file");
+    let (code, _, err) = battlemap(&["check", big.to_str().expect("utf-8")]);
     assert_eq!(code, 2);
     assert!(err.contains("the file is larger than 4194304 bytes"), "{err}");
 }
