@@ -120,6 +120,19 @@ mod on_the_map {
         app.world().get::<Combatant>(who).expect("a creature").conditions.clone()
     }
 
+    /// The wight's grapple: Orla held within its 5-ft reach.
+    fn held_by_the_wight() -> battlemap::rules::effects::Effect {
+        battlemap::rules::effects::Effect {
+            conditions: vec![Condition::Grappled],
+            grapple_reach: Some(5),
+            ..battlemap::rules::effects::Effect::new(
+                "grappled",
+                Source::Creature("wight".into()),
+                Duration::UntilRemoved,
+            )
+        }
+    }
+
     /// The crypt with the wight beside Orla, on the app without a window, seeded.
     fn crypt(seed: u64) -> App {
         let text = std::fs::read_to_string(root().join(super::CRYPT)).expect("the crypt");
@@ -151,16 +164,7 @@ mod on_the_map {
         let mut app = crypt(28);
         let [vex, orla, pip, wight] = ["vex", "orla", "pip", "wight"].map(|id| entity_of(&mut app, id));
         assert!(conditions(&app, vex).has(Condition::Frightened), "the scene's effect frightens Vex");
-        let held = battlemap::rules::effects::Effect {
-            conditions: vec![Condition::Grappled],
-            grapple_reach: Some(5),
-            ..battlemap::rules::effects::Effect::new(
-                "grappled",
-                Source::Creature("wight".into()),
-                Duration::UntilRemoved,
-            )
-        };
-        give(&mut app, orla, held);
+        give(&mut app, orla, held_by_the_wight());
         assert!(conditions(&app, orla).has(Condition::Grappled));
         let blessed = |dc| battlemap::rules::effects::Effect {
             save: Some(RepeatedSave { ability: Ability::Cha, dc, at: TurnPoint::End, successes: 1 }),
@@ -218,16 +222,7 @@ mod on_the_map {
         use battlemap::rules::Cell;
         let mut app = crypt(9);
         let [orla, wight] = ["orla", "wight"].map(|id| entity_of(&mut app, id));
-        let held = battlemap::rules::effects::Effect {
-            conditions: vec![Condition::Grappled],
-            grapple_reach: Some(5),
-            ..battlemap::rules::effects::Effect::new(
-                "grappled",
-                Source::Creature("wight".into()),
-                Duration::UntilRemoved,
-            )
-        };
-        give(&mut app, orla, held);
+        give(&mut app, orla, held_by_the_wight());
         send(&mut app, TurnRequest::StartTurn(wight));
         send(&mut app, MoveToken::new(wight, Cell::new(6, 5)));
         app.update();
