@@ -1,5 +1,6 @@
 //! Writing files so that a crash or a kill never leaves one half written: [`write_atomically`],
-//! used by `battlemap fmt` and by the app's Save and autosave.
+//! used by `battlemap fmt` and by the app's Save and autosave; and [`write_in_place`] for a file
+//! with several hard links.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -48,6 +49,16 @@ pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
         let _ = directory.sync_all();
     }
     Ok(())
+}
+
+/// Writes `text` into the file at `path` itself, keeping its inode, so that every hard link to
+/// it reads the new text (replacing it by a rename would leave the other links with the old).
+/// Not atomic: a crash while writing can leave it half written, which is why it is used only
+/// for a file with several links, and the text is checked before it is written.
+pub fn write_in_place(path: &Path, text: &str) -> io::Result<()> {
+    let mut file = OpenOptions::new().write(true).truncate(true).open(path)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()
 }
 
 /// A new file `.NAME.tmp-PID-N` in `directory`, created only if no file has that name.

@@ -18,7 +18,8 @@ pub(super) struct ChaseArgs {
     #[command(flatten)]
     seed: Seed,
     /// Stop after this many rounds of every chase
-    #[arg(long, value_name = "M", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "M", default_value_t = 20, allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
     rounds: u32,
     /// Answer in JSON
     #[arg(long)]

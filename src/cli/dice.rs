@@ -124,10 +124,10 @@ pub(super) struct MobArgs {
     #[arg(long, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(-20..=30))]
     bonus: i32,
     /// The target's Armor Class
-    #[arg(long, value_parser = clap::value_parser!(i32).range(0..=50))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(i32).range(0..=50))]
     ac: i32,
     /// How many attack
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     attackers: u32,
     /// Answer in JSON
     #[arg(long)]

@@ -14,7 +14,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::app::LaunchOptions;
 use crate::app::SessionPlace;
-use crate::scenario::{MAX_MAP_SIDE, Scenario};
+use crate::scenario::{MAX_FILE_BYTES, MAX_MAP_SIDE, Scenario};
 
 /// The exit code for a problem with the input (invalid scenario, unknown query, bad arguments).
 pub const EXIT_INVALID: u8 = 2;
@@ -82,7 +82,7 @@ struct MapArgs {
 #[derive(Args, Debug, Clone, Copy)]
 struct Seed {
     /// The dice's seed (from the clock if not given; it is printed, so the rolls replay)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_seed)]
     seed: Option<u64>,
 }
 
@@ -108,6 +108,9 @@ enum Command {
         /// Write nothing: name the files that aren't canonical and exit 1 if there are any
         #[arg(long)]
         check: bool,
+        /// Rewrite read-only files too (they stay read-only)
+        #[arg(long, conflicts_with = "check")]
+        force: bool,
     },
     /// Roll dice in standard notation (2d6+3, 4d6kh3, d20, d100) with a seeded generator
     Roll(dice::RollArgs),
@@ -124,11 +127,22 @@ enum Command {
 /// Runs the command line (the arguments of this process) and returns its exit code.
 pub fn main() -> ExitCode {
     let started = std::time::Instant::now();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let words: Vec<String> = std::env::args().skip(1).collect();
+            if error.kind() == clap::error::ErrorKind::ArgumentConflict
+                && let Some(sentence) = map_option_before_command(&words)
+            {
+                return ExitCode::from(fail(sentence));
+            }
+            error.exit()
+        }
+    };
     let code = match cli.command {
         None => return open_map(cli.map, started),
         Some(Command::Check { files }) => check(&files),
-        Some(Command::Fmt { files, check }) => format_files(&files, check),
+        Some(Command::Fmt { files, check, force }) => format_files(&files, check, force),
         Some(Command::Roll(args)) => dice::roll(&args),
         Some(Command::Table(args)) => dice::table(&args),
         Some(Command::Mob(args)) => dice::mob(&args),
@@ -181,6 +195,8 @@ pub enum ArgError {
     NotANumber(String),
     #[error("{x},{y} is far off any map: columns and rows run from -{MAX_COORDINATE} to {MAX_COORDINATE}")]
     FarOff { x: i64, y: i64 },
+    #[error("a seed is a whole number from 0 to {max}", max = u64::MAX)]
+    NotASeed,
     #[error("{0:?} after @ is not a whole number")]
     NotACorner(String),
     #[error("an angle is a number of degrees from -3600 to 3600")]
@@ -197,6 +213,28 @@ fn parse_window(text: &str) -> Result<(u32, u32), ArgError> {
         .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
         .filter(|&(w, h)| (320..=8192).contains(&w) && (240..=8192).contains(&h))
         .ok_or(ArgError::NotAWindow)
+}
+
+/// Why `battlemap --session x.json check T` is refused, in words: the options before the
+/// command open the map window, and the command takes none of them.
+fn map_option_before_command(words: &[String]) -> Option<String> {
+    use clap::CommandFactory;
+    let commands: Vec<String> = Cli::command().get_subcommands().map(|c| c.get_name().to_owned()).collect();
+    let at = words.iter().position(|w| commands.contains(w))?;
+    let option = words[..at].iter().find(|w| w.starts_with("--"))?;
+    let option = option.split('=').next().unwrap_or(option);
+    let option = if option.chars().any(char::is_control) { format!("{option:?}") } else { option.to_owned() };
+    Some(format!(
+        "{option} is an option of the map window (battlemap FILE {option} …); `{command}` doesn't take it: write \
+         `battlemap {command} …` without it (see `battlemap {command} --help`)",
+        command = words[at]
+    ))
+}
+
+/// Reads a seed: any whole number a `u64` holds (a negative one is named as out of range, not
+/// taken for a flag).
+pub(crate) fn parse_seed(text: &str) -> Result<u64, ArgError> {
+    text.trim().parse().map_err(|_| ArgError::NotASeed)
 }
 
 /// The furthest a cell or point on the command line may be from the map's origin, in cells: no
@@ -282,9 +320,18 @@ fn check(files: &[PathBuf]) -> u8 {
 /// With `check`, nothing is written and the files that aren't canonical are named. Exit status:
 /// [`EXIT_INVALID`] if a file is invalid or can't be written, else [`EXIT_NOT_CANONICAL`] if
 /// `check` found one that isn't canonical, else 0.
-fn format_files(files: &[PathBuf], check: bool) -> u8 {
+fn format_files(files: &[PathBuf], check: bool, force: bool) -> u8 {
     let (mut invalid, mut not_canonical) = (false, false);
     for file in files {
+        let name = file.display().to_string();
+        if !check && let Some(device) = device_path(file) {
+            invalid = true;
+            fail(format_args!(
+                "{name}: this names {}, not a scenario file; fmt rewrites files by their own path",
+                device.display()
+            ));
+            continue;
+        }
         let (scenario, text) = match Scenario::load_with_text(file) {
             Ok(loaded) => loaded,
             Err(errors) => {
@@ -295,11 +342,20 @@ fn format_files(files: &[PathBuf], check: bool) -> u8 {
         };
         let canonical = scenario.to_ron();
         if canonical == text {
-            say(format_args!("{} is already canonical", file.display()));
+            say(format_args!("{name} is already canonical"));
             continue;
         }
-        // A guard against a fault in the writer: the new text must mean exactly what the old did.
-        let name = file.display().to_string();
+        // A guard against a fault in the writer, and against writing what `check` would refuse:
+        // the new text must fit the file limit and mean exactly what the old did.
+        if canonical.len() as u64 > MAX_FILE_BYTES {
+            invalid = true;
+            fail(format_args!(
+                "{name}: the canonical text would be {} bytes, past the {MAX_FILE_BYTES} a scenario may be; the file is \
+                 left as it is",
+                canonical.len()
+            ));
+            continue;
+        }
         if Scenario::from_ron(&name, &canonical).as_ref() != Ok(&scenario) {
             invalid = true;
             fail(format_args!(
@@ -310,11 +366,26 @@ fn format_files(files: &[PathBuf], check: bool) -> u8 {
         }
         if check {
             not_canonical = true;
-            say(format_args!("{} is not canonical", file.display()));
+            say(format_args!("{name} is not canonical"));
             continue;
         }
-        match crate::files::write_atomically(file, &canonical) {
-            Ok(()) => say(format_args!("formatted {}", file.display())),
+        let meta = std::fs::metadata(file);
+        if !force && meta.as_ref().is_ok_and(|m| m.permissions().readonly()) {
+            invalid = true;
+            fail(format_args!("{name}: the file is read-only, so fmt leaves it alone (--force rewrites it, keeping it read-only)"));
+            continue;
+        }
+        let links = meta.as_ref().map_or(1, links_to);
+        let written = if links > 1 {
+            crate::files::write_in_place(file, &canonical)
+        } else {
+            crate::files::write_atomically(file, &canonical)
+        };
+        match written {
+            Ok(()) if links > 1 => say(format_args!(
+                "formatted {name} in place: it has {links} hard links, and each of them now reads the new text"
+            )),
+            Ok(()) => say(format_args!("formatted {name}")),
             Err(error) => {
                 invalid = true;
                 fail(format_args!("{name}: cannot write the file: {error}"));
@@ -326,6 +397,31 @@ fn format_files(files: &[PathBuf], check: bool) -> u8 {
         (false, true) => EXIT_NOT_CANONICAL,
         (false, false) => 0,
     }
+}
+
+/// How many names the file has (hard links).
+#[cfg(unix)]
+fn links_to(meta: &std::fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::nlink(meta)
+}
+
+#[cfg(not(unix))]
+fn links_to(_: &std::fs::Metadata) -> u64 {
+    1
+}
+
+/// The device or process path `file` names, directly or through symbolic links (`/dev/stdin` is
+/// a link to whatever file the shell redirected): rewriting it would rewrite that file.
+fn device_path(file: &std::path::Path) -> Option<PathBuf> {
+    let mut path = std::path::absolute(file).ok()?;
+    for _ in 0..40 {
+        if path.starts_with("/dev") || path.starts_with("/proc") {
+            return Some(path);
+        }
+        let target = std::fs::read_link(&path).ok()?;
+        path = path.parent().map_or(target.clone(), |parent| parent.join(&target));
+    }
+    None
 }
 
 #[cfg(test)]

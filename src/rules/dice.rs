@@ -25,6 +25,11 @@ pub const MAX_EXPECTED_DICE: f64 = 2000.0;
 /// exploding, however unlikely, stops here).
 pub const MAX_ROLLED_DICE: u32 = 100_000;
 
+/// The largest total, and the smallest, that notation may reach at any step of its sum: far past
+/// any damage or check in the game, and far enough inside `i32` that totals can be doubled and
+/// added without overflowing.
+pub const MAX_TOTAL: i64 = 1_000_000;
+
 /// Whether a roll is made once, or twice keeping the higher or the lower.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -62,14 +67,27 @@ pub enum DiceError {
     TooManyThrown { text: String, thrown: u32 },
     #[error("{text:?} raises each d{sides} to at least {min}, more than it has faces: a minimum is at most {sides}")]
     MinimumPastFaces { text: String, min: u8, sides: u8 },
+    #[error("{text:?} has {value} after a modifier (kh, kl, min, max, r or x): it is at most {MAX_SIDES}")]
+    ModifierTooLarge { text: String, value: u64 },
+    #[error("{text:?} keeps {keep} of {count} dice: it can keep at most the {count} it rolls")]
+    KeepsMoreThanRolled { text: String, keep: u8, count: u8 },
     #[error("{text:?} caps each die at 0: a maximum is at least 1")]
     MaximumZero { text: String },
+    #[error("{text:?} {}; dice notation stays within ±{MAX_TOTAL} at every step", reach(*low, *high))]
+    TotalOutOfRange { text: String, low: i64, high: i64 },
+    #[error("{text:?} divides by something that can be 0")]
+    DividesByZero { text: String },
     #[error("can't roll {text:?}: {why}")]
     CantRoll { text: String, why: String },
     #[error("can't total {text:?}: {why}")]
     CantTotal { text: String, why: String },
     #[error("{table} is not rolled on")]
     NotRolledOn { table: String },
+}
+
+/// A step's totals in words: one number, or a range.
+fn reach(low: i64, high: i64) -> String {
+    if low == high { format!("has the number {low}") } else { format!("could total from {low} to {high}") }
 }
 
 impl Serialize for DiceError {
@@ -124,6 +142,7 @@ impl Notation {
         if expected > MAX_EXPECTED_DICE {
             return Err(DiceError::TooManyExpected { text: text.to_owned(), expected: expected.round() as u64 });
         }
+        totals(&expr, text)?;
         Ok(Self { text: text.to_owned(), expr })
     }
 
@@ -237,6 +256,15 @@ fn check_sizes(text: &str) -> Result<(), DiceError> {
     let bytes = text.as_bytes();
     let number = |range: std::ops::Range<usize>| -> u64 { text[range].parse::<u64>().unwrap_or(u64::MAX) };
     for (i, &b) in bytes.iter().enumerate() {
+        // A modifier's number follows its letters or its comparison (`kh3`, `min2`, `r<3`).
+        let starts_number = b.is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_digit());
+        if starts_number && i > 0 && (bytes[i - 1].is_ascii_alphabetic() && bytes[i - 1] != b'd' || b"<>=".contains(&bytes[i - 1])) {
+            let end = (i..bytes.len()).take_while(|&j| bytes[j].is_ascii_digit()).last().unwrap_or(i);
+            let value = number(i..end + 1);
+            if value > u64::from(MAX_SIDES) {
+                return Err(DiceError::ModifierTooLarge { text: text.to_owned(), value });
+            }
+        }
         if b != b'd' {
             continue;
         }
@@ -258,6 +286,58 @@ fn check_sizes(text: &str) -> Result<(), DiceError> {
     Ok(())
 }
 
+/// The smallest and largest totals `expr` can reach, refused when some step of the sum could pass
+/// ±[`MAX_TOTAL`] or divide by 0, so that a roll of checked notation always totals. A set of
+/// dice that explodes is bounded by what `tyche` can total for one set (65,535).
+fn totals(expr: &tyche::Expr, text: &str) -> Result<(i64, i64), DiceError> {
+    use tyche::Expr;
+    use tyche::dice::modifier::Modifier;
+    let (low, high) = match expr {
+        Expr::Num(n) => (i64::from(*n), i64::from(*n)),
+        Expr::Dice(dice) => {
+            let count = i64::from(dice.count);
+            let keeps = dice.modifiers.iter().any(|m| matches!(m, Modifier::KeepHigh(_) | Modifier::KeepLow(_)));
+            let explodes = dice.modifiers.iter().any(|m| matches!(m, Modifier::Explode { .. }));
+            let high = if explodes { i64::from(u16::MAX) } else { count * i64::from(dice.sides) };
+            (if keeps { 0 } else { count }, high)
+        }
+        Expr::Neg(x) => {
+            let (low, high) = totals(x, text)?;
+            (-high, -low)
+        }
+        Expr::Add(a, b) => {
+            let ((al, ah), (bl, bh)) = (totals(a, text)?, totals(b, text)?);
+            (al + bl, ah + bh)
+        }
+        Expr::Sub(a, b) => {
+            let ((al, ah), (bl, bh)) = (totals(a, text)?, totals(b, text)?);
+            (al - bh, ah - bl)
+        }
+        Expr::Mul(a, b) => {
+            let ((al, ah), (bl, bh)) = (totals(a, text)?, totals(b, text)?);
+            let products = [al * bl, al * bh, ah * bl, ah * bh];
+            (products.into_iter().min().unwrap_or(0), products.into_iter().max().unwrap_or(0))
+        }
+        Expr::DivDown(a, b) | Expr::DivUp(a, b) => {
+            let ((al, ah), (bl, bh)) = (totals(a, text)?, totals(b, text)?);
+            if bl <= 0 && bh >= 0 {
+                return Err(DiceError::DividesByZero { text: text.to_owned() });
+            }
+            // A quotient by a whole number other than 0 is no larger than what is divided.
+            let most = al.abs().max(ah.abs());
+            (-most, most)
+        }
+        _ => {
+            let why = "it uses an operation whose totals battlemap can't bound".to_owned();
+            return Err(DiceError::NotNotation { text: text.to_owned(), why });
+        }
+    };
+    if low < -MAX_TOTAL || high > MAX_TOTAL {
+        return Err(DiceError::TotalOutOfRange { text: text.to_owned(), low, high });
+    }
+    Ok((low, high))
+}
+
 /// Checks every set of dice in the expression, adding the dice it is expected to throw.
 fn check_dice(expr: &tyche::Expr, text: &str, expected: &mut f64) -> Result<(), DiceError> {
     use tyche::Expr;
@@ -276,6 +356,9 @@ fn check_dice(expr: &tyche::Expr, text: &str, expected: &mut f64) -> Result<(), 
                         return Err(DiceError::MinimumPastFaces { text: text.to_owned(), min, sides: dice.sides });
                     }
                     Modifier::Max(0) => return Err(DiceError::MaximumZero { text: text.to_owned() }),
+                    Modifier::KeepHigh(keep) | Modifier::KeepLow(keep) if keep > dice.count => {
+                        return Err(DiceError::KeepsMoreThanRolled { text: text.to_owned(), keep, count: dice.count });
+                    }
                     _ => continue,
                 };
                 let met = (1..=dice.sides).filter(|&face| cond.map_or(face == dice.sides, |c| c.check(face))).count()
@@ -474,6 +557,18 @@ mod tests {
             ("4d6min255", "a minimum is at most 6"),
             ("4d6min7", "a minimum is at most 6"),
             ("2d8max0", "a maximum is at least 1"),
+            // Issue 29: totals that only failed when rolled ("can't total … integer overflow").
+            ("1d6+2147483647", "has the number 2147483647"),
+            ("(1d6+499999)*2", "could total from 1000000 to 1000010"),
+            ("2147483647*2", "stays within ±1000000"),
+            ("1d6/0", "divides by something that can be 0"),
+            ("1d20/(1d4-1)", "divides by something that can be 0"),
+            ("(255d255)*(255d255)", "could total from 65025 to 4228250625"),
+            ("-(1000*1001)", "stays within"),
+            // Issue 29: "found h expected 'l'".
+            ("4d6kh300", "has 300 after a modifier"),
+            ("4d6kh5", "keeps 5 of 4 dice"),
+            ("4d6r<999", "has 999 after a modifier"),
         ];
         for (bad, says) in cases {
             let error = Notation::parse(bad).expect_err(bad);
@@ -482,7 +577,10 @@ mod tests {
         }
         // Great Weapon Fighting's reroll of 1s and 2s, and exploding dice, still roll.
         let mut dice = SeededDice::new(3);
-        for good in ["2d6r<3", "2d6rr<3", "4d6x", "4d6xo", "d20+5", "8d6", "4d6kh3", "255d255", "4d6min6", "2d8max1"] {
+        for good in [
+            "2d6r<3", "2d6rr<3", "4d6x", "4d6xo", "d20+5", "8d6", "4d6kh3", "255d255", "4d6min6", "2d8max1", "1d6/2",
+            "8d6/1d4", "d20-1000000", "1000000",
+        ] {
             dice.roll(good, RollMode::Normal).unwrap_or_else(|e| panic!("{good}: {e}"));
         }
     }

@@ -278,10 +278,12 @@ impl Scenario {
             return Err(fail(format!("the file is larger than {MAX_FILE_BYTES} bytes, the most a scenario may be")));
         }
         let text = String::from_utf8(bytes).map_err(|e| {
-            fail(format!(
-                "the file is not UTF-8 text (a byte that isn't UTF-8 at byte {})",
-                e.utf8_error().valid_up_to()
-            ))
+            // The text before the first bad byte is valid, so its lines and characters place it.
+            let before = std::str::from_utf8(&e.as_bytes()[..e.utf8_error().valid_up_to()]).unwrap_or_default();
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+            let message = "the file is not UTF-8 text: this byte isn't UTF-8 (save the file as UTF-8)";
+            ScenarioErrors::one(ScenarioError::at(&file, Some((line, column)), message))
         })?;
         let scenario = Self::from_ron(&file, &text)?;
         Ok((scenario, text))

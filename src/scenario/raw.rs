@@ -309,6 +309,24 @@ fn field_before(text: &str, line: usize, col: usize) -> Option<String> {
     (!name.is_empty() && name.len() <= 40).then(|| name.to_owned())
 }
 
+/// What a value of the kind RON expected looks like, for "`field` takes …".
+fn takes(code: &ron::Error) -> Option<&'static str> {
+    use ron::Error as E;
+    Some(match code {
+        E::ExpectedBoolean => "true or false",
+        E::ExpectedInteger | E::InvalidIntegerDigit { .. } => "a whole number, such as 30",
+        E::ExpectedFloat | E::FloatUnderscore => "a number, such as 1.5",
+        E::ExpectedChar => "one character in 'single quotes'",
+        E::ExpectedArray => "a list in [brackets]",
+        E::ExpectedMap => "a map in {braces}",
+        E::ExpectedOption => "a value, or None",
+        E::ExpectedUnit => "()",
+        E::ExpectedIdentifier => "a name, such as Square or Party (without quotes)",
+        E::ExpectedStructLike | E::ExpectedNamedStructLike(_) => "a value in (parentheses)",
+        _ => return None,
+    })
+}
+
 /// RON's error, as a sentence a DM can act on; `field` is the field the error is in, if known.
 fn plain_sentence(code: &ron::Error, field: Option<&str>) -> String {
     use ron::Error as E;
@@ -357,6 +375,17 @@ fn plain_sentence(code: &ron::Error, field: Option<&str>) -> String {
             outer.as_ref().map(|o| format!(" (for {o})")).unwrap_or_default()
         ),
         E::DuplicateStructField { field, .. } => format!("the field `{field}` is given twice"),
+        E::ExpectedDifferentLength { expected, found } => match field {
+            Some(field) => format!("`{field}` takes {expected}, not {found} values"),
+            None => format!("expected {expected} here, not {found} values"),
+        },
+        E::InvalidValueForType { expected, found } => match field {
+            Some(field) => format!("`{field}` takes {expected}, not {found}"),
+            None => format!("expected {expected} here, not {found}"),
+        },
+        expected if field.is_some() && takes(expected).is_some() => {
+            format!("`{}` takes {}", field.unwrap_or_default(), takes(expected).unwrap_or_default())
+        }
         other => {
             let text = other.to_string();
             let mut chars = text.chars();

@@ -6,7 +6,7 @@ use super::error::{ScenarioError, ScenarioErrors};
 use super::locate::Locations;
 use super::raw::{RawBackground, RawChase, RawChaseTable, RawCreature, RawObject, RawScenario, RawTerrain};
 use super::{Background, CELL_PX, ChaseSetup, MAX_IMAGE_PATH, MAX_MAP_SIDE, MAX_OFFSET_PX, Scenario, Token, TokenKind};
-use crate::rules::chase::{ChaseRules, ComplicationTable, DEFAULT_CATCH_FEET, TableSource};
+use crate::rules::chase::{ChaseRules, ComplicationTable, DEFAULT_CATCH_FEET, EscapeFactor, TableSource};
 use crate::rules::conditions::{Condition, Conditions};
 use crate::rules::creature::{Abilities, Direction};
 use crate::rules::dice::Notation;
@@ -85,6 +85,7 @@ pub(super) fn limit_of(field: &str) -> Option<Limit> {
     ];
     let (low, high, what) = match field {
         "at" => (-MAX_COORDINATE, MAX_COORDINATE, "a position's column and row (the map is at most 500 by 500)"),
+        "pours_on" => (-MAX_COORDINATE, MAX_COORDINATE, "the column and row a cauldron pours on (the map is at most 500 by 500)"),
         "speed" => (0, 1000, "speed in feet"),
         "ac" => (0, 50, "Armor Class"),
         "hp" | "max_hp" => (0, 100_000, "hit points"),
@@ -682,8 +683,8 @@ fn check_object_extras(path: &str, who: &str, o: &RawObject, problems: &mut Prob
             format!("{who}: a cauldron needs `pours_on`, the north-west cell of the 10-foot square below it"),
         ),
         (Some(SiegeKind::Cauldron), Some((x, y))) => {
-            problems.bound(who, "at", i64::from(x), format!("{path}.pours_on"));
-            problems.bound(who, "at", i64::from(y), format!("{path}.pours_on"));
+            problems.bound(who, "pours_on", i64::from(x), format!("{path}.pours_on"));
+            problems.bound(who, "pours_on", i64::from(y), format!("{path}.pours_on"));
         }
         (_, Some(_)) => {
             problems.add(&format!("{path}.pours_on"), format!("{who}: only a cauldron (`siege: Cauldron`) pours"));
@@ -772,7 +773,9 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
             );
         }
     }
-    if let Some(pours_on) = token.siege.and_then(|s| s.pours_on).filter(|_| within_reach(token)) {
+    let pours_on = token.siege.and_then(|s| s.pours_on);
+    let bounded = |cell: &Cell| [cell.x, cell.y].iter().all(|&v| limit_of("pours_on").is_some_and(|l| l.holds(i64::from(v))));
+    if let Some(pours_on) = pours_on.filter(|cell| within_reach(token) && bounded(cell)) {
         let square = pour_cells(grid, pours_on);
         let near =
             range_feet(grid, DiagonalRule::Standard, &token.cells(grid), &square).is_some_and(|f| f <= POUR_REACH);
@@ -922,6 +925,11 @@ fn chase(raw: &RawChase, scene: &str, tokens: &[(String, Token)], problems: &mut
             (table.clone(), TableSource::Custom)
         }
     };
+    for (i, factor) in raw.escape_factors.iter().enumerate() {
+        if let EscapeFactor::Other { name, .. } = factor {
+            check_name(name, &format!("chase.escape_factors[{i}]"), "an escape factor's name", problems);
+        }
+    }
     if let Some(sight) = raw.sight {
         problems.bound("the chase", "sight", i64::from(sight), "chase.sight".to_owned());
     }

@@ -69,10 +69,10 @@ fn text_is_read_as_written_and_names_are_printable() {
 
 #[test]
 fn dice_that_could_roll_forever_are_refused_when_checked() {
-    let shortsword = "(name: \"Shortsword\", bonus: 6, damage: \"1d6+4\",";
-    let text = tavern_with(shortsword, "(name: \"Boom\", bonus: 5, damage: \"255d255x>1x>1x>1\",");
+    let shortsword = "(name: \"Shortsword\", bonus: 6, damage: \"1d6+4\"";
+    let text = tavern_with(shortsword, "(name: \"Boom\", bonus: 5, damage: \"255d255x>1x>1x>1\"");
     refused_with(&text, "may be met by at most half");
-    let text = tavern_with(shortsword, "(name: \"Huge\", bonus: 2147483647, damage: \"1d6\",");
+    let text = tavern_with(shortsword, "(name: \"Huge\", bonus: 2147483647, damage: \"1d6\"");
     refused_with(&text, "`bonus` is 2147483647, but an attack bonus must be from -20 to 30");
 }
 
@@ -216,4 +216,220 @@ fn pipes_and_directories_are_refused_up_front() {
         assert_eq!(status.code(), Some(2), "{command}: {err}");
         assert!(err.contains("name a scenario file"), "{command} {}: {err}", path.display());
     }
+}
+
+fn scene(name: &str) -> String {
+    std::fs::read_to_string(root().join("scenes").join(name)).expect("a sample scene")
+}
+
+/// Issue 29: a cauldron's `pours_on` far off the map overflowed while it was measured; it is now
+/// bounded first, and the message names `pours_on`, on squares and on hexes.
+#[test]
+fn a_cauldron_pouring_far_off_the_map_is_refused_by_name() {
+    let castle = scene("castle_siege.ron");
+    for grid in ["grid: Square", "grid: Hex(PointyTop)", "grid: Hex(FlatTop)"] {
+        for far in ["(2147483647, 6)", "(15, -2147483648)", "(1001, 6)"] {
+            let text = castle.replacen("grid: Square", grid, 1).replacen("pours_on: (15, 6)", &format!("pours_on: {far}"), 1);
+            let all = refusals(&text);
+            assert!(all.iter().any(|e| e.contains("`pours_on` is") && e.contains("the column and row a cauldron pours on")), "{grid} {far}: {all:#?}");
+            assert!(!all.iter().any(|e| e.contains("`at` is")), "{grid} {far}: {all:#?}");
+        }
+    }
+}
+
+/// Issue 29: damage that can't be totalled (`1d6+2147483647`, `1d6/0`, `2147483647*2`) failed only
+/// when rolled; `check` refuses it, in attacks and in a chase table.
+#[test]
+fn damage_that_cannot_be_totalled_is_refused_when_checked() {
+    let shortsword = "damage: \"1d6+4\"";
+    for (dice, says) in [
+        ("1d6+2147483647", "has the number 2147483647"),
+        ("1d6/0", "divides by something that can be 0"),
+        ("2147483647*2", "stays within"),
+        ("4d6kh300", "after a modifier"),
+    ] {
+        refused_with(&tavern_with(shortsword, &format!("damage: \"{dice}\"")), says);
+        let table = format!(
+            "table: Custom((name: \"Bad\", rows: [(roll: \"1-20\", text: \"Embers.\", always: [Damage(dice: \"{dice}\", \
+             kind: \"fire\")])])),"
+        );
+        refused_with(&scene("market_chase.ron").replacen("table: Urban,", &table, 1), says);
+    }
+    // A scene `check` accepts rolls every attack it has.
+    let (code, out, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "attack", "brom", "thug-1", "--roll", "--seed", "9"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"damage\""), "{out}");
+}
+
+/// Issue 29: text of the file reached the terminal raw (an ESC sequence, a forged `file:1:1:`
+/// line): a chase table's name, a row's text, an attacker, a kind of damage and an escape
+/// factor's name are refused unless plain, and a message shows them escaped.
+#[test]
+fn text_that_would_reach_the_terminal_raw_is_refused() {
+    let market = scene("market_chase.ron");
+    let row = |name: &str, text: &str, attacker: &str, kind: &str| {
+        format!(
+            "table: Custom((name: \"{name}\", rows: [(roll: \"1-20\", text: \"{text}\", always: \
+             [OpportunityAttack(attacker: \"{attacker}\", bonus: 3, dice: \"1d6\", kind: \"{kind}\", min_move: 0)])])),"
+        )
+    };
+    let escape = "\\u{1b}[31mred";
+    let forged = "x\\nforged.ron:1:1: fine";
+    for (table, says) in [
+        (row(escape, "Embers.", "a guard", "piercing"), "the table's name"),
+        (row("Market", forged, "a guard", "piercing"), "a row's text"),
+        (row("Market", "Embers.", escape, "piercing"), "an attacker"),
+        (row("Market", "Embers.", "a guard", forged), "a kind of damage"),
+    ] {
+        let all = refusals(&market.replacen("table: Urban,", &table, 1));
+        assert!(all.iter().any(|e| e.contains(says) && e.contains("must be plain text")), "{says}: {all:#?}");
+        assert!(all.iter().all(|e| !e.contains('\u{1b}') && e.lines().count() == 1), "{all:#?}");
+    }
+    let factor = format!("escape_factors: [Other(name: \"{escape}\", advantage: true), ");
+    refused_with(&market.replacen("escape_factors: [", &factor, 1), "an escape factor's name");
+}
+
+/// Issue 29: 4 MB of `\n` escapes took `check` over 30 s, and 200,000 `\u{301}` escapes `fmt`
+/// (ron 0.12.0 rescanned the rest of a string at every escape; 0.12.3 doesn't). Each is timed
+/// against a plain file of the same size read in the same run: at most ten times as long.
+#[test]
+fn escaped_strings_take_no_longer_than_plain_ones() {
+    let dir = scratch("escapes");
+    let time = |name: &str, body: &str, command: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("Scenario(name: \"{body}\", grid: Square, map: [\".\"])")).expect("writes");
+        let started = std::time::Instant::now();
+        let (code, _, err) = battlemap(&[command, path.to_str().expect("utf-8")]);
+        assert_eq!(code, 2, "{err}");
+        started.elapsed()
+    };
+    for (escape, command) in [("\\n", "check"), ("\\u{301}", "fmt")] {
+        let count = 3_000_000 / escape.len();
+        let plain = time("plain.ron", &"a".repeat(count * escape.len()), command);
+        let escaped = time("escaped.ron", &escape.repeat(count), command);
+        assert!(
+            escaped < plain * 10 + std::time::Duration::from_millis(500),
+            "{command} on {count} {escape} escapes took {escaped:?}, a plain file of the same size {plain:?}"
+        );
+    }
+}
+
+/// Issue 29: `fmt` could write what `check` then refuses, replaced a read-only file, broke hard
+/// links, and `fmt /dev/stdin < x.ron` rewrote `x.ron`.
+#[test]
+fn fmt_writes_only_what_check_accepts_and_respects_the_file() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = scratch("fmt-files");
+    let untidy = tavern().replacen("grid: Square", "grid:   Square", 1);
+    let path = dir.join("tavern.ron");
+    let name = path.to_str().expect("utf-8");
+
+    // Read-only: refused unless --force, and still read-only after --force.
+    std::fs::write(&path, &untidy).expect("writes");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let (code, _, err) = battlemap(&["fmt", name]);
+    assert_eq!(code, 2);
+    assert!(err.contains("read-only") && err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).expect("reads"), untidy);
+    let (code, out, err) = battlemap(&["fmt", "--force", name]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("formatted"), "{out}");
+    assert_eq!(std::fs::metadata(&path).expect("meta").permissions().mode() & 0o777, 0o444);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+
+    // Permissions kept; a hard link sees the new text.
+    std::fs::write(&path, &untidy).expect("writes");
+    let link = dir.join("linked.ron");
+    std::fs::hard_link(&path, &link).expect("a hard link");
+    let inode = std::fs::metadata(&path).expect("meta").ino();
+    let (code, out, err) = battlemap(&["fmt", name]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("2 hard links"), "{out}");
+    assert_eq!(std::fs::metadata(&path).expect("meta").ino(), inode);
+    assert_eq!(std::fs::read_to_string(&link).expect("reads"), std::fs::read_to_string(&path).expect("reads"));
+    assert_ne!(std::fs::read_to_string(&link).expect("reads"), untidy);
+    assert_eq!(std::fs::metadata(&path).expect("meta").permissions().mode() & 0o777, 0o640);
+
+    // /dev/stdin names the redirected file: refused, and the file is left alone.
+    std::fs::remove_file(&link).expect("unlinks");
+    std::fs::write(&path, &untidy).expect("writes");
+    let output = Command::new(env!("CARGO_BIN_EXE_battlemap"))
+        .args(["fmt", "/dev/stdin"])
+        .stdin(std::fs::File::open(&path).expect("opens"))
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("not a scenario file"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).expect("reads"), untidy);
+
+    // A file whose canonical text would be past the 4 MiB limit (many compact objects, each
+    // written out in full) is refused and left as it is.
+    let objects: String = (0..56_000)
+        .map(|i| format!("(id:\"o{i}\",name:\"Rock\",size:Tiny,at:({},{}),ac:10,hp:1),", i % 400, i / 400 % 40))
+        .collect();
+    let big = format!(
+        "Scenario(name:\"Rocks\",grid:Square,map:[{}],objects:[{objects}])",
+        vec![format!("\"{}\"", ".".repeat(400)); 40].join(",")
+    );
+    assert!(big.len() < 4 << 20, "the input fits the limit: {} bytes", big.len());
+    std::fs::write(&path, &big).expect("writes");
+    let (code, _, err) = battlemap(&["check", name]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = battlemap(&["fmt", name]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("past the 4194304 a scenario may be"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).expect("reads"), big);
+}
+
+/// Issue 29: the command line's messages name the problem.
+#[test]
+fn command_line_messages_name_the_problem() {
+    let cases: [(&[&str], &str); 9] = [
+        (&["query", "scenes/tavern_brawl.ron", "arc", "brom", "1001,0"], "is far off any map"),
+        (&["query", "scenes/tavern_brawl.ron", "saves", "sphere", "10", "--origin", "4,6", "--dc", "-1"], "-1 is not in 1..=40"),
+        (&["roll", "d20", "--seed", "-1"], "a seed is a whole number from 0 to 18446744073709551615"),
+        (&["mob", "--bonus", "5", "--ac", "-2147483648", "--attackers", "4"], "-2147483648 is not in 0..=50"),
+        (&["--session", "x.json", "check", "scenes/tavern_brawl.ron"], "`check` doesn't take it"),
+        (&["roll", "4d6kh300"], "has 300 after a modifier"),
+        (&["roll", "4d6min255"], "a minimum is at most 6"),
+        (&["query", "scenes/hex_skirmish.ron", "cover-from", "-1,9@7", "ogre"], "corners 0 to 5"),
+        (&["query", "scenes/hex_skirmish.ron", "cover-from", "-1,0@3", "ogre"], "is not on the map"),
+    ];
+    for (args, says) in cases {
+        let (code, _, err) = battlemap(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    // Where a point only sets a direction, or a hex corner is shared with a hex on the map, it
+    // is taken.
+    let cone = ["query", "scenes/hex_skirmish.ron", "aoe", "cone", "30", "--origin", "3,3", "--toward", "-900,900"];
+    let (code, out, err) = battlemap(&cone);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"cells\""), "{out}");
+    // -1,0 is off the map; its corner 0 is corner 4 of 0,0, and gives the same answer.
+    let cover = |point: &str| battlemap(&["query", "scenes/hex_skirmish.ron", "cover-from", point, "ogre"]);
+    let (code, through_neighbour, err) = cover("-1,0@0");
+    assert_eq!(code, 0, "a corner shared with 0,0 (on the map) is on the map: {err}");
+    assert_eq!(through_neighbour, cover("0,0@4").1);
+}
+
+/// Issue 29: the parser's messages name the field and what it takes, and a file that isn't
+/// UTF-8 is refused at the line and column of its first bad byte.
+#[test]
+fn parser_messages_name_the_field_and_its_place() {
+    refused_with(&tavern_with("speed: 25, ac: 18", "speed: true, ac: 18"), "`speed` takes a whole number");
+    let creature = "side: Party";
+    refused_with(&tavern_with(creature, "side: \"Party\""), "`side` takes a name");
+    let dir = scratch("not-utf8");
+    let path = dir.join("latin1.ron");
+    let mut bytes = tavern().into_bytes();
+    let at = bytes.windows(6).position(|w| w == b"\"Brom\"").expect("Brom") + 3;
+    bytes[at] = 0xf6;
+    std::fs::write(&path, &bytes).expect("writes");
+    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = at - bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) + 1;
+    let (code, _, err) = battlemap(&["check", path.to_str().expect("utf-8")]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&format!("latin1.ron:{line}:{column}: the file is not UTF-8")), "{err}");
 }

@@ -88,7 +88,7 @@ fn wrong_types_are_refused_with_their_position() {
         &GOOD.replace("ac: 12, hp: 10),\n        (id: \"b\"", "ac: \"twelve\", hp: 10),\n        (id: \"b\""),
     );
     assert!(error.starts_with("test.ron:11:"), "{error}");
-    assert!(error.contains("expected integer"), "{error}");
+    assert!(error.contains("`ac` takes a whole number"), "{error}");
 }
 
 #[test]

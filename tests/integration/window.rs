@@ -2,7 +2,7 @@
 //! screenshot checked, and xdotool clicks a token to select it.
 //!
 //! Needs `Xvfb`, `xdotool` and a Vulkan driver (Mesa's lavapipe): without them the tests fail
-//! with a sentence saying what to install (`.ci/run` installs them where missing).
+//! with a sentence saying what to install (`scripts/test` installs them where missing).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -67,7 +67,7 @@ fn start_display(number: u32) -> Display {
         .collect();
     assert!(
         missing.is_empty(),
-        "the real-window tests need {}: install them with `apt-get install {} libvulkan1` (.ci/run does)",
+        "the real-window tests need {}: install them with `apt-get install {} libvulkan1` (scripts/test does)",
         missing.join(" and "),
         missing.join(" ")
     );

@@ -20,13 +20,15 @@ pub(super) const MAX_DAWNS: u32 = 30;
 #[derive(Args, Debug)]
 pub(super) struct AdvanceArgs {
     /// Rounds of initiative to run
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_ROUNDS)))]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_ROUNDS)))]
     rounds: u32,
     /// Long rests (dawns) to pass after the rounds, advancing diseases
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_DAWNS)))]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_DAWNS)))]
     dawns: u32,
     /// The seed of the dice (initiative, saves, damage)
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true, value_parser = crate::cli::parse_seed)]
     seed: u64,
 }
 

@@ -91,8 +91,12 @@ pub(super) fn arc(board: &Board, of: &str, target: &str) -> Result<ArcAnswer, Qu
         .filter(|_| !facer_fighter.is_object)
         .ok_or_else(|| QueryError::FacesNoWay { name: facer_fighter.name().to_owned() })?;
     let facer = crate::rules::facing::Facer { cells: &facer_fighter.cells, facing, layout: facer_fighter.arcs };
+    // An id never holds a comma, so `X,Y` is a cell, refused with its own reason.
     let (name, cells) = match crate::cli::parse_pair(target) {
         Ok(pair) => (None, vec![point_cell(board.scenario, pair)?]),
+        Err(error) if target.contains(',') => {
+            return Err(QueryError::Arguments(format!("the cell {target:?}: {error}")));
+        }
         Err(_) => {
             let t = board.fighter(target)?;
             (Some(t.id.clone()), t.cells.clone())
@@ -124,7 +128,8 @@ pub(super) struct AttackArgs {
     #[arg(long)]
     pub(super) roll: bool,
     /// The dice's seed
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "roll")]
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "roll", allow_negative_numbers = true,
+          value_parser = crate::cli::parse_seed)]
     pub(super) seed: u64,
 }
 
@@ -197,7 +202,7 @@ pub(super) struct SavesArgs {
     #[arg(long, default_value = "dex", value_parser = ability_parser())]
     pub(super) ability: Ability,
     /// The saving throw's DC
-    #[arg(long, value_name = "DC", value_parser = clap::value_parser!(i32).range(1..=40))]
+    #[arg(long, value_name = "DC", allow_negative_numbers = true, value_parser = clap::value_parser!(i32).range(1..=40))]
     pub(super) dc: i32,
     /// The damage dice, such as 8d6
     #[arg(long, value_name = "DICE", value_parser = parse_notation)]

@@ -30,11 +30,31 @@ const EXTREMES: [&str; 12] = [
     "9223372036854775807",
 ];
 
+/// Fields added since the first fuzzing pass, whose numbers are mutated more often.
+const NEWER_FIELDS: [&str; 6] = ["pours_on", "effects", "siege", "elevation", "dc", "rounds"];
+
 /// One mutation of `text`, chosen by `rng`.
 fn mutate(text: &str, rng: &mut StdRng) -> String {
     let mut chars: Vec<char> = text.chars().collect();
     let lines: Vec<&str> = text.lines().collect();
-    match rng.random_range(0..10) {
+    match rng.random_range(0..12) {
+        // A number on a line with one of the newer fields replaced by an extreme value.
+        10 | 11 => {
+            let mut line_start = 0;
+            let mut spans = Vec::new();
+            for line in text.split_inclusive('\n') {
+                if NEWER_FIELDS.iter().any(|field| line.contains(field)) {
+                    spans.extend(number_spans(line).into_iter().map(|(a, b)| (line_start + a, line_start + b)));
+                }
+                line_start += line.len();
+            }
+            if spans.is_empty() {
+                return text.to_owned();
+            }
+            let (start, end) = spans[rng.random_range(0..spans.len())];
+            let value = EXTREMES[rng.random_range(0..EXTREMES.len())];
+            format!("{}{value}{}", &text[..start], &text[end..])
+        }
         // A character replaced by a printable one, or by a control character.
         0 => {
             let at = rng.random_range(0..chars.len());
@@ -126,11 +146,19 @@ fn ask_everything(scenario: &Scenario, rng: &mut StdRng) -> Result<(), Box<dyn s
     };
     let to = cell(rng);
     let to_text = format!("{},{}", to.0, to.1);
-    let ask_all = |questions: Vec<Vec<String>>| {
+    // A refusal of the arguments is fine; dice of the scene that can't be rolled or totalled are
+    // not (`check` refuses those).
+    let ask_all = |questions: Vec<Vec<String>>| -> Result<(), String> {
         for words in questions {
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
-            let _ = ask(scenario, &words);
+            if let Err(error) = ask(scenario, &words)
+                && let text = error.to_string()
+                && (text.contains("can't total") || text.contains("can't roll"))
+            {
+                return Err(format!("{}: {text}", words.join(" ")));
+            }
         }
+        Ok(())
     };
     let owned = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<String>>();
     let mut questions = vec![
@@ -187,7 +215,11 @@ fn ask_everything(scenario: &Scenario, rng: &mut StdRng) -> Result<(), Box<dyn s
         "--half",
         "--roll",
     ]));
-    ask_all(questions);
+    for id in scenario.tokens.iter().filter(|t| !t.effects.is_empty()).map(|t| t.id.clone()) {
+        questions.push(owned(&["effects", &id]));
+    }
+    questions.push(owned(&["advance", "--rounds", "2", "--dawns", "1", "--seed", &rng.random::<u64>().to_string()]));
+    ask_all(questions)?;
     for token in scenario.tokens.iter().filter(|t| t.siege.is_some()) {
         ask(scenario, &["siege", &token.id])?;
     }

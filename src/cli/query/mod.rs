@@ -115,7 +115,7 @@ struct AreaArgs {
     #[arg(long, value_name = "POINT", allow_hyphen_values = true, value_parser = parse_point)]
     origin: PointArg,
     /// How high the point of origin is above the ground, in feet
-    #[arg(long, value_name = "FEET", default_value_t = 0,
+    #[arg(long, value_name = "FEET", default_value_t = 0, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_HEIGHT)))]
     height: u32,
     /// Aim toward this point
@@ -128,14 +128,14 @@ struct AreaArgs {
     #[arg(long)]
     face: bool,
     /// A line's width in feet
-    #[arg(long, value_name = "FEET", default_value_t = 5,
+    #[arg(long, value_name = "FEET", default_value_t = 5, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u32).range(i64::from(MIN_AREA_FEET)..=i64::from(MAX_AREA_FEET)))]
     width: u32,
     /// Add (bunched) or subtract (spread) the DMG's optional 1d3 to the table's estimate
     #[arg(long)]
     adjust: Option<Bunching>,
     /// The seed of that 1d3, and of the saves' dice
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true, value_parser = crate::cli::parse_seed)]
     seed: u64,
 }
 
@@ -187,7 +187,7 @@ pub enum QueryError {
     PointOffMap { x: i32, y: i32, width: u32, height: u32 },
     #[error("a hex has corners 0 to 5, not {0}")]
     NoSuchCorner(usize),
-    #[error("the hex {x},{y} is not on the map; a point is a hex's centre or corner")]
+    #[error("the hex {x},{y} is not on the map (nor, for a corner, is any hex that shares it); a point is a hex's centre or corner")]
     HexOffMap { x: i32, y: i32 },
     #[error("the cell {x},{y} is not on the map ({width} × {height} cells)")]
     CellOffMap { x: i32, y: i32, width: u32, height: u32 },
@@ -513,13 +513,17 @@ fn point(scenario: &Scenario, written: PointArg) -> Result<Point, QueryError> {
         (Grid::Hex(_), Some(n)) if n > 5 => Err(QueryError::NoSuchCorner(n)),
         (Grid::Hex(_), corner) => {
             let cell = Cell::new(x, y);
-            if !scenario.map.contains(cell) {
-                return Err(QueryError::HexOffMap { x, y });
-            }
-            Ok(match corner {
+            let point = match corner {
                 Some(n) => lattice::corners(grid, cell)[n],
                 None => lattice::centre(grid, cell),
-            })
+            };
+            // A corner is on the map when any of the three hexes that share it is, whichever of
+            // them it is named through.
+            let sharing = std::iter::once(cell).chain(grid.neighbours(cell).into_iter().filter(|_| corner.is_some()));
+            let on_map = sharing
+                .filter(|&hex| scenario.map.contains(hex))
+                .any(|hex| hex == cell || lattice::corners(grid, hex).contains(&point));
+            if on_map { Ok(point) } else { Err(QueryError::HexOffMap { x, y }) }
         }
     }
 }

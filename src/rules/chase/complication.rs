@@ -161,6 +161,25 @@ pub enum ComplicationError {
     /// A row's attacker has an attack bonus beyond [`MAX_BONUS`] either way.
     #[error("the row {roll:?} has an attack bonus of {bonus}: from -{MAX_BONUS} to +{MAX_BONUS}")]
     BonusOutOfRange { roll: String, bonus: i32 },
+    /// The table's name, a row's text, an attacker or a kind of damage holds control characters
+    /// (which would reach the terminal and the log as they are) or is too long to show.
+    #[error("{what} {text:?} must be plain text of at most {most} characters")]
+    NotPlainText { what: &'static str, text: String, most: usize },
+}
+
+/// The longest name, attacker or kind of damage a table may give.
+pub const MAX_TABLE_NAME: usize = 100;
+/// The longest text a row may give.
+pub const MAX_ROW_TEXT: usize = 1000;
+
+/// Refuses text with control characters or longer than `most` characters; the message shows the
+/// text escaped and cut short.
+fn plain_text(what: &'static str, text: &str, most: usize) -> Result<(), ComplicationError> {
+    if text.chars().any(char::is_control) || text.chars().count() > most {
+        let text = text.chars().take(40).collect();
+        return Err(ComplicationError::NotPlainText { what, text, most });
+    }
+    Ok(())
 }
 
 /// A d20 table of complications.
@@ -181,9 +200,11 @@ impl ComplicationTable {
     /// check names an ability or skill, DCs run from 1 to 30, feet are at most [`MAX_FEET`],
     /// attack bonuses at most [`MAX_BONUS`] either way, and dice are notation a roll can make.
     pub fn validate(&self) -> Result<(), ComplicationError> {
+        plain_text("the table's name", &self.name, MAX_TABLE_NAME)?;
         tables::check_ranges(self.rows.iter().map(|row| row.roll.as_str()), 20)?;
         for row in &self.rows {
             let roll = || row.roll.clone();
+            plain_text("a row's text", &row.text, MAX_ROW_TEXT)?;
             if let Some(Test::Check { options, .. }) = &row.test
                 && options.is_empty()
             {
@@ -207,6 +228,12 @@ impl ComplicationTable {
                     Effect::DifficultTerrain { feet } => (None, *feet, 0),
                     _ => (None, 0, 0),
                 };
+                if let Effect::Damage { kind, .. } | Effect::OpportunityAttack { kind, .. } = effect {
+                    plain_text("a kind of damage", kind, MAX_TABLE_NAME)?;
+                }
+                if let Effect::OpportunityAttack { attacker, .. } = effect {
+                    plain_text("an attacker", attacker, MAX_TABLE_NAME)?;
+                }
                 if let Some(Err(error)) = dice.map(|d| Notation::parse(d)) {
                     return Err(ComplicationError::Dice { roll: roll(), error });
                 }
