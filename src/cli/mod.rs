@@ -372,7 +372,9 @@ fn format_files(files: &[PathBuf], check: bool, force: bool) -> u8 {
         let meta = std::fs::metadata(file);
         if !force && meta.as_ref().is_ok_and(|m| m.permissions().readonly()) {
             invalid = true;
-            fail(format_args!("{name}: the file is read-only, so fmt leaves it alone (--force rewrites it, keeping it read-only)"));
+            fail(format_args!(
+                "{name}: the file is read-only, so fmt leaves it alone (--force rewrites it, keeping it read-only)"
+            ));
             continue;
         }
         let links = meta.as_ref().map_or(1, links_to);

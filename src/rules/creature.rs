@@ -274,6 +274,12 @@ pub struct Sheet {
     pub exhaustion: u8,
     /// Attacks per Attack action and the actions it may take as a bonus action.
     pub turn: crate::rules::economy::TurnOptions,
+    /// Darkvision's range in feet, 0 without (SRD "Darkvision").
+    #[serde(default)]
+    pub darkvision: u32,
+    /// The light it carries (a torch: 20/20), if any.
+    #[serde(default)]
+    pub light: Option<crate::rules::light::LightSource>,
 }
 
 /// An ability check, with or without a skill (PHB "Ability Checks", "Skills").

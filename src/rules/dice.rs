@@ -258,7 +258,10 @@ fn check_sizes(text: &str) -> Result<(), DiceError> {
     for (i, &b) in bytes.iter().enumerate() {
         // A modifier's number follows its letters or its comparison (`kh3`, `min2`, `r<3`).
         let starts_number = b.is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_digit());
-        if starts_number && i > 0 && (bytes[i - 1].is_ascii_alphabetic() && bytes[i - 1] != b'd' || b"<>=".contains(&bytes[i - 1])) {
+        if starts_number
+            && i > 0
+            && (bytes[i - 1].is_ascii_alphabetic() && bytes[i - 1] != b'd' || b"<>=".contains(&bytes[i - 1]))
+        {
             let end = (i..bytes.len()).take_while(|&j| bytes[j].is_ascii_digit()).last().unwrap_or(i);
             let value = number(i..end + 1);
             if value > u64::from(MAX_SIDES) {
@@ -578,8 +581,20 @@ mod tests {
         // Great Weapon Fighting's reroll of 1s and 2s, and exploding dice, still roll.
         let mut dice = SeededDice::new(3);
         for good in [
-            "2d6r<3", "2d6rr<3", "4d6x", "4d6xo", "d20+5", "8d6", "4d6kh3", "255d255", "4d6min6", "2d8max1", "1d6/2",
-            "8d6/1d4", "d20-1000000", "1000000",
+            "2d6r<3",
+            "2d6rr<3",
+            "4d6x",
+            "4d6xo",
+            "d20+5",
+            "8d6",
+            "4d6kh3",
+            "255d255",
+            "4d6min6",
+            "2d8max1",
+            "1d6/2",
+            "8d6/1d4",
+            "d20-1000000",
+            "1000000",
         ] {
             dice.roll(good, RollMode::Normal).unwrap_or_else(|e| panic!("{good}: {e}"));
         }

@@ -22,6 +22,7 @@ pub mod grid;
 pub mod health;
 pub mod initiative;
 pub mod lattice;
+pub mod light;
 pub mod log;
 pub mod movement;
 pub mod objects;

@@ -123,7 +123,7 @@ impl SightBoard<'_> {
     }
 }
 
-fn space_corners(grid: Grid, cells: &[Cell]) -> Vec<Point> {
+pub(crate) fn space_corners(grid: Grid, cells: &[Cell]) -> Vec<Point> {
     let mut points: Vec<Point> = cells.iter().flat_map(|&c| corners(grid, c)).collect();
     points.sort();
     points.dedup();

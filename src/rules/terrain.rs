@@ -234,6 +234,11 @@ impl TerrainMap {
         self.index(cell).is_some()
     }
 
+    /// The place of `cell` in storage order (as [`Self::cells`] lists them), or `None` off the map.
+    pub fn index_of(&self, cell: Cell) -> Option<usize> {
+        self.index(cell)
+    }
+
     /// The palette index of the terrain at `cell`, or `None` off the map.
     pub fn terrain_index(&self, cell: Cell) -> Option<usize> {
         self.index(cell).map(|i| usize::from(self.cells[i]))

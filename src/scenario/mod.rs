@@ -23,6 +23,7 @@ use crate::rules::economy::TurnOptions;
 use crate::rules::facing::ArcLayout;
 use crate::rules::fight::{Field, FightRules, Fighter};
 use crate::rules::health::{DeathSaves, Defenses, Health};
+use crate::rules::light::{LightLevel, LightSource};
 use crate::rules::movement::Mover;
 use crate::rules::objects::{Durability, Substance};
 use crate::rules::siege::{Siege, holds_creatures};
@@ -56,6 +57,10 @@ pub struct Scenario {
     pub chase: Option<ChaseSetup>,
     /// A map image under the grid, as DMs use maps drawn elsewhere.
     pub background: Option<Background>,
+    /// The scene's own light where no light reaches (a dungeon is dark, a tavern at night dim).
+    pub light: LightLevel,
+    /// Lights fixed to cells of the map (a sconce, a brazier), each with its light.
+    pub lights: Vec<(Cell, LightSource)>,
 }
 
 /// A map image under the grid (`background: (image: "maps/harrowgate.png", cell_px: 70,
@@ -154,6 +159,10 @@ pub struct Token {
     pub elevation: u32,
     /// A siege weapon's kind, readiness and the square a cauldron pours on.
     pub siege: Option<Siege>,
+    /// Darkvision's range in feet (0: none).
+    pub darkvision: u32,
+    /// The light it carries or sheds (a torch-bearer, a brazier).
+    pub light: Option<LightSource>,
     /// A picture for the token, relative to the scenario file (a creature's portrait).
     pub image: Option<String>,
     /// An object's icon.
@@ -187,6 +196,8 @@ impl Token {
             inspiration: self.inspiration,
             exhaustion: self.exhaustion,
             turn: self.turn.clone(),
+            darkvision: self.darkvision,
+            light: self.light,
         }
     }
 
@@ -345,7 +356,7 @@ impl Scenario {
     /// ([`Scenario::fighters`]) for the command line, the live ones for the map. Every question
     /// of sight, cover, distance, movement, areas, flanking and attacks asks this one view.
     pub fn field<'a>(&'a self, fighters: &'a [Fighter]) -> Field<'a> {
-        Field::new(&self.map, fighters, self.fight_rules())
+        Field::new(&self.map, fighters, self.fight_rules()).in_light(self.light, &self.lights)
     }
 }
 

@@ -14,6 +14,7 @@ use crate::rules::economy::Action;
 use crate::rules::facing::ArcLayout;
 pub use crate::rules::fight::DamageMode;
 use crate::rules::health::DeathSaves;
+use crate::rules::light::{LightLevel, LightSource};
 use crate::rules::objects::{Durability, Substance};
 use crate::rules::siege::{Readiness, SiegeKind};
 use crate::rules::terrain::TileArt;
@@ -39,6 +40,23 @@ pub(super) struct RawScenario {
     /// A map image under the grid.
     #[serde(default)]
     pub background: Option<RawBackground>,
+    /// The scene's light where no light reaches.
+    #[serde(default)]
+    pub light: LightLevel,
+    /// Lights fixed to cells of the map.
+    #[serde(default)]
+    pub lights: Vec<RawLamp>,
+}
+
+/// A light fixed to a cell of the map (a sconce, a brazier): bright light out to `bright` feet
+/// and dim light `dim` feet beyond.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Light")]
+pub(super) struct RawLamp {
+    pub at: (i32, i32),
+    pub bright: u32,
+    #[serde(default)]
+    pub dim: u32,
 }
 
 /// A map image under the grid: the file, its pixels per cell, and where the map's first cell's
@@ -187,6 +205,12 @@ pub(super) struct RawCreature {
     /// Feet above the ground (on a wall walk).
     #[serde(default)]
     pub elevation: u32,
+    /// Darkvision's range in feet.
+    #[serde(default)]
+    pub darkvision: u32,
+    /// The light it carries (a torch: `(bright: 20, dim: 20)`).
+    #[serde(default)]
+    pub light: Option<LightSource>,
     /// A portrait, relative to the scenario file.
     #[serde(default)]
     pub image: Option<String>,
@@ -236,6 +260,9 @@ pub(super) struct RawObject {
     pub immunities: Vec<String>,
     #[serde(default)]
     pub elevation: u32,
+    /// The light it sheds (a brazier).
+    #[serde(default)]
+    pub light: Option<LightSource>,
     /// A siege weapon or siege tower (DMG "Siege Equipment").
     #[serde(default)]
     pub siege: Option<SiegeKind>,

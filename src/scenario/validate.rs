@@ -14,11 +14,15 @@ use crate::rules::distance::{DiagonalRule, range_feet};
 use crate::rules::economy::TurnOptions;
 use crate::rules::effects::MAX_EFFECTS;
 use crate::rules::health::{DEATH_SAVES_TO_END, DamageType, DeathSaves, Defenses};
+use crate::rules::light::{LightSource, MAX_LIGHT_FEET};
 use crate::rules::objects::{OBJECT_IMMUNITIES, Substance, table_hit_points};
 use crate::rules::siege::{Crewing, POUR_REACH, Siege, SiegeKind, pour_cells};
 use crate::rules::size::{MAX_SQUARE_SIDE, TINY_PER_CELL, may_share_a_cell};
 use crate::rules::terrain::{DEFAULT_LEGEND, Terrain, TerrainKind};
 use crate::rules::{Cell, Grid, Size, TerrainMap};
+
+/// The most lights fixed to one map.
+const MAX_LAMPS: usize = 256;
 
 /// At most this many problems are reported for one file.
 const MAX_REPORTED: usize = 50;
@@ -85,7 +89,9 @@ pub(super) fn limit_of(field: &str) -> Option<Limit> {
     ];
     let (low, high, what) = match field {
         "at" => (-MAX_COORDINATE, MAX_COORDINATE, "a position's column and row (the map is at most 500 by 500)"),
-        "pours_on" => (-MAX_COORDINATE, MAX_COORDINATE, "the column and row a cauldron pours on (the map is at most 500 by 500)"),
+        "pours_on" => {
+            (-MAX_COORDINATE, MAX_COORDINATE, "the column and row a cauldron pours on (the map is at most 500 by 500)")
+        }
         "speed" => (0, 1000, "speed in feet"),
         "ac" => (0, 50, "Armor Class"),
         "hp" | "max_hp" => (0, 100_000, "hit points"),
@@ -104,6 +110,8 @@ pub(super) fn limit_of(field: &str) -> Option<Limit> {
         "feet" | "min_move" => (0, 1000, "feet"),
         "threshold" => (0, 1000, "a damage threshold"),
         "elevation" => (0, 1000, "an elevation in feet"),
+        "darkvision" => (0, i64::from(MAX_LIGHT_FEET), "darkvision in feet"),
+        "bright" | "dim" => (0, i64::from(MAX_LIGHT_FEET), "a light's reach in feet"),
         "min_range" => (0, 10_000, "a range in feet"),
         skill if SKILLS_AND_SAVES.contains(&skill) => (-5, 20, "a skill or saving throw bonus"),
         _ => return None,
@@ -169,6 +177,7 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
     }
     let chase = raw.chase.as_ref().and_then(|c| chase(c, &raw.name, &tokens, &mut problems));
     let background = raw.background.as_ref().map(|b| background(b, &mut problems));
+    let lights = lamps(&raw, map.as_ref(), &mut problems);
     for (path, token) in &tokens {
         if let Some(image) = &token.image {
             check_image_path(image, &format!("{path}.image"), &mut problems);
@@ -186,6 +195,8 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
             tokens: tokens.into_iter().map(|(_, token)| token).collect(),
             chase,
             background,
+            light: raw.light,
+            lights,
         }),
         _ => Err(ScenarioErrors(problems.list)),
     }
@@ -227,6 +238,35 @@ fn check_effects(path: &str, token: &Token, tokens: &[(String, Token)], problems
 
 /// A map image under the grid: a sound path, a cell size of [`CELL_PX`] and an offset within
 /// [`MAX_OFFSET_PX`].
+/// A light's reaches, each from 0 to [`MAX_LIGHT_FEET`].
+fn check_light(who: &str, light: Option<LightSource>, path: &str, problems: &mut Problems) {
+    if let Some(light) = light {
+        problems.bound(who, "bright", i64::from(light.bright), path.to_owned());
+        problems.bound(who, "dim", i64::from(light.dim), path.to_owned());
+    }
+}
+
+/// The lights fixed to the map: each on a cell of the map, at most [`MAX_LAMPS`] of them.
+fn lamps(raw: &RawScenario, map: Option<&TerrainMap>, problems: &mut Problems) -> Vec<(Cell, LightSource)> {
+    if raw.lights.len() > MAX_LAMPS {
+        problems.add("lights", format!("{} lights: a scene has at most {MAX_LAMPS}", raw.lights.len()));
+        return Vec::new();
+    }
+    let mut lamps = Vec::new();
+    for (i, lamp) in raw.lights.iter().enumerate() {
+        let path = format!("lights[{i}]");
+        let light = LightSource { bright: lamp.bright, dim: lamp.dim };
+        check_light("a light", Some(light), &path, problems);
+        let cell = Cell::new(lamp.at.0, lamp.at.1);
+        let near = [lamp.at.0, lamp.at.1].iter().all(|&v| limit_of("at").is_some_and(|l| l.holds(i64::from(v))));
+        if !near || map.is_some_and(|m| !m.contains(cell)) {
+            problems.add(&format!("{path}.at"), format!("the light at {},{} is not on the map", lamp.at.0, lamp.at.1));
+        }
+        lamps.push((cell, light));
+    }
+    lamps
+}
+
 fn background(raw: &RawBackground, problems: &mut Problems) -> Background {
     check_image_path(&raw.image, "background.image", problems);
     if !raw.cell_px.is_finite() || !CELL_PX.contains(&raw.cell_px) {
@@ -492,6 +532,8 @@ fn creature(c: &RawCreature) -> Token {
         },
         hidden: c.hidden,
         elevation: c.elevation,
+        darkvision: c.darkvision,
+        light: c.light,
         siege: None,
         substance: None,
         durability: None,
@@ -541,6 +583,8 @@ fn check_creature_extras(path: &str, c: &RawCreature, problems: &mut Problems) {
         problems,
     );
     problems.bound(&who, "elevation", i64::from(c.elevation), format!("{path}.elevation"));
+    problems.bound(&who, "darkvision", i64::from(c.darkvision), format!("{path}.darkvision"));
+    check_light(&who, c.light, &format!("{path}.light"), problems);
     problems.bound(&who, "temp_hp", i64::from(c.temp_hp), format!("{path}.temp_hp"));
     if let Some(attacks) = c.attacks_per_action {
         problems.bound(&who, "attacks_per_action", i64::from(attacks), format!("{path}.attacks_per_action"));
@@ -653,6 +697,8 @@ fn object(path: &str, o: &RawObject, problems: &mut Problems) -> Token {
         turn: TurnOptions::default(),
         hidden: false,
         elevation: o.elevation,
+        darkvision: 0,
+        light: o.light,
         siege,
         substance: o.substance,
         durability: o.durability,
@@ -674,6 +720,7 @@ fn check_object_extras(path: &str, who: &str, o: &RawObject, problems: &mut Prob
         problems.bound(who, "threshold", i64::from(threshold), format!("{path}.threshold"));
     }
     problems.bound(who, "elevation", i64::from(o.elevation), format!("{path}.elevation"));
+    check_light(who, o.light, &format!("{path}.light"), problems);
     if o.state.is_some() && !o.siege.is_some_and(SiegeKind::is_weapon) {
         problems.add(&format!("{path}.state"), format!("{who}: only a siege weapon has a `state`"));
     }
@@ -774,7 +821,8 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
         }
     }
     let pours_on = token.siege.and_then(|s| s.pours_on);
-    let bounded = |cell: &Cell| [cell.x, cell.y].iter().all(|&v| limit_of("pours_on").is_some_and(|l| l.holds(i64::from(v))));
+    let bounded =
+        |cell: &Cell| [cell.x, cell.y].iter().all(|&v| limit_of("pours_on").is_some_and(|l| l.holds(i64::from(v))));
     if let Some(pours_on) = pours_on.filter(|cell| within_reach(token) && bounded(cell)) {
         let square = pour_cells(grid, pours_on);
         let near =

@@ -17,6 +17,7 @@ use crate::rules::conditions::Condition;
 use crate::rules::creature::{Abilities, Attack, Side};
 use crate::rules::facing::ArcLayout;
 use crate::rules::health::{DamageType, DeathSaves};
+use crate::rules::light::LightLevel;
 use crate::rules::objects::{OBJECT_IMMUNITIES, Substance, table_hit_points};
 use crate::rules::siege::{Crewing, Readiness, Siege};
 use crate::rules::terrain::{DEFAULT_LEGEND, Terrain, TerrainKind};
@@ -66,6 +67,17 @@ impl Scenario {
         if let Some(chase) = &self.chase {
             self.write_chase(&mut out, chase);
         }
+        if self.light != LightLevel::Bright {
+            let _ = writeln!(out, "{INDENT}light: {},", ron_value(&self.light));
+        }
+        let lamps: Vec<String> = self
+            .lights
+            .iter()
+            .map(|(cell, light)| {
+                format!("{INDENT}{INDENT}(at: ({}, {}), bright: {}, dim: {})", cell.x, cell.y, light.bright, light.dim)
+            })
+            .collect();
+        list(&mut out, "lights", &lamps);
         if let Some(background) = &self.background {
             let (x, y) = background.offset;
             let _ = writeln!(
@@ -353,6 +365,12 @@ fn creature(t: &Token) -> Vec<Field> {
     if t.elevation != 0 {
         f.push(Field::new("elevation", t.elevation.to_string()));
     }
+    if t.darkvision != 0 {
+        f.push(Field::new("darkvision", t.darkvision.to_string()));
+    }
+    if let Some(light) = t.light {
+        f.push(Field::new("light", format!("(bright: {}, dim: {})", light.bright, light.dim)));
+    }
     if let Some(image) = &t.image {
         f.push(Field::new("image", string(image)));
     }
@@ -408,6 +426,9 @@ fn object(t: &Token) -> Vec<Field> {
     damage_lists(&mut f, &t.defenses.resistances, &t.defenses.vulnerabilities, immunities);
     if t.elevation != 0 {
         f.push(Field::new("elevation", t.elevation.to_string()));
+    }
+    if let Some(light) = t.light {
+        f.push(Field::new("light", format!("(bright: {}, dim: {})", light.bright, light.dim)));
     }
     if let Some(siege) = t.siege {
         f.push(Field::new("siege", ron_value(&siege.kind)));

@@ -8,6 +8,7 @@ mod editor;
 mod effects;
 mod files;
 mod headless;
+mod light;
 mod one_answer;
 mod panels;
 mod robustness;

@@ -229,9 +229,13 @@ fn a_cauldron_pouring_far_off_the_map_is_refused_by_name() {
     let castle = scene("castle_siege.ron");
     for grid in ["grid: Square", "grid: Hex(PointyTop)", "grid: Hex(FlatTop)"] {
         for far in ["(2147483647, 6)", "(15, -2147483648)", "(1001, 6)"] {
-            let text = castle.replacen("grid: Square", grid, 1).replacen("pours_on: (15, 6)", &format!("pours_on: {far}"), 1);
+            let text =
+                castle.replacen("grid: Square", grid, 1).replacen("pours_on: (15, 6)", &format!("pours_on: {far}"), 1);
             let all = refusals(&text);
-            assert!(all.iter().any(|e| e.contains("`pours_on` is") && e.contains("the column and row a cauldron pours on")), "{grid} {far}: {all:#?}");
+            assert!(
+                all.iter().any(|e| e.contains("`pours_on` is") && e.contains("the column and row a cauldron pours on")),
+                "{grid} {far}: {all:#?}"
+            );
             assert!(!all.iter().any(|e| e.contains("`at` is")), "{grid} {far}: {all:#?}");
         }
     }
@@ -256,7 +260,8 @@ fn damage_that_cannot_be_totalled_is_refused_when_checked() {
         refused_with(&scene("market_chase.ron").replacen("table: Urban,", &table, 1), says);
     }
     // A scene `check` accepts rolls every attack it has.
-    let (code, out, err) = battlemap(&["query", "scenes/tavern_brawl.ron", "attack", "brom", "thug-1", "--roll", "--seed", "9"]);
+    let (code, out, err) =
+        battlemap(&["query", "scenes/tavern_brawl.ron", "attack", "brom", "thug-1", "--roll", "--seed", "9"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"damage\""), "{out}");
 }
@@ -387,7 +392,10 @@ fn fmt_writes_only_what_check_accepts_and_respects_the_file() {
 fn command_line_messages_name_the_problem() {
     let cases: [(&[&str], &str); 9] = [
         (&["query", "scenes/tavern_brawl.ron", "arc", "brom", "1001,0"], "is far off any map"),
-        (&["query", "scenes/tavern_brawl.ron", "saves", "sphere", "10", "--origin", "4,6", "--dc", "-1"], "-1 is not in 1..=40"),
+        (
+            &["query", "scenes/tavern_brawl.ron", "saves", "sphere", "10", "--origin", "4,6", "--dc", "-1"],
+            "-1 is not in 1..=40",
+        ),
         (&["roll", "d20", "--seed", "-1"], "a seed is a whole number from 0 to 18446744073709551615"),
         (&["mob", "--bonus", "5", "--ac", "-2147483648", "--attackers", "4"], "-2147483648 is not in 0..=50"),
         (&["--session", "x.json", "check", "scenes/tavern_brawl.ron"], "`check` doesn't take it"),

@@ -200,10 +200,28 @@ pub enum ShadeLayer {
     Flanking,
     /// The cells the area template covers.
     Area,
+    /// The fog of war: what the party doesn't see now (dimmed) or never saw (dark).
+    Fog,
 }
 
 impl ShadeLayer {
-    pub const COUNT: usize = 5;
+    pub const COUNT: usize = 6;
+}
+
+/// What the party sees (the fog of war): the cells some creature of the party sees now by the
+/// map's sight rule, light and darkvision counted (`Field::unseen_cells`), and every cell seen
+/// since the scene began. Written by the fog feature; the audience and the board read it.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct PartySight {
+    pub visible: std::collections::HashSet<Cell>,
+    pub explored: std::collections::HashSet<Cell>,
+}
+
+impl PartySight {
+    /// Whether the party sees any cell of `space` now.
+    pub fn sees_any(&self, space: &[Cell]) -> bool {
+        space.iter().any(|c| self.visible.contains(c))
+    }
 }
 
 impl CellShades {

@@ -1,16 +1,19 @@
 //! One screen, two audiences: the players' view (the default) and the DM's view behind a
 //! deliberate switch. The players' view doesn't draw creatures kept from them (a scene's hidden
 //! creature, or a monster that hid), shows monsters' hit points only as healthy, bloodied or down,
-//! hides hidden rolls ("The DM rolled.") and hidden initiative entries; the DM's view shows
-//! everything under a banner.
+//! hides hidden rolls ("The DM rolled.") and hidden initiative entries, and doesn't draw, list or
+//! let anyone pick a creature outside the party's sight (the fog of war, [`PartySight`]); the
+//! DM's view shows everything under a banner.
 
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
-use crate::app::core::components::{Allegiance, Combatant, OutOfView, Secret, TokenId};
+use crate::app::core::components::{Allegiance, Combatant, Kind, OutOfView, Position, Secret, Size, TokenId};
 use crate::app::core::messages::AudienceRequest;
 use crate::app::core::schedule::AppSystems;
-use crate::app::core::state::Audience;
+use crate::app::core::state::{Audience, LoadedScenario, PartySight};
+use crate::rules::creature::Side;
+use crate::scenario::TokenKind;
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Update, (switch_audience.in_set(AppSystems::Apply), show_to_audience.in_set(AppSystems::Show)));
@@ -34,12 +37,26 @@ struct Shown {
     side: &'static Allegiance,
     out_of_view: Has<OutOfView>,
     visibility: &'static mut Visibility,
+    position: &'static Position,
+    size: &'static Size,
+    kind: &'static Kind,
 }
 
 /// Keeps [`OutOfView`] and the tokens' visibility up to date with the audience.
-fn show_to_audience(mut commands: Commands, audience: Res<Audience>, mut tokens: Query<Shown, With<TokenId>>) {
+fn show_to_audience(
+    mut commands: Commands,
+    audience: Res<Audience>,
+    party_sight: Res<PartySight>,
+    loaded: Res<LoadedScenario>,
+    mut tokens: Query<Shown, With<TokenId>>,
+) {
+    let grid = loaded.scenario.grid;
     for mut token in &mut tokens {
-        let sees = audience.sees(token.secret, token.combatant.hidden.is_some(), token.side.0);
+        let in_fog = token.kind.0 == TokenKind::Creature
+            && token.side.0 != Side::Party
+            && !party_sight.sees_any(&token.size.cells(grid, token.position.0));
+        let sees =
+            audience.sees(token.secret, token.combatant.hidden.is_some(), token.side.0) && (audience.dm || !in_fog);
         if sees != token.out_of_view {
             continue;
         }

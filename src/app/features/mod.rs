@@ -8,6 +8,7 @@ pub mod dice;
 pub mod editor;
 pub mod effects;
 pub mod fight;
+pub mod fog;
 pub mod movement;
 pub mod reactions;
 pub mod ruler;
@@ -36,5 +37,6 @@ pub(crate) fn plugin(app: &mut App) {
         ruler::plugin,
         sight::plugin,
         effects::plugin,
+        fog::plugin,
     ));
 }

@@ -60,8 +60,14 @@ enum Question {
         #[arg(long)]
         dash: bool,
     },
-    /// Whether A has line of sight to B, and a clear line if so
+    /// Whether A has line of sight to B and sees B, with a clear line and the light A sees B in
     Los { a: String, b: String },
+    /// The light at a cell: the scene's, or the lights that reach it, and what it obscures
+    Light {
+        /// The cell: x,y on squares, q,r on hexes
+        #[arg(allow_hyphen_values = true, value_parser = parse_pair)]
+        cell: (i32, i32),
+    },
     /// The cover B has against A, with every line of the ruling
     Cover { a: String, b: String },
     /// The cover B has against an area whose point of origin is POINT
@@ -187,7 +193,9 @@ pub enum QueryError {
     PointOffMap { x: i32, y: i32, width: u32, height: u32 },
     #[error("a hex has corners 0 to 5, not {0}")]
     NoSuchCorner(usize),
-    #[error("the hex {x},{y} is not on the map (nor, for a corner, is any hex that shares it); a point is a hex's centre or corner")]
+    #[error(
+        "the hex {x},{y} is not on the map (nor, for a corner, is any hex that shares it); a point is a hex's centre or corner"
+    )]
     HexOffMap { x: i32, y: i32 },
     #[error("the cell {x},{y} is not on the map ({width} × {height} cells)")]
     CellOffMap { x: i32, y: i32, width: u32, height: u32 },
@@ -251,6 +259,7 @@ fn answer(scenario: &Scenario, question: &Question) -> Result<Answer, QueryError
         Question::Path { id, to, dash } => Answer::Path(path(&board, id, Cell::new(to.0, to.1), *dash)?),
         Question::Reach { id, dash } => Answer::Reach(reach_cells(&board, id, *dash)?),
         Question::Los { a, b } => Answer::Sight(sight(&board, a, b)?),
+        Question::Light { cell } => Answer::Light(light(&board, *cell)?),
         Question::Cover { a, b } => Answer::Cover(cover_between(&board, a, b)?),
         Question::CoverFrom { origin, b } => Answer::Cover(cover_from(&board, *origin, b)?),
         Question::Aoe(area_args) => Answer::Area(area(&board, area_args)?.answer),
@@ -302,6 +311,7 @@ enum Answer {
     Path(PathAnswer),
     Reach(ReachAnswer),
     Sight(SightAnswer),
+    Light(LightAnswer),
     Cover(CoverAnswer),
     Area(AreaAnswer),
     Flanking(fight::FlankingAnswer),
@@ -564,6 +574,25 @@ struct SightAnswer {
     sees: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     unseen_because: Option<String>,
+    /// The light A sees B's space in, darkvision counted ("darkness", "dim light", "bright light").
+    light: &'static str,
+}
+
+#[derive(Serialize)]
+struct LightAnswer {
+    cell: Cell,
+    /// "darkness", "dim light" or "bright light".
+    light: &'static str,
+    /// What it does to seeing into it (SRD "Vision and Light").
+    obscured: &'static str,
+    /// The scene's own light, where no light reaches.
+    scene: &'static str,
+}
+
+fn light(board: &Board, (x, y): (i32, i32)) -> Result<LightAnswer, QueryError> {
+    let cell = point_cell(board.scenario, (x, y))?;
+    let level = board.field().light_at(cell);
+    Ok(LightAnswer { cell, light: level.name(), obscured: level.obscures(), scene: board.scenario.light.name() })
 }
 
 #[derive(Serialize)]
@@ -590,6 +619,7 @@ fn sight(board: &Board, from: &str, to: &str) -> Result<SightAnswer, QueryError>
         line: line.map(|l| LineAnswer::of(board.grid(), &l)),
         sees: unseen.is_none(),
         unseen_because: unseen,
+        light: field.light_seen(a, &b.cells).name(),
     })
 }
 

@@ -479,6 +479,7 @@ fn sources(
         Some(Unseen::Hidden) => s.advantage(format!("unseen attacker: {a} is hidden")),
         Some(Unseen::RearArc) => s.advantage(format!("in {t}'s rear arc")),
         Some(Unseen::NoLineOfSight) => s.advantage(format!("unseen attacker: no line of sight from {t} to {a}")),
+        Some(Unseen::InDarkness) => s.advantage(format!("unseen attacker: {a} is in darkness as {t} sees it")),
     }
     // The target's state (PHB appendix A).
     for c in [

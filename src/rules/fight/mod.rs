@@ -28,6 +28,7 @@ use super::distance::{DiagonalRule, Spot, range_between};
 use super::facing::{Arc, ArcLayout, Facer, arc_of_cell, arc_of_space};
 use super::health::{DamageTaken, DamageType, DeathSave, Defenses, Health, Life};
 use super::lattice::Segment;
+use super::light::{self, LightLevel, LightSource};
 use super::movement::{self, MoveError, Mover, Occupant, Path, Reach};
 use super::siege::{Siege, holds_creatures, shelter};
 use super::sight::{Cover, CoverContext, From, SightBoard, line_of_sight, unseen_cells};
@@ -175,6 +176,8 @@ pub struct Field<'a> {
     pub fighters: &'a [Fighter],
     pub rules: FightRules,
     occupants: Vec<Occupant>,
+    /// The light of every cell (storage order), when the scene is not in bright light throughout.
+    light: Option<Vec<LightLevel>>,
 }
 
 impl<'a> Field<'a> {
@@ -190,7 +193,41 @@ impl<'a> Field<'a> {
                 is_object: f.is_object,
             })
             .collect();
-        Self { map, fighters, rules, occupants }
+        Self { map, fighters, rules, occupants, light: None }
+    }
+
+    /// This field lit as a scene is: `ambient` where no light reaches, brightened by the `lamps`
+    /// on the map and the lights its creatures and objects carry (`rules::light`). In bright
+    /// light no one is hidden by darkness, and nothing is computed.
+    pub fn in_light(mut self, ambient: LightLevel, lamps: &[(Cell, LightSource)]) -> Self {
+        if ambient == LightLevel::Bright {
+            return self;
+        }
+        let lamp_cells: Vec<[Cell; 1]> = lamps.iter().map(|(cell, _)| [*cell]).collect();
+        let lights: Vec<(&[Cell], LightSource)> = lamp_cells
+            .iter()
+            .zip(lamps)
+            .map(|(cells, (_, light))| (&cells[..], *light))
+            .chain(self.fighters.iter().filter_map(|f| Some((&f.cells[..], f.sheet.light?))))
+            .collect();
+        self.light = Some(light::light_map(self.map, ambient, &lights));
+        self
+    }
+
+    /// The light at `cell` (bright off a lit scene's map, and everywhere in a bright scene).
+    pub fn light_at(&self, cell: Cell) -> LightLevel {
+        match (&self.light, self.map.index_of(cell)) {
+            (Some(levels), Some(i)) => levels[i],
+            _ => LightLevel::Bright,
+        }
+    }
+
+    /// The light `viewer` sees `space` in: the best lit of its cells, darkvision counted.
+    pub fn light_seen(&self, viewer: &Fighter, space: &[Cell]) -> LightLevel {
+        match &self.light {
+            Some(levels) => light::space_seen_in(self.map, levels, &viewer.cells, viewer.sheet.darkvision, space),
+            None => LightLevel::Bright,
+        }
     }
 
     pub fn grid(&self) -> Grid {
@@ -296,6 +333,17 @@ impl<'a> Field<'a> {
             return self.map.cells().filter(|c| !viewer.cells.contains(c)).collect();
         }
         let mut unseen = unseen_cells(&self.sight_board(), &viewer.cells);
+        if let Some(levels) = &self.light {
+            // Cells in darkness as the viewer sees them are unseen too (SRD "Vision and Light").
+            let lit = |cell: Cell| {
+                light::space_seen_in(self.map, levels, &viewer.cells, viewer.sheet.darkvision, &[cell])
+                    != LightLevel::Dark
+            };
+            let hidden: HashSet<Cell> = unseen.iter().copied().collect();
+            let dark: Vec<Cell> =
+                self.map.cells().filter(|&c| !hidden.contains(&c) && !viewer.cells.contains(&c) && !lit(c)).collect();
+            unseen.extend(dark);
+        }
         if let Some(facer) = viewer.facer(self.rules) {
             let hidden: HashSet<Cell> = unseen.iter().copied().collect();
             let behind = self
@@ -338,6 +386,9 @@ impl<'a> Field<'a> {
         if self.line_of_sight(viewer, target).is_none() {
             return Some(Unseen::NoLineOfSight);
         }
+        if self.light_seen(viewer, &target.cells) == LightLevel::Dark {
+            return Some(Unseen::InDarkness);
+        }
         None
     }
 
@@ -361,6 +412,9 @@ pub enum Unseen {
     /// Every line from the viewer's corners to the target's space is blocked by something that
     /// blocks sight (conventions, "Line of sight").
     NoLineOfSight,
+    /// The target is in darkness as the viewer sees it (SRD "Vision and Light": darkness is
+    /// heavily obscured; darkvision sees it as dim light within its range).
+    InDarkness,
 }
 
 impl Unseen {
@@ -372,6 +426,7 @@ impl Unseen {
             Unseen::Hidden => format!("{target} is hidden"),
             Unseen::RearArc => format!("{target} is in {viewer}'s rear arc"),
             Unseen::NoLineOfSight => format!("no line of sight from {viewer} to {target}"),
+            Unseen::InDarkness => format!("{target} is in darkness as {viewer} sees it"),
         }
     }
 }

@@ -1,0 +1,95 @@
+//! Light and darkness (issue 30; SRD 5.1 "Vision and Light"): a dark scene with a torch-bearer
+//! and a darkvision elf. The attack adjudicator gives an unseen attacker advantage in the dark and
+//! not in the torchlight, `los` and `light` say why, and `check` refuses bad lights.
+
+use battlemap::cli::query::ask;
+use battlemap::scenario::Scenario;
+use serde_json::Value;
+
+/// A dark hall 14 cells long: Tam (no darkvision) carries a torch at 1,2; Ela the elf (darkvision
+/// 60 ft) stands beside him; one goblin in the torchlight at 5,2, another in the dark at 12,2, a
+/// brazier lights the far corner.
+const HALL: &str = r#"Scenario(
+    name: "Dark hall",
+    grid: Square,
+    light: Dark,
+    map: ["..............", "..............", ".............."],
+    creatures: [
+        (id: "tam", name: "Tam", side: Party, size: Medium, at: (1, 1), speed: 30, ac: 12, hp: 20, light: (bright: 20, dim: 20),
+         attacks: [(name: "Sword", bonus: 4, damage: "1d8+2")]),
+        (id: "ela", name: "Ela", side: Party, size: Medium, at: (1, 2), speed: 30, ac: 12, hp: 20, darkvision: 60,
+         attacks: [(name: "Bow", bonus: 5, damage: "1d8+3", range: 80, long_range: 320)]),
+        (id: "near", name: "Goblin", side: Enemy, size: Small, at: (5, 1), speed: 30, ac: 15, hp: 7,
+         attacks: [(name: "Shortbow", bonus: 4, damage: "1d6+2", range: 80, long_range: 320)]),
+        (id: "far", name: "Goblin", side: Enemy, size: Small, at: (12, 1), speed: 30, ac: 15, hp: 7,
+         attacks: [(name: "Shortbow", bonus: 4, damage: "1d6+2", range: 80, long_range: 320)]),
+    ],
+    lights: [(at: (9, 0), bright: 0, dim: 5)],
+)"#;
+
+fn hall() -> Scenario {
+    Scenario::from_ron("hall.ron", HALL).expect("the hall is valid")
+}
+
+fn asked(scenario: &Scenario, words: &[&str]) -> Value {
+    ask(scenario, words).unwrap_or_else(|e| panic!("{words:?}: {e}"))
+}
+
+/// The whole ruling on an attack, as text (its advantages are named in it).
+fn advantages(scenario: &Scenario, attacker: &str, target: &str) -> String {
+    asked(scenario, &["attack", attacker, target]).to_string()
+}
+
+#[test]
+fn an_attacker_in_the_dark_is_unseen_and_one_in_the_torchlight_is_not() {
+    let dark = hall();
+    // The far goblin shoots from the dark at Tam, who has no darkvision: unseen attacker.
+    let far = advantages(&dark, "far", "tam");
+    assert!(far.contains("unseen attacker: Goblin is in darkness as Tam sees it"), "{far}");
+    // The near goblin stands in Tam's torchlight: Tam sees it.
+    let near = advantages(&dark, "near", "tam");
+    assert!(!near.contains("unseen attacker"), "{near}");
+    // Ela sees the far goblin's darkness as dim light (55 ft, within her 60): not unseen.
+    let at_ela = advantages(&dark, "far", "ela");
+    assert!(!at_ela.contains("unseen attacker"), "{at_ela}");
+    // The same hall in daylight: no one is unseen.
+    let day = Scenario::from_ron("day.ron", &HALL.replace("light: Dark,\n", "")).expect("valid");
+    assert!(!advantages(&day, "far", "tam").contains("unseen attacker"));
+}
+
+#[test]
+fn los_and_light_say_why() {
+    let dark = hall();
+    let los = asked(&dark, &["los", "tam", "far"]);
+    assert_eq!(los["line_of_sight"], true, "{los}");
+    assert_eq!(los["sees"], false, "{los}");
+    assert_eq!(los["light"], "darkness", "{los}");
+    assert_eq!(asked(&dark, &["los", "ela", "far"])["light"], "dim light");
+    assert_eq!(asked(&dark, &["los", "tam", "near"])["light"], "bright light", "20 ft from the torch");
+    for (cell, light) in [("2,1", "bright light"), ("6,1", "dim light"), ("11,1", "darkness"), ("10,1", "dim light")] {
+        let answer = asked(&dark, &["light", cell]);
+        assert_eq!(answer["light"], light, "{cell}: {answer}");
+        assert_eq!(answer["scene"], "darkness");
+    }
+    assert!(asked(&dark, &["light", "11,1"])["obscured"].as_str().is_some_and(|s| s.starts_with("heavily obscured")));
+}
+
+#[test]
+fn lights_and_darkvision_are_checked_and_kept() {
+    let refused = |text: &str, says: &str| {
+        let errors = Scenario::from_ron("bad.ron", text).expect_err("refused");
+        assert!(errors.0.iter().any(|e| e.to_string().contains(says) && e.position.is_some()), "{says}: {errors}");
+    };
+    refused(&HALL.replace("darkvision: 60", "darkvision: 5000"), "`darkvision` is 5000");
+    refused(&HALL.replace("light: (bright: 20, dim: 20)", "light: (bright: 20, dim: 99999)"), "`dim` is 99999");
+    refused(&HALL.replace("lights: [(at: (9, 0)", "lights: [(at: (40, 0)"), "the light at 40,0 is not on the map");
+    refused(&HALL.replace("lights: [(at: (9, 0)", "lights: [(at: (2147483647, 0)"), "is not on the map");
+    refused(&HALL.replace("light: Dark,", "light: Gloomy,"), "`Gloomy` is not one of `Dark`, `Dim`, `Bright`");
+    // The canonical text keeps every light.
+    let written = hall().to_ron();
+    let reread = Scenario::from_ron("again.ron", &written).expect("reads back");
+    assert_eq!(reread, hall());
+    for kept in ["light: Dark,", "darkvision: 60", "light: (bright: 20, dim: 20)", "(at: (9, 0), bright: 0, dim: 5)"] {
+        assert!(written.contains(kept), "{kept} in {written}");
+    }
+}
