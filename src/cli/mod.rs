@@ -74,6 +74,9 @@ struct MapArgs {
     /// Neither restore nor autosave the game in progress
     #[arg(long)]
     no_autosave: bool,
+    /// No fog of war: the players' view shows the whole map, not only what the party sees
+    #[arg(long)]
+    no_fog: bool,
     #[command(flatten)]
     seed: Seed,
 }
@@ -180,6 +183,7 @@ fn open_map(args: MapArgs, started: std::time::Instant) -> ExitCode {
             (Some(path), false) => SessionPlace::At(path),
             (None, false) => SessionPlace::Beside,
         },
+        no_fog: args.no_fog,
     };
     crate::app::run(scenario, options)
 }

@@ -27,6 +27,7 @@ fn app_on(scene: &str, name: &str) -> App {
         .insert_resource(battlemap::app::LaunchOptions {
             seed: Some(27),
             session: SessionPlace::Off,
+            no_fog: true,
             ..Default::default()
         })
         .add_plugins((battlemap::app::headless_plugin, terrain_tiles_plugin));

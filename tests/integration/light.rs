@@ -93,3 +93,64 @@ fn lights_and_darkvision_are_checked_and_kept() {
         assert!(written.contains(kept), "{kept} in {written}");
     }
 }
+
+fn send(app: &mut bevy::prelude::App, message: impl bevy::prelude::Message) {
+    app.world_mut().write_message(message);
+    app.update();
+    app.update();
+}
+
+/// The fog of war on the map (issue 30): in the hall with Ela's darkvision cut to 30 ft (and Tam
+/// fast enough to walk there and back in a turn), the far
+/// goblin is outside the party's sight: not drawn for the players, drawn for the DM, and its cell
+/// dark. When Tam walks his torch toward it, it comes into sight; when he walks back, its cell
+/// stays explored (dimmed) and the goblin leaves the players' view again.
+#[test]
+fn the_fog_of_war_follows_the_party() {
+    use battlemap::app::core::components::OutOfView;
+    use battlemap::app::core::messages::{AudienceRequest, MoveToken};
+    use battlemap::app::core::state::{CellShades, PartySight, ShadeLayer};
+    use battlemap::rules::Cell;
+
+    let dir = super::scratch("fog");
+    let path = dir.join("hall.ron");
+    let text =
+        HALL.replace("darkvision: 60", "darkvision: 30").replace("at: (1, 1), speed: 30", "at: (1, 1), speed: 60");
+    std::fs::write(&path, text).expect("writes");
+    let mut app = super::headless::app_with(path.to_str().expect("utf-8"));
+    let (far, tam) = (super::headless::entity_of(&mut app, "far"), super::headless::entity_of(&mut app, "tam"));
+    let map = app.world().resource::<battlemap::app::core::state::LoadedScenario>().scenario.map.clone();
+    let index = |x, y| map.index_of(Cell::new(x, y)).expect("on the map");
+    let fog_at = |app: &bevy::prelude::App, x, y| {
+        app.world()
+            .resource::<CellShades>()
+            .layer(ShadeLayer::Fog)
+            .iter()
+            .find(|(c, _)| *c == Cell::new(x, y))
+            .map(|(_, s)| *s)
+    };
+    app.update();
+    let sight = app.world().resource::<PartySight>().clone();
+    assert!(sight.visible[index(2, 1)] && !sight.visible[index(12, 1)], "the torchlight is seen, the far dark isn't");
+    assert!(app.world().get::<OutOfView>(far).is_some(), "out of the party's sight: not drawn for the players");
+    assert!(app.world().get::<OutOfView>(tam).is_none());
+    let never_seen = fog_at(&app, 12, 1).expect("fogged");
+    assert!(fog_at(&app, 2, 1).is_none(), "a seen cell is clear");
+
+    send(&mut app, AudienceRequest { dm: true });
+    assert!(app.world().get::<OutOfView>(far).is_none(), "the DM sees it");
+    assert_ne!(fog_at(&app, 12, 1), Some(never_seen), "the DM's fog is a light tint");
+    send(&mut app, AudienceRequest { dm: false });
+
+    send(&mut app, MoveToken::new(tam, Cell::new(7, 1)));
+    assert!(app.world().resource::<PartySight>().visible[index(12, 1)], "25 ft from the torch: dim light");
+    assert!(app.world().get::<OutOfView>(far).is_none(), "in the torchlight, drawn for the players");
+    assert!(fog_at(&app, 12, 1).is_none());
+
+    send(&mut app, MoveToken::new(tam, Cell::new(1, 1)));
+    let sight = app.world().resource::<PartySight>().clone();
+    assert!(!sight.visible[index(12, 1)] && sight.explored[index(12, 1)], "seen before, not now");
+    let explored = fog_at(&app, 12, 1).expect("fogged again");
+    assert_ne!(explored, never_seen, "an explored cell is dimmed, not dark");
+    assert!(app.world().get::<OutOfView>(far).is_some());
+}

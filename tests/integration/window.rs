@@ -194,6 +194,7 @@ fn every_sample_scene_is_drawn_in_a_real_window() {
                 png.to_str().expect("utf-8"),
                 "--frames",
                 "20",
+                "--no-fog",
                 "--state-file",
                 state_file.to_str().expect("utf-8"),
                 "--window",

@@ -24,6 +24,8 @@ pub struct LaunchOptions {
     pub started: Option<std::time::Instant>,
     /// Where the game in progress is autosaved and restored from.
     pub session: SessionPlace,
+    /// No fog of war: the players' view shows the whole map (`--no-fog`).
+    pub no_fog: bool,
 }
 
 /// What `--frame-times` measures.

@@ -208,19 +208,19 @@ impl ShadeLayer {
     pub const COUNT: usize = 6;
 }
 
-/// What the party sees (the fog of war): the cells some creature of the party sees now by the
-/// map's sight rule, light and darkvision counted (`Field::unseen_cells`), and every cell seen
-/// since the scene began. Written by the fog feature; the audience and the board read it.
+/// What the party sees (the fog of war), per map cell in storage order: the cells some creature
+/// of the party sees now (`Field::party_sight`), and every cell seen since the scene began.
+/// Written by the fog feature; the audience and the board read it. Empty until first found.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct PartySight {
-    pub visible: std::collections::HashSet<Cell>,
-    pub explored: std::collections::HashSet<Cell>,
+    pub visible: Vec<bool>,
+    pub explored: Vec<bool>,
 }
 
 impl PartySight {
-    /// Whether the party sees any cell of `space` now.
-    pub fn sees_any(&self, space: &[Cell]) -> bool {
-        space.iter().any(|c| self.visible.contains(c))
+    /// Whether the party sees any cell of `space` now (everything, before it is first found).
+    pub fn sees_any(&self, map: &crate::rules::TerrainMap, space: &[Cell]) -> bool {
+        self.visible.is_empty() || space.iter().any(|&c| map.index_of(c).is_some_and(|i| self.visible[i]))
     }
 }
 

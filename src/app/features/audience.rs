@@ -50,11 +50,11 @@ fn show_to_audience(
     loaded: Res<LoadedScenario>,
     mut tokens: Query<Shown, With<TokenId>>,
 ) {
-    let grid = loaded.scenario.grid;
+    let (grid, map) = (loaded.scenario.grid, &loaded.scenario.map);
     for mut token in &mut tokens {
         let in_fog = token.kind.0 == TokenKind::Creature
             && token.side.0 != Side::Party
-            && !party_sight.sees_any(&token.size.cells(grid, token.position.0));
+            && !party_sight.sees_any(map, &token.size.cells(grid, token.position.0));
         let sees =
             audience.sees(token.secret, token.combatant.hidden.is_some(), token.side.0) && (audience.dm || !in_fog);
         if sees != token.out_of_view {

@@ -4,16 +4,14 @@
 //! seen is dark; the DM's view tints what the party doesn't see, lightly. The audience feature
 //! keeps creatures outside the party's sight out of the players' view.
 
-use std::collections::HashSet;
-
 use bevy::prelude::*;
 
 use crate::app::core::messages::ScenarioChanged;
+use crate::app::core::options::LaunchOptions;
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{Audience, CellShades, PartySight, ShadeLayer};
 use crate::app::core::tokens::Battlefield;
 use crate::rules::Cell;
-use crate::rules::creature::Side;
 use crate::rules::fight::Fighter;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -21,7 +19,7 @@ pub(crate) fn plugin(app: &mut App) {
         Update,
         (
             forget_explored.run_if(on_message::<ScenarioChanged>).in_set(AppSystems::Build),
-            (follow_party_sight, shade_fog).chain().in_set(AppSystems::Follow),
+            (follow_party_sight, shade_fog).chain().in_set(AppSystems::Follow).run_if(fog_is_on),
         ),
     );
 }
@@ -29,11 +27,11 @@ pub(crate) fn plugin(app: &mut App) {
 /// What the party's sight was last found for: each fighter's place and state as the rules read
 /// it, and the map's terrain (so a move, a turn, a condition, a light or an edit finds it again).
 #[derive(Resource, Default, PartialEq)]
-struct SightKey(Option<(Vec<Fighter>, Vec<Option<usize>>)>, bool);
+struct SightKey(Option<(Vec<Fighter>, Vec<Option<usize>>)>);
 
-/// Whether a fighter sees for the party: a creature of the `Party` side (the players' own).
-pub fn sees_for_party(fighter: &Fighter) -> bool {
-    !fighter.is_object && fighter.side == Side::Party
+/// Whether the fog of war is drawn (`--no-fog` leaves it out).
+fn fog_is_on(launch: Option<Res<LaunchOptions>>) -> bool {
+    !launch.is_some_and(|l| l.no_fog)
 }
 
 fn forget_explored(mut sight: ResMut<PartySight>, mut key: ResMut<SightKey>) {
@@ -46,24 +44,19 @@ fn follow_party_sight(battlefield: Battlefield, mut key: ResMut<SightKey>, mut s
     let fighters = battlefield.fighters();
     let map = &battlefield.scenario().map;
     let terrain: Vec<Option<usize>> = map.cells().map(|c| map.terrain_index(c)).collect();
-    let now = SightKey(Some((fighters.list.clone(), terrain)), true);
+    let now = SightKey(Some((fighters.list.clone(), terrain)));
     if *key == now {
         return;
     }
     *key = now;
-    let visible = party_sees(&fighters.list, &fighters.field(battlefield.scenario()));
-    sight.explored.extend(visible.iter().copied());
-    sight.visible = visible;
-}
-
-/// The cells some creature of the party sees (its own space included).
-pub fn party_sees(fighters: &[Fighter], field: &crate::rules::fight::Field) -> HashSet<Cell> {
-    let mut visible = HashSet::new();
-    for member in fighters.iter().filter(|f| sees_for_party(f)) {
-        let unseen: HashSet<Cell> = field.unseen_cells(member).into_iter().collect();
-        visible.extend(field.map.cells().filter(|c| !unseen.contains(c)));
+    let visible = fighters.field(battlefield.scenario()).party_sight();
+    if sight.explored.len() != visible.len() {
+        sight.explored = vec![false; visible.len()];
     }
-    visible
+    for (explored, &seen) in sight.explored.iter_mut().zip(&visible) {
+        *explored |= seen;
+    }
+    sight.visible = visible;
 }
 
 /// Shades the fog on the board for the audience.
@@ -72,13 +65,10 @@ fn shade_fog(
     audience: Res<Audience>,
     battlefield: Battlefield,
     mut shades: ResMut<CellShades>,
-    mut shown: Local<Option<(bool, usize, usize)>>,
 ) {
-    let now = (audience.dm, sight.visible.len(), sight.explored.len());
-    if *shown == Some(now) && !sight.is_changed() {
+    if !sight.is_changed() && !audience.is_changed() {
         return;
     }
-    *shown = Some(now);
     let map = &battlefield.scenario().map;
     let (dimmed, dark) = if audience.dm {
         (Color::srgba(0.1, 0.1, 0.3, 0.22), Color::srgba(0.1, 0.1, 0.3, 0.3))
@@ -87,8 +77,9 @@ fn shade_fog(
     };
     let fog: Vec<(Cell, Color)> = map
         .cells()
-        .filter(|c| !sight.visible.contains(c))
-        .map(|c| (c, if sight.explored.contains(&c) { dimmed } else { dark }))
+        .zip(sight.visible.iter().zip(&sight.explored))
+        .filter(|(_, (visible, _))| !**visible)
+        .map(|(c, (_, explored))| (c, if *explored { dimmed } else { dark }))
         .collect();
     if shades.layer(ShadeLayer::Fog) != fog.as_slice() {
         shades.set(ShadeLayer::Fog, fog);

@@ -392,6 +392,26 @@ impl<'a> Field<'a> {
         None
     }
 
+    /// Per map cell (storage order): whether some creature of the party (the `Party` side) sees
+    /// it, by [`Self::unseen_cells`] (terrain, facing, light and darkvision counted), or stands in
+    /// it. The fog of war of the players' view.
+    pub fn party_sight(&self) -> Vec<bool> {
+        let count = self.map.cells().count();
+        let mut seen = vec![false; count];
+        for member in self.fighters.iter().filter(|f| !f.is_object && f.side == Side::Party) {
+            let mut mine = vec![true; count];
+            for cell in self.unseen_cells(member) {
+                if let Some(i) = self.map.index_of(cell) {
+                    mine[i] = false;
+                }
+            }
+            for (seen, mine) in seen.iter_mut().zip(mine) {
+                *seen |= mine;
+            }
+        }
+        seen
+    }
+
     pub fn sees(&self, viewer: &Fighter, target: &Fighter) -> bool {
         self.unseen_because(viewer, target).is_none()
     }
