@@ -66,7 +66,7 @@ pub enum MoveError {
 }
 
 /// How a creature's space fits at an anchor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fit {
     /// Its whole space fits.
@@ -78,7 +78,7 @@ pub enum Fit {
 }
 
 /// One step of a path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
     /// The anchor after the step.
     pub to: Cell,
@@ -90,7 +90,7 @@ pub struct Step {
 }
 
 /// The cheapest way to a cell.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Path {
     pub start: Cell,
     pub steps: Vec<Step>,

@@ -3,12 +3,27 @@
 //! English.
 
 use crate::app::core::components::CrewStep;
+use crate::app::core::dice::LogLoss;
 use crate::app::core::notice::{CantDelay, CantPush, CantWork, DragRefusal, Edited, NotNow, Said, SaveLine};
 use crate::rules::economy::Action;
 use crate::rules::fight::StandError;
 use crate::rules::fight::actions::CantTurn;
 use crate::rules::log::AttackOccasion;
 use crate::rules::sight::CoverDegree;
+
+/// Why a restored roll log came back short, naming its journal `file`.
+fn log_loss(file: &std::path::Path, why: &LogLoss) -> String {
+    let file = file.display();
+    match why {
+        LogLoss::Missing => format!("{file} is missing"),
+        LogLoss::NotAFile => format!("{file} is not a regular file (a directory, a pipe or a device)"),
+        LogLoss::Unreadable(error) => format!("cannot read {file}: {error}"),
+        LogLoss::TooLarge { limit } => format!("{file} is larger than a roll log may be ({} MiB)", limit >> 20),
+        LogLoss::BadLine { line, error } => format!("{file}:{line} is not a roll: {error}"),
+        LogLoss::EndsEarly => format!("{file} ends before the game's last roll"),
+        LogLoss::OtherGame => format!("{file} holds other rolls than the game's"),
+    }
+}
 
 /// The sentence for a notice.
 pub fn said(notice: &Said) -> String {
@@ -27,6 +42,13 @@ pub fn said(notice: &Said) -> String {
         Said::MapNotReady => "The map is not ready yet: try again in a moment".to_owned(),
         Said::RestoredAutosave => {
             "Restored the game in progress from its autosave (Reload in the bar starts the scene afresh)".to_owned()
+        }
+        Said::RollLogCut { file, kept, rolls, why, aside } => {
+            let aside = aside.as_ref().map_or_else(String::new, |p| format!(" (kept as {})", p.display()));
+            format!(
+                "The roll log came back with {kept} of the game's {rolls} rolls: {}{aside}; the dice go on where they were",
+                log_loss(file, why)
+            )
         }
         Said::AutosaveNotRestored { error, kept } => {
             let kept = kept.as_ref().map_or_else(String::new, |p| format!(" (kept as {})", p.display()));

@@ -1,11 +1,13 @@
-//! Undo and redo, and the autosave: a scripted game is restored exactly, rolls included.
+//! Undo and redo, and the autosave: a scripted game is restored exactly, rolls included; the roll
+//! log's journal survives a kill between its append and the session file, and damage; a reaction
+//! prompt waiting comes back.
 
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 
 use battlemap::app::core::components::{HitPoints, Position};
-use battlemap::app::core::dice::Dice;
+use battlemap::app::core::dice::{Dice, LogLoss};
 use battlemap::app::core::history::Snapshot;
 use battlemap::app::core::messages::{
     AttackHow, AttackRequest, DiceRequest, FightRequest, HistoryRequest, MoveToken, OpenScenario, TurnRequest,
@@ -15,6 +17,7 @@ use battlemap::app::core::state::LoadedScenario;
 use battlemap::app::core::turns::Turns;
 use battlemap::app::features::session::capture;
 use battlemap::app::features::session::file::{SessionError, SessionFile, Unplayable};
+use battlemap::app::features::session::journal::{self, journal_path};
 use battlemap::app::{LaunchOptions, SessionPlace};
 use battlemap::rules::Cell;
 use battlemap::rules::conditions::Condition;
@@ -163,9 +166,9 @@ fn the_autosave_restores_a_scripted_game_exactly_rolls_included() {
     assert_eq!(log(&first).len(), before.1.len() + 3, "the rolls are logged");
 
     // The session file is the canonical board and the rest, and loads on its own.
-    let (saved, snapshot) = SessionFile::load(&session_file).expect("the session file loads");
-    assert_eq!(saved.seed, 7);
-    assert_eq!(snapshot.board, capture(second.world_mut()).board);
+    let saved = SessionFile::load(&session_file).expect("the session file loads");
+    assert_eq!(saved.file.seed, 7);
+    assert_eq!(saved.snapshot.board, capture(second.world_mut()).board);
 
     // Reload starts the scene afresh, and the autosave then holds the fresh scene.
     send(&mut second, OpenScenario { path: None });
@@ -276,4 +279,196 @@ fn the_autosave_restores_a_chase_in_progress() {
             if matches!(&**why, SavedChaseError::NotAParticipant { id, .. } if id == "nobody")
     );
     assert!(unknown, "{error}");
+}
+
+/// The lines of the roll log's journal beside `session_file`.
+fn journal_lines(session_file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(journal_path(session_file)).expect("the journal");
+    text.lines().map(str::to_owned).collect()
+}
+
+fn roll(app: &mut App, notation: &str) {
+    let request = DiceRequest::Roll {
+        roller: None,
+        notation: notation.into(),
+        mode: RollMode::Normal,
+        hidden: false,
+        reason: "a roll".into(),
+    };
+    send(app, request);
+}
+
+/// The roll log is a journal beside the session file, a line a roll, appended to (not written
+/// anew) as the rolls come; the session file names how many are the game's. A kill after a roll
+/// reached the journal and before the session file did (a whole line and half of another past the
+/// session file's count) restores the game as the session file has it, and the next autosave cuts
+/// the journal back to it.
+#[cfg(unix)]
+#[test]
+fn the_rolls_go_to_a_journal_and_a_kill_between_the_two_files_restores_the_session_file() {
+    use std::os::unix::fs::MetadataExt;
+    let file = tavern_copy("session-journal");
+    let session_file = file.with_extension("session.json");
+    let mut first = app_on(&file, SessionPlace::Beside, 7);
+    play_some(&mut first);
+    let rolled = log(&first);
+    assert!(rolled.len() >= 5, "initiative and an attack rolled: {}", rolled.len());
+    let lines = journal_lines(&session_file);
+    assert_eq!(lines.len(), rolled.len(), "a line a roll");
+    let parsed: Vec<battlemap::rules::log::LogEntry> =
+        lines.iter().map(|l| serde_json::from_str(l).expect("a roll")).collect();
+    assert_eq!(parsed, rolled);
+    let saved = SessionFile::load(&session_file).expect("loads");
+    assert_eq!(saved.file.rolls, rolled.len());
+    assert!(saved.inline_log.is_none());
+    let text = std::fs::read_to_string(&session_file).expect("the session file");
+    assert!(!text.contains("\"evaluations\""), "the session file holds no roll");
+
+    let inode = std::fs::metadata(journal_path(&session_file)).expect("the journal").ino();
+    for notation in ["1d20", "2d6+1"] {
+        roll(&mut first, notation);
+    }
+    assert_eq!(journal_lines(&session_file).len(), rolled.len() + 2);
+    assert_eq!(std::fs::metadata(journal_path(&session_file)).expect("the journal").ino(), inode, "appended to");
+    let before = state(&mut first);
+    drop(first);
+
+    // The kill: the next roll's line in the journal, and half of the one after, but not the
+    // session file that would have named them.
+    let last = journal_lines(&session_file).pop().expect("a line");
+    let mut journal = std::fs::OpenOptions::new().append(true).open(journal_path(&session_file)).expect("opens");
+    std::io::Write::write_all(&mut journal, format!("{last}\n{}", &last[..last.len() / 2]).as_bytes()).expect("writes");
+    drop(journal);
+    let mut second = app_on(&file, SessionPlace::Beside, 99);
+    assert_eq!(said(&second), Some(Said::RestoredAutosave), "{}", notice(&second));
+    let after = state(&mut second);
+    assert_eq!(after, before, "the game, the log and the dice as the session file has them");
+    let lines = journal_lines(&session_file);
+    assert_eq!(lines.len(), before.1.len(), "the journal is cut back to the game's rolls");
+    roll(&mut second, "1d4");
+    assert_eq!(journal_lines(&session_file).len(), before.1.len() + 1);
+    let saved = SessionFile::load(&session_file).expect("loads");
+    let back = journal::read(&journal_path(&session_file), saved.file.rolls, saved.file.log_digest);
+    assert_eq!((back.entries, back.loss), (log(&second), None));
+}
+
+/// A journal with a line that is not a roll gives back the rolls before it: the game itself and
+/// the dice's position come back whole, the notice says what was lost, the damaged journal is
+/// kept aside, and the next autosave writes the rolls kept, so the next start has no complaint.
+#[test]
+fn a_damaged_journal_gives_the_rolls_it_can_and_the_game_comes_back() {
+    let file = tavern_copy("session-damaged-journal");
+    let session_file = file.with_extension("session.json");
+    let mut first = app_on(&file, SessionPlace::Beside, 7);
+    play_some(&mut first);
+    let before = state(&mut first);
+    drop(first);
+    let mut lines = journal_lines(&session_file);
+    lines[2] = "{\"who\": \"Brom\", \"reason\": ".to_owned();
+    std::fs::write(journal_path(&session_file), lines.join("\n") + "\n").expect("writes");
+
+    let mut second = app_on(&file, SessionPlace::Beside, 99);
+    let cut = match said(&second) {
+        Some(Said::Several(all)) if all.first() == Some(&Said::RestoredAutosave) => all.get(1).cloned(),
+        _ => None,
+    };
+    let Some(Said::RollLogCut { kept: 2, rolls, why: LogLoss::BadLine { line: 3, .. }, aside: Some(aside), .. }) = cut
+    else {
+        panic!("{}", notice(&second));
+    };
+    assert_eq!(rolls, before.1.len());
+    assert!(aside.exists(), "the damaged journal is kept as {}", aside.display());
+    assert!(notice(&second).contains("2 of the game's"), "{}", notice(&second));
+    let after = state(&mut second);
+    assert_eq!(after.0, before.0, "the game comes back whole");
+    assert_eq!((&after.1[..], after.2), (&before.1[..2], before.2), "two rolls, and the dice where they were");
+    assert_eq!(journal_lines(&session_file).len(), 2, "the rolls kept are written");
+    drop(second);
+    let third = app_on(&file, SessionPlace::Beside, 5);
+    assert_eq!(said(&third), Some(Said::RestoredAutosave), "{}", notice(&third));
+    assert_eq!(log(&third), &before.1[..2]);
+}
+
+/// A session file written before the journal (format 1, the log inside it) is still restored,
+/// rolls included, and the next autosave writes it as it is written now.
+#[test]
+fn a_session_file_of_format_1_is_restored_and_written_anew() {
+    let file = tavern_copy("session-format-1");
+    let session_file = file.with_extension("session.json");
+    let mut first = app_on(&file, SessionPlace::Beside, 7);
+    play_some(&mut first);
+    let before = state(&mut first);
+    drop(first);
+    let mut old: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&session_file).expect("reads")).expect("json");
+    let fields = old.as_object_mut().expect("an object");
+    fields.insert("format".into(), 1.into());
+    fields.remove("rolls");
+    fields.remove("log_digest");
+    fields.insert("log".into(), serde_json::json!({ "seed": 7, "entries": before.1 }));
+    std::fs::write(&session_file, old.to_string()).expect("writes");
+    std::fs::remove_file(journal_path(&session_file)).expect("no journal then");
+
+    let mut second = app_on(&file, SessionPlace::Beside, 99);
+    assert_eq!(said(&second), Some(Said::RestoredAutosave), "{}", notice(&second));
+    assert_eq!(state(&mut second), before);
+    let saved = SessionFile::load(&session_file).expect("loads");
+    assert_eq!((saved.file.format, saved.file.rolls, saved.inline_log), (2, before.1.len(), None));
+    assert_eq!(journal_lines(&session_file).len(), before.1.len());
+}
+
+/// An opportunity attack's prompt waiting when the app dies comes back with the game: Brom
+/// stopped in the thug's reach with the thug's offer up, the autosave holding the middle of the
+/// move. Answered after the restart, it rolls what the first app rolls answering it, and the
+/// move goes on; the whole move stays one step to undo, with no prompt in it.
+#[test]
+fn a_reaction_prompt_waiting_is_autosaved_and_comes_back() {
+    use battlemap::app::core::messages::ReactionAnswer;
+    use battlemap::app::core::state::Reactions;
+
+    let file = tavern_copy("session-prompt");
+    let session_file = file.with_extension("session.json");
+    let mut first = app_on(&file, SessionPlace::Beside, 5);
+    let brom = entity_of(&mut first, "brom");
+    send(&mut first, MoveToken::new(brom, Cell::new(5, 7)));
+    send(&mut first, TurnRequest::NextTurn);
+    send(&mut first, TurnRequest::StartTurn(brom));
+    send(&mut first, MoveToken::new(brom, Cell::new(2, 7)));
+    first.update();
+    assert!(first.world().resource::<Reactions>().interrupted.is_some(), "{}", notice(&first));
+    assert_eq!(place(&mut first, "brom"), Cell::new(5, 7));
+    let saved = SessionFile::load(&session_file).expect("loads").snapshot;
+    let waiting = saved.reactions.interrupted.clone().expect("the prompt is autosaved");
+    assert_eq!((waiting.mover.as_str(), waiting.offers[0].reactor.as_str()), ("brom", "thug-1"));
+    let before = state(&mut first);
+    assert_eq!(saved, before.0, "the autosave holds the game as it stands, in the middle of the move");
+
+    // A prompt naming someone who isn't on the board is refused, not played.
+    let text = std::fs::read_to_string(&session_file).expect("autosaved");
+    let tampered = text.replacen("\"mover\":\"brom\"", "\"mover\":\"nobody\"", 1);
+    assert_ne!(tampered, text);
+    let copy = session_file.with_file_name("tampered.session.json");
+    std::fs::write(&copy, tampered).expect("write");
+    let error = SessionFile::load(&copy).expect_err("refused");
+    let unknown =
+        matches!(&error, SessionError::Unplayable { why: Unplayable::UnknownToken(id), .. } if id == "nobody");
+    assert!(unknown, "{error}");
+
+    let mut second = app_on(&file, SessionPlace::Beside, 99);
+    assert_eq!(state(&mut second), before);
+    let back = second.world().resource::<Reactions>().interrupted.clone().expect("the prompt is back");
+    assert_eq!((back.mover, back.offers.len()), (entity_of(&mut second, "brom"), 1));
+    for app in [&mut first, &mut second] {
+        send(app, ReactionAnswer::Opportunity { attack: true });
+        app.update();
+        assert!(!app.world().resource::<Reactions>().waiting());
+        assert_eq!(place(app, "brom"), Cell::new(2, 7), "the move goes on");
+    }
+    let (one, two) = (state(&mut first), state(&mut second));
+    assert_eq!(two, one, "the same attack, the same dice, the same game");
+    assert!(log(&second).len() > before.1.len(), "the opportunity attack is rolled");
+    assert!(SessionFile::load(&session_file).expect("loads").snapshot.reactions.is_empty(), "answered");
+    send(&mut first, HistoryRequest::Undo);
+    assert_eq!(place(&mut first, "brom"), Cell::new(5, 7), "the move and its attack, one step");
+    assert!(!first.world().resource::<Reactions>().waiting(), "no prompt comes back with an undo");
 }

@@ -1,5 +1,6 @@
 //! The real window under Xvfb with software Vulkan: every sample scenario is drawn and its
-//! screenshot checked, and xdotool clicks a token to select it.
+//! screenshot checked, xdotool plays with the mouse and the keys, and a game killed with SIGKILL
+//! comes back when the app starts again.
 //!
 //! Needs `Xvfb`, `xdotool` and a Vulkan driver (Mesa's lavapipe): without them the tests fail
 //! with a sentence saying what to install (`scripts/test` installs them where missing).
@@ -791,4 +792,225 @@ fn the_ram_is_swung_at_the_gate_with_the_mouse() {
     });
     let log: Vec<&str> = done["log"].as_array().expect("log").iter().filter_map(Value::as_str).collect();
     assert!(log[0].starts_with("Soldier's ram rolled 1d20+8"), "{log:#?}");
+}
+
+/// Drags the token `id` from the cell `from` to the cell `to` with the left button, each phase
+/// waiting for the app to report it.
+fn drag_token(display: &Display, state_file: &Path, state: &Value, id: &str, from: (i32, i32), to: (i32, i32)) {
+    let (a, b) = (cell_on_screen(state, from.0, from.1), cell_on_screen(state, to.0, to.1));
+    move_to(display, state_file, a);
+    xdotool(display, &["mousedown", "1"]);
+    wait_for_state(state_file, 30, "the drag to start", |s| s["drag"]["id"] == id);
+    move_to(display, state_file, ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0));
+    move_to(display, state_file, b);
+    wait_for_state(state_file, 30, "the drag to reach its target", |s| {
+        s["drag"]["target"] == serde_json::json!([to.0, to.1])
+    });
+    xdotool(display, &["mouseup", "1"]);
+    wait_for_state(state_file, 30, "the drop", |s| s["drag"].is_null());
+}
+
+/// What of a state must come back after a kill: each token's place, hit points, state, conditions
+/// and movement left, whose turn it is, the round and the initiative, the roll log, the dice's
+/// position and the reaction prompt.
+fn game_of(state: &Value) -> Value {
+    let mut tokens: Vec<Value> = state["tokens"]
+        .as_array()
+        .expect("tokens")
+        .iter()
+        .map(|t| {
+            let keep = ["id", "anchor", "hp", "max_hp", "life", "conditions", "movement_left"];
+            Value::Object(keep.iter().map(|k| ((*k).to_owned(), t[*k].clone())).collect())
+        })
+        .collect();
+    // In id order: the entities, and so the order of the state file's tokens, are new.
+    tokens.sort_by_key(|t| t["id"].as_str().map(str::to_owned));
+    serde_json::json!({
+        "tokens": tokens,
+        "active": state["active"],
+        "round": state["round"],
+        "initiative": state["initiative"],
+        "log": state["log"],
+        "dice_position": state["dice_position"],
+        "prompt": state["prompt"],
+    })
+}
+
+/// Waits until the autosave holds the game the state file shows: the session file names as many
+/// rolls as the log shows, and the dice's position; its journal gives them all back; every token
+/// stands where it is shown with its hit points; and a prompt is saved if one is up.
+fn wait_for_autosave(session: &Path, state_file: &Path) -> Value {
+    use battlemap::app::features::session::{file::SessionFile, journal};
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let state = read_state(state_file).unwrap_or_default();
+        let saved = SessionFile::load(session).ok().filter(|saved| {
+            let file = &saved.file;
+            let back = journal::read(&journal::journal_path(session), file.rolls, file.log_digest);
+            let shown = |id: &str| state["tokens"].as_array().and_then(|t| t.iter().find(|t| t["id"] == id).cloned());
+            back.loss.is_none()
+                && state["log"].as_array().is_some_and(|log| log.len() == file.rolls)
+                && state["dice_position"] == file.dice_position.to_string()
+                && saved.snapshot.reactions.interrupted.is_some() == (state["prompt"] == "opportunity")
+                && saved.snapshot.board.tokens.iter().all(|t| {
+                    shown(&t.id).is_some_and(|s| {
+                        s["anchor"] == serde_json::json!([t.anchor.x, t.anchor.y])
+                            && (s["hp"].is_null() || s["hp"] == t.hp)
+                    })
+                })
+        });
+        if saved.is_some() {
+            return state;
+        }
+        assert!(Instant::now() < deadline, "the autosave never caught up with {}", brief(Some(state)));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Kills the app with SIGKILL, as the machine dying would (no handler runs, nothing is flushed),
+/// and checks that it died of it.
+fn kill_hard(mut running: Running) {
+    use std::os::unix::process::ExitStatusExt;
+    let child = &mut running.0;
+    let killed = Command::new("kill").args(["-KILL", &child.id().to_string()]).status().expect("kill runs");
+    assert!(killed.success(), "kill -9 {}", child.id());
+    let status = child.wait().expect("the app is reaped");
+    assert_eq!(status.signal(), Some(9), "the app died of SIGKILL: {status:?}");
+}
+
+/// Takes a screenshot with `F12` (into the app's working directory, `dir`) and copies it beside
+/// the other screenshots as `name`.
+fn screenshot_with_f12(display: &Display, state_file: &Path, dir: &Path, name: &str) -> image::RgbImage {
+    let taken = dir.join("battlemap-1.png");
+    let _ = std::fs::remove_file(&taken);
+    xdotool(display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
+    xdotool(display, &["key", "F12"]);
+    wait_for_state(state_file, 30, "the screenshot", |s| {
+        s["notice"].as_str().is_some_and(|n| n.contains("battlemap-1.png"))
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let image = loop {
+        // Written once the frame is read back: a file not yet whole doesn't decode.
+        if let Ok(image) = image::open(&taken) {
+            break image.to_rgb8();
+        }
+        assert!(Instant::now() < deadline, "no screenshot at {}", taken.display());
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    std::fs::copy(&taken, out_dir().join(name)).expect("copied");
+    image
+}
+
+/// Issue 29, "A game that survives the machine dying": a fight in a copy of the tavern with the
+/// mouse and the keys (Brom dragged beside a thug, `N` rolls initiative and passes the turns to
+/// his, his longsword picked with `1` and swung with a click), the app killed with SIGKILL once its
+/// autosave caught up, and started again on the same scenario with another seed: the tokens,
+/// hit points, turn, initiative, roll log and dice's position are as after the attack. Then
+/// Brom is dragged out of the thug's reach, and the app killed while the opportunity attack's
+/// prompt waits: started again, the prompt is up, Brom where the move stopped; answered, the
+/// attack is rolled and the move goes on.
+#[test]
+fn a_game_killed_mid_fight_comes_back_as_after_its_last_action() {
+    let display = start_display(420);
+    let dir = super::scratch("window-killed");
+    let scene = dir.join("tavern.ron");
+    std::fs::copy(root().join("scenes/tavern_brawl.ron"), &scene).expect("copy");
+    std::fs::create_dir_all(dir.join("tokens")).expect("a directory");
+    for portrait in std::fs::read_dir(root().join("scenes/tokens")).expect("the portraits").flatten() {
+        std::fs::copy(portrait.path(), dir.join("tokens").join(portrait.file_name())).expect("copy");
+    }
+    let session = dir.join("tavern.session.json");
+    let state_file = out_dir().join("killed-state.json");
+    let start = |seed: &str| -> (Running, Value) {
+        let _ = std::fs::remove_file(&state_file);
+        let args = [
+            scene.to_str().expect("utf-8"),
+            "--session",
+            session.to_str().expect("utf-8"),
+            "--state-file",
+            state_file.to_str().expect("utf-8"),
+            "--window",
+            "1280x800",
+            "--seed",
+            seed,
+        ];
+        let mut command = app(&display, &args);
+        // F12 saves its screenshots in the working directory: the game's own.
+        command.current_dir(&dir);
+        let running = Running(command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("the app starts"));
+        let state = wait_for_settled_map(&state_file);
+        (running, state)
+    };
+    let key = |key: &str| {
+        xdotool(&display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
+        xdotool(&display, &["key", key]);
+    };
+
+    let (running, state) = start("5");
+    assert!(state["log"].as_array().is_some_and(Vec::is_empty), "a new game");
+    drag_token(&display, &state_file, &state, "brom", (3, 5), (5, 7));
+    wait_for_state(&state_file, 30, "Brom beside the thug", |s| {
+        token(s, "brom")["anchor"] == serde_json::json!([5, 7])
+    });
+    key("n");
+    let rolled = wait_for_state(&state_file, 30, "initiative", |s| s["active"].is_string() && s["round"] == 1);
+    let order: Vec<&str> = rolled["initiative"]["entries"]
+        .as_array()
+        .expect("the order")
+        .iter()
+        .filter_map(|e| e["id"].as_str())
+        .collect();
+    assert!(order.len() >= 2 && order.contains(&"brom"), "the fight's creatures rolled initiative: {order:?}");
+    // The others pass their turns (`N` again) until Brom's, which selects him.
+    for _ in 0..order.len() {
+        let now = read_state(&state_file).unwrap_or_default();
+        if now["active"] == "brom" {
+            break;
+        }
+        let turn = now["active"].clone();
+        key("n");
+        wait_for_state(&state_file, 30, "the next turn", |s| s["active"] != turn);
+    }
+    wait_for_state(&state_file, 30, "Brom's turn", |s| s["active"] == "brom" && s["selected"] == "brom");
+    // The initiative panel took a strip of the window: the map is framed again.
+    let state = wait_for_settled_map(&state_file);
+    key("1");
+    wait_for_state(&state_file, 30, "the longsword to be picked", |s| s["attack"] == "Longsword");
+    let thug = &token(&state, "thug-1")["screen"];
+    move_to(&display, &state_file, (thug[0].as_f64().expect("x"), thug[1].as_f64().expect("y")));
+    let card = wait_for_state(&state_file, 30, "the attack card", |s| s["attack_card"]["allowed"] == true);
+    let logged = card["log"].as_array().map_or(0, Vec::len);
+    xdotool(&display, &["click", "1"]);
+    wait_for_state(&state_file, 30, "the attack to be rolled", |s| {
+        s["log"].as_array().is_some_and(|l| l.len() > logged)
+    });
+    let attacked = wait_for_autosave(&session, &state_file);
+    let log: Vec<&str> = attacked["log"].as_array().expect("log").iter().filter_map(Value::as_str).collect();
+    assert!(log.iter().any(|l| l.contains("Longsword attack on Thug")), "{log:#?}");
+    kill_hard(running);
+
+    let (running, back) = start("6");
+    assert!(back["notice"].as_str().is_some_and(|n| n.starts_with("Restored the game")), "{}", back["notice"]);
+    assert_eq!(game_of(&back), game_of(&attacked), "the game as after the attack");
+    let picture = screenshot_with_f12(&display, &state_file, &dir, "killed-restored.png");
+    assert_eq!((picture.width(), picture.height()), (1280, 800));
+
+    // Brom walks away from the thug: the prompt is up when the app dies.
+    drag_token(&display, &state_file, &back, "brom", (5, 7), (2, 7));
+    wait_for_state(&state_file, 30, "the prompt", |s| s["prompt"] == "opportunity");
+    let asked = wait_for_autosave(&session, &state_file);
+    assert_eq!(token(&asked, "brom")["anchor"], serde_json::json!([5, 7]), "stopped before leaving the cell");
+    kill_hard(running);
+
+    let (_running, again) = start("7");
+    assert_eq!(game_of(&again), game_of(&asked), "the game as the prompt found it, the prompt up");
+    screenshot_with_f12(&display, &state_file, &dir, "killed-prompt.png");
+    let logged = again["log"].as_array().map_or(0, Vec::len);
+    click_button(&display, &state_file, "prompt.yes");
+    let done = wait_for_state(&state_file, 30, "the move to go on", |s| {
+        s["prompt"].is_null() && token(s, "brom")["anchor"] == serde_json::json!([2, 7])
+    });
+    let log: Vec<&str> = done["log"].as_array().expect("log").iter().filter_map(Value::as_str).collect();
+    assert!(log[logged..].iter().any(|l| l.contains("Mace opportunity attack on Brom")), "{log:#?}");
+    wait_for_autosave(&session, &state_file);
 }

@@ -1,6 +1,6 @@
 //! The session's randomness and records: one seeded generator for every roll ([`Dice`]), the roll
 //! log ([`RollRecord`]), and the DM's tables ([`Tables`]), each its own resource; [`Rolls`] writes
-//! a roll in the log.
+//! a roll in the log. [`LogLoss`] says why a restored game's log came back short.
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -37,6 +37,27 @@ impl FromWorld for RollRecord {
         let seed = world.get_resource_or_init::<Dice>().0.seed;
         Self(RollLog { seed, entries: Vec::new() })
     }
+}
+
+/// Why the roll log of a game restored from its autosave holds fewer rolls than the game made: its
+/// journal (one line per roll, beside the session file) could not give them all. The game itself
+/// and the dice's position come back whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogLoss {
+    /// There is no journal.
+    Missing,
+    /// The journal is a directory, a pipe or a device.
+    NotAFile,
+    /// Reading it failed, in the operating system's words.
+    Unreadable(String),
+    /// It is larger than a journal may be, in bytes: what is within that is kept.
+    TooLarge { limit: u64 },
+    /// Line `line` (from 1) is not a roll: the rolls before it are kept.
+    BadLine { line: usize, error: String },
+    /// It ends before the game's last roll.
+    EndsEarly,
+    /// Its lines are not the game's rolls (another game's journal, or edited): none is kept.
+    OtherGame,
 }
 
 /// The DM's tables (DMG chapter 8's and the others the app carries).

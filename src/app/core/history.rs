@@ -10,9 +10,10 @@ use super::components::CrewStep;
 use super::notice::Said;
 use crate::rules::chase::Chases;
 use crate::rules::economy::Economy;
+use crate::rules::fight::opportunity::{Moving, Provocation};
 use crate::rules::initiative::InitiativeOrder;
 use crate::rules::log::RollLog;
-use crate::rules::movement::TurnMovement;
+use crate::rules::movement::{Path, TurnMovement};
 use crate::rules::siege::Crewing;
 use crate::scenario::Scenario;
 
@@ -25,7 +26,8 @@ pub const MAX_UNDO: usize = 200;
 
 /// Everything a change in play or in the editor can touch, by token id (entities change when the
 /// map is rebuilt): the board as a scenario (terrain, and every token where it stands now with its
-/// hit points, conditions and siege state), each token's turn, the initiative and the chase.
+/// hit points, conditions and siege state), each token's turn, the initiative, the chase, and the
+/// reaction prompts waiting (none in a step to undo: a step ends when its prompts are answered).
 /// The dice and the roll log are not in it: undo never takes a roll back.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
@@ -35,6 +37,57 @@ pub struct Snapshot {
     pub initiative: InitiativeOrder,
     pub chase: Option<Chases>,
     pub awaiting_handover: bool,
+    pub reactions: SavedReactions,
+}
+
+/// The reaction prompts waiting (`core::state::Reactions`), by id: autosaved while they wait, so
+/// that a game killed at a prompt comes back at it.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SavedReactions {
+    /// A move stopped where it provokes opportunity attacks.
+    pub interrupted: Option<SavedInterruption>,
+    /// Readied actions a finished move set off, to offer in turn.
+    pub readied: Vec<SavedReadied>,
+}
+
+impl SavedReactions {
+    /// Whether no prompt waits.
+    pub fn is_empty(&self) -> bool {
+        self.interrupted.is_none() && self.readied.is_empty()
+    }
+
+    /// Every token id named.
+    pub fn ids(&self) -> impl Iterator<Item = &String> {
+        let interrupted = self
+            .interrupted
+            .iter()
+            .flat_map(|i| std::iter::once(&i.mover).chain(&i.offered).chain(i.offers.iter().map(|o| &o.reactor)));
+        interrupted.chain(self.readied.iter().flat_map(|r| [&r.reactor, &r.trigger]))
+    }
+}
+
+/// A move stopped for opportunity attacks (`core::state::Interrupted` by id; what the answers
+/// said so far is not kept: only the notice after the move is the shorter for it).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedInterruption {
+    pub mover: String,
+    /// The rest of the path, from the cell where it stopped.
+    pub rest: Path,
+    pub moving: Moving,
+    /// The opportunity attacks still to offer here, first first.
+    pub offers: Vec<Provocation>,
+    /// The reactors offered one here.
+    pub offered: Vec<String>,
+}
+
+/// A readied action set off by `trigger`'s move, by id.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedReadied {
+    pub reactor: String,
+    pub trigger: String,
 }
 
 /// What a token's entry in the scenario can't say: the turn it is in.
@@ -79,6 +132,9 @@ pub struct History {
     pub redo: Vec<Snapshot>,
     /// The state recorded last: what the map shows.
     pub current: Option<Snapshot>,
+    /// The game as it stands while a reaction prompt waits, in the middle of a step: what the
+    /// autosave writes then (the step to undo is recorded once the prompts are answered).
+    pub waiting: Option<Snapshot>,
     /// A snapshot to put on the map after this frame's requests.
     pub pending: Option<Pending>,
     /// The map was just rebuilt from a snapshot: the next capture is taken as it is, not as a change.
@@ -125,10 +181,14 @@ impl History {
         }
     }
 
-    /// Restores a saved session: its snapshot, dice and log, as the state to start from.
-    pub fn resume(&mut self, snapshot: Snapshot, seed: u64, position: u128, log: RollLog) {
+    /// Restores a saved session: its snapshot, dice and log, as the state to start from; `also`
+    /// is told after the restoring (what of the log could not come back).
+    pub fn resume(&mut self, snapshot: Snapshot, seed: u64, position: u128, log: RollLog, also: Option<Said>) {
         *self = Self::default();
-        self.pending =
-            Some(Pending { snapshot, dice: Some((seed, position, log)), said: Some(Said::RestoredAutosave) });
+        let said = match also {
+            Some(also) => Said::Several(vec![Said::RestoredAutosave, also]),
+            None => Said::RestoredAutosave,
+        };
+        self.pending = Some(Pending { snapshot, dice: Some((seed, position, log)), said: Some(said) });
     }
 }

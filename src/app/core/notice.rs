@@ -158,6 +158,15 @@ pub enum Said {
     /// The map has no recorded state yet (a save or an edit in its first frame).
     MapNotReady,
     RestoredAutosave,
+    /// The game was restored, but its roll log only in part (`kept` of its `rolls`); the damaged
+    /// journal `file` was moved `aside`, if it was there to move.
+    RollLogCut {
+        file: PathBuf,
+        kept: usize,
+        rolls: usize,
+        why: super::dice::LogLoss,
+        aside: Option<PathBuf>,
+    },
     AutosaveNotRestored {
         error: String,
         kept: Option<PathBuf>,
@@ -499,6 +508,7 @@ impl Said {
             | Said::BuiltInHasNoFile
             | Said::MapNotReady
             | Said::AutosaveNotRestored { .. }
+            | Said::RollLogCut { .. }
             | Said::AutosaveFailed { .. }
             | Said::FinishTheStepFirst
             | Said::EditRefused(_)

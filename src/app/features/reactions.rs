@@ -14,7 +14,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use crate::app::core::components::{Actions, LastingEffects, Position, TurnMoves};
-use crate::app::core::messages::{AttackHow, AttackRequest, ReactionAnswer, Restored, ScenarioChanged, Walk};
+use crate::app::core::messages::{AttackHow, AttackRequest, ReactionAnswer, ScenarioChanged, Walk};
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{Interrupted, Reactions, ReadiedOffer, RedrawFrames};
@@ -29,9 +29,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            forget_reactions
-                .run_if(on_message::<ScenarioChanged>.or_eager(on_message::<Restored>))
-                .in_set(AppSystems::Build),
+            forget_reactions.run_if(on_message::<ScenarioChanged>).in_set(AppSystems::Build),
             answer.in_set(AppSystems::Apply),
             walk.in_set(AppSystems::Resolve),
             go_on_after_attacks.in_set(AppSystems::Follow),
@@ -39,7 +37,8 @@ pub(crate) fn plugin(app: &mut App) {
     );
 }
 
-/// A new scenario, or a step undone, drops whatever reaction was waiting.
+/// A new scenario drops whatever reaction was waiting. (A snapshot put back, by undo or from the
+/// autosave, puts back its own prompts: none for a step undone, those waiting in a game restored.)
 fn forget_reactions(mut reactions: ResMut<Reactions>) {
     if reactions.waiting() {
         *reactions = Reactions::default();

@@ -16,7 +16,7 @@ use crate::app::core::chase::ChaseRun;
 use crate::app::core::components::{
     Allegiance, Combatant, HitPoints, Kind, Position, Size, TokenDisc, TokenId, TurnMoves,
 };
-use crate::app::core::dice::RollRecord;
+use crate::app::core::dice::{Dice, RollRecord};
 use crate::app::core::layout::{BoardLayout, MapLayout};
 use crate::app::core::mode::AppMode;
 use crate::app::core::notice::{Notice, Said};
@@ -80,6 +80,7 @@ struct FightSeen<'w, 's> {
     mode: Res<'w, AttackMode>,
     preview: Res<'w, AttackPreview>,
     log: Res<'w, RollRecord>,
+    dice: Res<'w, Dice>,
     fills: Query<'w, 's, (&'static Sprite, &'static GlobalTransform, &'static ChildOf), With<HealthFill>>,
     bars: Query<'w, 's, (&'static HealthBar, &'static ChildOf)>,
     pictures: Query<'w, 's, &'static Sprite, With<super::tokens::TokenPicture>>,
@@ -175,6 +176,8 @@ fn write_state_file(
             Some(json!({ "id": id, "target": [d.target.x, d.target.y], "provokes": provokes }))
         }),
         "active": turns.0.active.and_then(|e| tokens.get(e).ok()).map(|t| t.id.0.clone()),
+        "round": turns.0.round(),
+        "initiative": turns.0.order,
         "prompt": if turns.1.interrupted.is_some() { Some("opportunity") } else if turns.1.readied.is_empty() { None } else { Some("readied") },
         "buttons": turns.2.0.iter().map(|(name, at)| (name.clone(), json!(at))).collect::<serde_json::Map<_, _>>(),
         "attack": fight.mode.attack,
@@ -183,6 +186,8 @@ fn write_state_file(
             json!({ "lines": lines, "allowed": allowed })
         }),
         "log": fight.log.0.entries.iter().map(crate::ui::log::log_line).collect::<Vec<_>>(),
+        // How far the dice's generator is (a decimal string: JSON numbers stop at 2^64).
+        "dice_position": fight.dice.0.position().to_string(),
         "scenario": loaded.scenario.name,
         "editing": *tools.mode.get() == AppMode::Edit,
         "stroke": tools.editor.stroke.map(|s| [s.start.x, s.start.y]),

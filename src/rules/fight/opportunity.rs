@@ -6,7 +6,7 @@
 //! (004_ebe0798b5689cc3b.txt); DMG "Adjudicating Reaction Timing": the opportunity attack
 //! interrupts its trigger (002_ce573f1e51986339.txt).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Field, Fighter};
 use crate::rules::Cell;
@@ -14,7 +14,7 @@ use crate::rules::creature::{Attack, AttackKind};
 use crate::rules::distance::{Spot, range_between};
 
 /// How the creature is moving.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Moving {
     /// With its own movement: it provokes.
@@ -27,7 +27,7 @@ pub enum Moving {
 }
 
 /// One opportunity attack a move provokes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Provocation {
     /// The index in the path's anchors of the cell the mover is leaving: the attack resolves
     /// there, before it leaves.

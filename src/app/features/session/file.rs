@@ -1,6 +1,7 @@
 //! The autosave: the game in progress written atomically to a session file beside its scenario
-//! (`NAME.session.json`) after every change, with the roll log and the dice's seed and position,
-//! and read back on the next start.
+//! (`NAME.session.json`) after every change, with the dice's seed and position and how many rolls
+//! the game made; the rolls themselves are appended to the roll log's journal
+//! (`NAME.session.rolls.jsonl`, [`super::journal`]) first. Both are read back on the next start.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,8 +9,9 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::journal::{self, Journal, JournalEnd, journal_path};
 use crate::app::core::dice::{Dice, RollRecord};
-use crate::app::core::history::{History, Snapshot, TokenState, TurnState};
+use crate::app::core::history::{History, SavedReactions, Snapshot, TokenState, TurnState};
 use crate::app::core::messages::{SaveScenario, ScenarioChanged};
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::options::LaunchOptions;
@@ -18,8 +20,9 @@ use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::LoadedScenario;
 use crate::files::write_atomically;
 use crate::rules::chase::Chases;
+use crate::rules::dice::SeededDice;
 use crate::rules::initiative::InitiativeOrder;
-use crate::rules::log::RollLog;
+use crate::rules::log::{LogEntry, RollLog};
 use crate::scenario::{MAX_FILE_BYTES, Scenario, ScenarioErrors};
 
 pub(super) fn plugin(app: &mut App) {
@@ -36,19 +39,24 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Last, write_autosave.after(super::record_changes));
 }
 
-/// The version of the session file's layout.
-const FORMAT: u32 = 1;
+/// The version of the session file's layout: 2 keeps the roll log in its journal; 1 kept it in
+/// the session file, and is still read.
+const FORMAT: u32 = 2;
 
-/// The most roll log entries a session file may hold: far past an evening's, or a campaign's
-/// (a roll is about 200 bytes, so the log alone stays under [`MAX_SESSION_BYTES`]).
+/// The most rolls a game may have made: far past an evening's, or a campaign's (a roll is about
+/// 200 bytes, so its journal stays under [`journal::MAX_JOURNAL_BYTES`], and a session file of
+/// format 1 under [`MAX_SESSION_BYTES`]).
 const MAX_LOG: usize = 300_000;
 
-/// The largest session file read, in bytes.
+/// The largest session file read, in bytes (one of format 1 holds its roll log).
 const MAX_SESSION_BYTES: u64 = 128 * 1024 * 1024;
+
+/// The most steps, offers or readied actions a saved reaction prompt may hold.
+const MAX_PROMPT: usize = 10_000;
 
 /// A digest of a scenario's text (64-bit FNV-1a: the same on every build, unlike std's hasher).
 pub fn digest(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3))
+    journal::digest_on(journal::EMPTY_DIGEST, text.as_bytes())
 }
 
 /// The text of the scenario a game is played on, for its digest.
@@ -63,6 +71,8 @@ fn scenario_text(source: Option<&Path>) -> Option<String> {
 #[derive(Resource, Default)]
 pub struct Autosave {
     pub path: Option<PathBuf>,
+    /// The roll log's journal beside the session file.
+    journal: Option<Journal>,
     /// The roll log's length and the dice's position when last written.
     written_dice: (usize, u128),
     /// The digest of the scenario's text when the game began.
@@ -85,19 +95,45 @@ pub struct SessionFile {
     pub tokens: BTreeMap<String, TokenState>,
     pub turn: TurnState,
     pub initiative: InitiativeOrder,
+    /// The dice's seed (the roll log's too).
     pub seed: u64,
     /// How far the dice's generator is into its stream.
     pub dice_position: u128,
-    pub log: RollLog,
+    /// How many rolls the game made: the first `rolls` lines of its journal.
+    pub rolls: usize,
+    /// The digest of those lines ([`journal::digest_on`]): another game's journal, or a damaged
+    /// one, is not taken for this game's.
+    pub log_digest: u64,
     /// A chase in progress, and whether the screen waits to be handed over.
     #[serde(default)]
     pub chase: Option<Chases>,
     #[serde(default)]
     pub awaiting_handover: bool,
+    /// The reaction prompts waiting when it was written.
+    #[serde(default, skip_serializing_if = "SavedReactions::is_empty")]
+    pub reactions: SavedReactions,
+}
+
+/// A session file read back and checked.
+#[derive(Debug)]
+pub struct Saved {
+    pub file: SessionFile,
+    /// The game it holds.
+    pub snapshot: Snapshot,
+    /// The roll log a session file of format 1 held itself (a later one's is in its journal).
+    pub inline_log: Option<RollLog>,
 }
 
 impl SessionFile {
-    pub fn new(snapshot: &Snapshot, source: Option<&Path>, digest: u64, dice: &Dice, log: &RollRecord) -> Self {
+    /// The session file of `snapshot`, played from the scenario file `source` whose text had
+    /// `digest`, with the dice as they are and the journal's rolls up to `journal`.
+    pub fn new(
+        snapshot: &Snapshot,
+        source: Option<&Path>,
+        digest: u64,
+        dice: &SeededDice,
+        journal: &JournalEnd,
+    ) -> Self {
         Self {
             format: FORMAT,
             scenario_file: source.map(Path::to_path_buf),
@@ -106,17 +142,21 @@ impl SessionFile {
             tokens: snapshot.tokens.clone(),
             turn: snapshot.turn.clone(),
             initiative: snapshot.initiative.clone(),
-            seed: dice.0.seed,
-            dice_position: dice.0.position(),
-            log: log.0.clone(),
+            seed: dice.seed,
+            dice_position: dice.position(),
+            rolls: journal.rolls,
+            log_digest: journal.digest,
             chase: snapshot.chase.clone(),
             awaiting_handover: snapshot.awaiting_handover,
+            reactions: snapshot.reactions.clone(),
         }
     }
 
     /// Reads and checks a session file: the board is validated as a scenario, and every id it
-    /// names is one of the board's.
-    pub fn load(path: &Path) -> Result<(Self, Snapshot), SessionError> {
+    /// names is one of the board's. The roll log comes with a session file of format 1
+    /// ([`Saved::inline_log`]); a later one only names its rolls, which [`journal::read`] reads
+    /// from the journal.
+    pub fn load(path: &Path) -> Result<Saved, SessionError> {
         use std::io::Read;
         let file = path.to_path_buf();
         let unreadable = |e: std::io::Error| SessionError::Unreadable { file: file.clone(), error: e.to_string() };
@@ -134,15 +174,37 @@ impl SessionFile {
         if text.len() as u64 > MAX_SESSION_BYTES {
             return Err(SessionError::TooLarge { file });
         }
-        let saved: SessionFile = serde_json::from_str(&text).map_err(|e| SessionError::NotJson {
+        let not_json = |e: serde_json::Error| SessionError::NotJson {
             file: file.clone(),
             line: e.line(),
             column: e.column(),
             error: e.to_string(),
-        })?;
-        if saved.format != FORMAT {
-            return Err(SessionError::OtherVersion { file, format: saved.format });
+        };
+        /// The version alone, whatever else the file holds.
+        #[derive(Deserialize)]
+        struct Version {
+            format: u32,
         }
+        let (saved, inline_log) = match serde_json::from_str::<Version>(&text).map_err(not_json)?.format {
+            FORMAT => (serde_json::from_str::<SessionFile>(&text).map_err(not_json)?, None),
+            1 => {
+                // Format 1: the same, with the log in place of its count and digest (which a
+                // journal needs, and an inline log doesn't).
+                let mut value: serde_json::Value = serde_json::from_str(&text).map_err(not_json)?;
+                let log = value.as_object_mut().and_then(|o| o.remove("log")).unwrap_or_default();
+                let log: Option<RollLog> = serde_json::from_value(log).map_err(not_json)?;
+                let rolls = log.as_ref().map_or(0, |l| l.entries.len());
+                if let Some(fields) = value.as_object_mut() {
+                    fields.insert("format".into(), FORMAT.into());
+                    fields.insert("rolls".into(), rolls.into());
+                    fields.insert("log_digest".into(), journal::EMPTY_DIGEST.into());
+                }
+                let saved = serde_json::from_value::<SessionFile>(value).map_err(not_json)?;
+                let log = log.ok_or_else(|| not_json(serde::de::Error::missing_field("log")))?;
+                (saved, Some(log))
+            }
+            format => return Err(SessionError::OtherVersion { file, format }),
+        };
         if saved.board.len() as u64 > MAX_FILE_BYTES {
             return Err(SessionError::BoardTooLarge { file });
         }
@@ -162,8 +224,9 @@ impl SessionFile {
             initiative: saved.initiative.clone(),
             chase,
             awaiting_handover: saved.awaiting_handover,
+            reactions: saved.reactions.clone(),
         };
-        Ok((saved, snapshot))
+        Ok(Saved { file: saved, snapshot, inline_log })
     }
 
     /// Every id is a token of the board, and the rounds, the log, the dice's position and each
@@ -177,6 +240,7 @@ impl SessionFile {
             .chain(&self.turn.movers)
             .chain(self.initiative.entries.iter().map(|e| &e.id))
             .chain(self.tokens.values().flat_map(|s| s.helped_by.iter().chain(s.helped_against.iter())))
+            .chain(self.reactions.ids())
             .find(|id| !known(id));
         if let Some(id) = unknown {
             return Err(Unplayable::UnknownToken(id.clone()));
@@ -187,15 +251,28 @@ impl SessionFile {
         if self.initiative.round.max(self.turn.round) > 1_000_000 {
             return Err(Unplayable::RoundTooFar);
         }
-        if self.log.entries.len() > MAX_LOG {
+        if self.rolls > MAX_LOG {
             return Err(Unplayable::LogTooLong);
         }
         if self.dice_position >= 1 << 68 {
             return Err(Unplayable::DicePastTheirStream);
         }
+        let far_cell = |c: crate::rules::Cell| c.x.unsigned_abs() > 1000 || c.y.unsigned_abs() > 1000;
+        if let Some(stopped) = &self.reactions.interrupted {
+            let path = &stopped.rest;
+            let far = stopped.offers.len().max(stopped.offered.len()).max(path.steps.len()) > MAX_PROMPT
+                || path.cost > 100_000
+                || path.cells().into_iter().any(far_cell)
+                || stopped.offers.iter().any(|o| far_cell(o.at) || far_cell(o.leaving_to));
+            if far {
+                return Err(Unplayable::PromptOutOfBounds);
+            }
+        }
+        if self.reactions.readied.len() > MAX_PROMPT {
+            return Err(Unplayable::PromptOutOfBounds);
+        }
         for (id, state) in &self.tokens {
             let movement = state.movement.as_ref();
-            let far_cell = |c: crate::rules::Cell| c.x.unsigned_abs() > 1000 || c.y.unsigned_abs() > 1000;
             let far = movement.is_some_and(|m| {
                 m.speed > 10_000
                     || m.dashes > 100
@@ -243,6 +320,8 @@ pub enum Unplayable {
     RoundTooFar,
     #[error("the roll log has more than {MAX_LOG} entries")]
     LogTooLong,
+    #[error("the reaction prompt waiting holds numbers play can't reach")]
+    PromptOutOfBounds,
     #[error("the dice's position is past the generator's stream")]
     DicePastTheirStream,
     #[error("{0:?}'s turn holds numbers play can't reach")]
@@ -288,6 +367,8 @@ fn save_scenarios(
                 if request.path.is_some() && loaded.source.as_ref() != Some(&path) {
                     let place = options.as_ref().map(|o| o.session.clone()).unwrap_or_default();
                     autosave.path = place.file_for(Some(&path));
+                    // The game goes on in another session file: its journal is written anew.
+                    autosave.journal = autosave.path.as_deref().map(|p| Journal::new(journal_path(p)));
                     loaded.source = Some(path);
                     history.unsaved = true;
                 }
@@ -297,8 +378,10 @@ fn save_scenarios(
     }
 }
 
-/// On a new scenario, finds its session file and restores the game saved there; reading the same
-/// scenario again (Reload) starts it afresh, and the autosave then overwrites the old game.
+/// On a new scenario, finds its session file and restores the game saved there with its roll log;
+/// reading the same scenario again (Reload) starts it afresh, and the autosave then overwrites the
+/// old game. A journal that can't give the whole log gives what it can: the game comes back, the
+/// journal is kept aside, and the next autosave writes the rolls kept.
 fn find_session_file(
     options: Option<Res<LaunchOptions>>,
     loaded: Res<LoadedScenario>,
@@ -310,29 +393,86 @@ fn find_session_file(
     let path = place.file_for(loaded.source.as_deref());
     let reloaded = path.is_some() && path == autosave.path;
     autosave.path = path;
+    autosave.journal = autosave.path.as_deref().map(|p| Journal::new(journal_path(p)));
     autosave.written_dice = (usize::MAX, 0);
     autosave.digest = scenario_text(loaded.source.as_deref()).map_or(0, |text| digest(&text));
     let Some(path) = autosave.path.clone().filter(|p| !reloaded && p.exists()) else { return };
-    let restored = SessionFile::load(&path).and_then(|(saved, snapshot)| {
-        if saved.scenario_digest == autosave.digest {
-            Ok((saved, snapshot))
+    let restored = SessionFile::load(&path).and_then(|saved| {
+        if saved.file.scenario_digest == autosave.digest {
+            Ok(saved)
         } else {
             Err(SessionError::OtherScenario { file: path.clone() })
         }
     });
+    let journal_file = journal_path(&path);
     match restored {
-        Ok((saved, snapshot)) => history.resume(snapshot, saved.seed, saved.dice_position, saved.log),
+        Ok(Saved { file, snapshot, inline_log }) => {
+            let (log, cut) = match inline_log {
+                // Format 1: the first autosave writes its journal.
+                Some(log) => (log, None),
+                None => {
+                    let back = journal::read(&journal_file, file.rolls, file.log_digest);
+                    let cut = match back.loss {
+                        None => {
+                            let last = back.entries.last().cloned();
+                            autosave.journal = Some(Journal::resume(journal_file, back.end, last));
+                            None
+                        }
+                        Some(why) => {
+                            warn!("the roll log of {}: {why:?}", path.display());
+                            let aside = keep_aside(&journal_file, "jsonl.old");
+                            let kept = back.entries.len();
+                            Some(Said::RollLogCut { file: journal_file, kept, rolls: file.rolls, why, aside })
+                        }
+                    };
+                    (RollLog { seed: file.seed, entries: back.entries }, cut)
+                }
+            };
+            history.resume(snapshot, file.seed, file.dice_position, log, cut);
+        }
         Err(e) => {
-            // Kept aside, not overwritten by the new game's autosave.
-            let aside = path.with_extension("json.old");
-            let kept = std::fs::rename(&path, &aside).ok().map(|()| aside);
+            // Kept aside, not overwritten by the new game's autosave; its journal with it.
+            let kept = keep_aside(&path, "json.old");
+            keep_aside(&journal_file, "jsonl.old");
             warn!("{e}");
             notice.say(Said::AutosaveNotRestored { error: e.to_string(), kept });
         }
     }
 }
 
-/// Writes the session file after a change or a roll.
+/// Renames `path`, if there is anything there, with the extension `old`; says where it went.
+fn keep_aside(path: &Path, old: &str) -> Option<PathBuf> {
+    let aside = path.with_extension(old);
+    std::fs::symlink_metadata(path).ok()?;
+    std::fs::rename(path, &aside).ok().map(|()| aside)
+}
+
+/// Writes the game to the session file `path` and its rolls to `journal`: first the rolls the
+/// journal lacks, appended and flushed to the disk, then the session file naming how many rolls
+/// there are and the dice's position, written atomically. So a kill at any moment leaves the
+/// last session file whole, and every roll it names in the journal (rolls past them are left out
+/// when it is read back). A roll costs an append of its line and the session file, whatever the
+/// length of the log (docs/performance.md).
+pub fn write_game(
+    path: &Path,
+    journal: &mut Journal,
+    snapshot: &Snapshot,
+    source: Option<&Path>,
+    digest: u64,
+    dice: &SeededDice,
+    log: &[LogEntry],
+) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let end = journal.write(log)?;
+    let file = SessionFile::new(snapshot, source, digest, dice, &end);
+    let text = serde_json::to_string(&file).map_err(std::io::Error::other)?;
+    write_atomically(path, &text)
+}
+
+/// Writes the session file and the journal after a change or a roll: the game as it stands, the
+/// middle of a step included while a reaction prompt waits.
 fn write_autosave(
     mut autosave: ResMut<Autosave>,
     mut history: ResMut<History>,
@@ -341,20 +481,19 @@ fn write_autosave(
     mut notice: ResMut<Notice>,
 ) {
     let (dice, log) = rolls;
-    let (Some(path), Some(current)) = (autosave.path.clone(), history.current.as_ref()) else {
-        return;
-    };
+    let Some(path) = autosave.path.clone() else { return };
+    let Some(current) = history.waiting.as_ref().or(history.current.as_ref()) else { return };
     let written_dice = (log.0.entries.len(), dice.0.position());
     if !history.unsaved && written_dice == autosave.written_dice {
         return;
     }
-    let file = SessionFile::new(current, loaded.source.as_deref(), autosave.digest, &dice, &log);
-    let written = serde_json::to_string(&file).map_err(std::io::Error::other).and_then(|text| {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        write_atomically(&path, &text)
-    });
+    let digest = autosave.digest;
+    let journal_file = journal_path(&path);
+    let journal = match &mut autosave.journal {
+        Some(journal) if journal.path() == journal_file => journal,
+        slot => slot.insert(Journal::new(journal_file)),
+    };
+    let written = write_game(&path, journal, current, loaded.source.as_deref(), digest, &dice.0, &log.0.entries);
     history.unsaved = false;
     autosave.written_dice = written_dice;
     // The operating system's words for the failure, said once until it changes.

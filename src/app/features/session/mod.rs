@@ -1,7 +1,9 @@
 //! The game in progress as one value (`core::history::Snapshot`): captured after every change, for
 //! undo and redo (`Ctrl+Z`, `Ctrl+Shift+Z`) and for the autosave, and put back on the map by
-//! [`restore`]. The autosave ([`file`]) writes it atomically beside the scenario, with the roll
-//! log and the dice's position, and the next start restores it.
+//! [`restore`]. The autosave ([`file`]) writes it atomically beside the scenario with the dice's
+//! position, appends each new roll to the roll log's journal ([`journal`]), and the next start
+//! restores both. While a reaction prompt waits, the game as it stands is autosaved with the
+//! prompt, though the step to undo ends only when the prompt is answered.
 
 use std::collections::BTreeMap;
 
@@ -11,13 +13,17 @@ use bevy::prelude::*;
 use crate::app::core::chase::ChaseRun;
 use crate::app::core::components::*;
 use crate::app::core::dice::{Dice, RollRecord};
-use crate::app::core::history::{History, Pending, Snapshot, TokenState, TurnState};
+use crate::app::core::history::{
+    History, Pending, SavedInterruption, SavedReactions, SavedReadied, Snapshot, TokenState, TurnState,
+};
 use crate::app::core::layout::{BoardLayout, MapLayout};
 use crate::app::core::messages::{HistoryRequest, Restored, ScenarioChanged, TerrainEdited};
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::pointer::MapKeys;
 use crate::app::core::schedule::AppSystems;
-use crate::app::core::state::{LoadedScenario, Reactions, RedrawFrames, Selection, StepUnderWay};
+use crate::app::core::state::{
+    Interrupted, LoadedScenario, Reactions, ReadiedOffer, RedrawFrames, Selection, StepUnderWay,
+};
 use crate::app::core::tokens::{TokenIndex, spawn_all};
 use crate::app::core::turns::Turns;
 use crate::rules::conditions::{Condition, speed};
@@ -25,6 +31,7 @@ use crate::rules::movement::TurnMovement;
 use crate::scenario::TokenKind;
 
 pub mod file;
+pub mod journal;
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
@@ -195,6 +202,7 @@ pub fn capture(world: &mut World) -> Snapshot {
     let initiative = turns.order.clone();
     let run = world.resource::<ChaseRun>();
     let (chase, awaiting_handover) = (run.chases.clone(), run.awaiting_handover);
+    let reactions = saved_reactions(world.resource::<Reactions>(), name_of);
     // The board keeps the static parts as loaded; the creatures' places are the live ones.
     board.tokens.retain(|t| tokens.contains_key(&t.id));
     // The scene's chase keeps its own copy of the local creature's sheet: as it is now.
@@ -203,12 +211,54 @@ pub fn capture(world: &mut World) -> Snapshot {
     {
         *sheet = token.sheet();
     }
-    Snapshot { board, tokens, turn, initiative, chase, awaiting_handover }
+    Snapshot { board, tokens, turn, initiative, chase, awaiting_handover, reactions }
+}
+
+/// The prompts waiting, by id (a prompt naming a token that is gone is left out).
+fn saved_reactions(reactions: &Reactions, name_of: impl Fn(Entity) -> Option<String>) -> SavedReactions {
+    let interrupted = reactions.interrupted.as_ref().and_then(|i| {
+        Some(SavedInterruption {
+            mover: name_of(i.mover)?,
+            rest: i.rest.clone(),
+            moving: i.moving,
+            offers: i.offers.iter().cloned().collect(),
+            offered: i.offered.clone(),
+        })
+    });
+    let readied = reactions
+        .readied
+        .iter()
+        .filter_map(|r| Some(SavedReadied { reactor: name_of(r.reactor)?, trigger: name_of(r.trigger)? }))
+        .collect();
+    SavedReactions { interrupted, readied }
+}
+
+/// The prompts of `saved` on the map as it is now (one naming a token that is gone, or a stopped
+/// move with no attack left to offer, is dropped: the move ends where it stopped).
+fn waiting_reactions(saved: &SavedReactions, index: &TokenIndex) -> Reactions {
+    let interrupted = saved.interrupted.as_ref().filter(|i| !i.offers.is_empty()).and_then(|i| {
+        Some(Interrupted {
+            mover: index.entity(&i.mover)?,
+            rest: i.rest.clone(),
+            moving: i.moving,
+            offers: i.offers.iter().cloned().collect(),
+            offered: i.offered.clone(),
+            told: Vec::new(),
+            striking: false,
+        })
+    });
+    let readied = saved
+        .readied
+        .iter()
+        .filter_map(|r| Some(ReadiedOffer { reactor: index.entity(&r.reactor)?, trigger: index.entity(&r.trigger)? }))
+        .collect();
+    Reactions { interrupted, readied }
 }
 
 /// Rebuilds the map from `snapshot`: the board (the terrain redrawn if it differs), every token
-/// spawned again from its entry, then each token's turn, whose turn it is, the initiative and the
-/// chase. The selection is kept by id; a reaction prompt or a picked attack is dropped.
+/// spawned again from its entry, then each token's turn, whose turn it is, the initiative, the
+/// chase and the reaction prompts it saved (a step to undo saves none: a prompt waiting is
+/// dropped). The selection is kept by id; a picked attack is dropped.
 pub fn restore(world: &mut World, snapshot: &Snapshot) {
     let terrain_changed = {
         let mut loaded = world.resource_mut::<LoadedScenario>();
@@ -268,6 +318,7 @@ pub fn restore(world: &mut World, snapshot: &Snapshot) {
         movers: snapshot.turn.movers.iter().filter_map(|id| index.entity(id)).collect(),
     };
     world.resource_mut::<ChaseRun>().restore(snapshot.chase.clone(), snapshot.awaiting_handover);
+    *world.resource_mut::<Reactions>() = waiting_reactions(&snapshot.reactions, &index);
     world.resource_mut::<Selection>().0 = entity_of(&selected);
     world.write_message(Restored);
     world.resource_mut::<RedrawFrames>().at_least(3);
@@ -321,16 +372,31 @@ fn notice_changes(
 }
 
 /// Records the state after the frame's changes: a new state is a step to undo and is autosaved.
-/// Nothing is recorded while a drag or a reaction prompt is under way (the step ends with it).
+/// No step is recorded while a drag or a reaction prompt is under way (the step ends with it); while
+/// only a prompt waits, the game as it stands is kept aside for the autosave.
 fn record_changes(world: &mut World) {
-    let busy = world.resource::<StepUnderWay>().any(world.resource::<Reactions>());
+    let step = *world.resource::<StepUnderWay>();
+    let prompt = world.resource::<Reactions>().waiting();
     let history = world.resource::<History>();
-    if busy || history.pending.is_some() || !history.touched {
+    // A prompt answered ends the step even if its answer changed nothing a snapshot reads.
+    let answered = !prompt && history.waiting.is_some();
+    if step.drag || step.stroke || history.pending.is_some() || !(history.touched || answered) {
         return;
     }
     world.resource_mut::<History>().touched = false;
     let snapshot = capture(world);
     let mut history = world.resource_mut::<History>();
+    if prompt {
+        if history.waiting.as_ref() != Some(&snapshot) {
+            history.waiting = Some(snapshot);
+            history.unsaved = true;
+        }
+        return;
+    }
+    if history.waiting.take().is_some() {
+        // The autosave wrote the middle of the step: it writes the end of it too.
+        history.unsaved = true;
+    }
     if std::mem::take(&mut history.settling) {
         history.current = Some(snapshot);
         return;
