@@ -4,6 +4,7 @@
 //! darkvision. The scene is built from scenario text, as the map and the command line build it.
 //! `cargo bench --bench fog`; the figures go in docs/performance.md.
 
+#[expect(dead_code, reason = "the fog builds its map from scenario text; it shares only the timing")]
 mod common;
 
 use std::time::Duration;
