@@ -571,3 +571,15 @@ fn fmt_leaves_a_bad_file_untouched() {
     assert_eq!(code, 2);
     assert!(err.contains("no/such/file.ron: cannot read the file"), "{err}");
 }
+
+/// The sample scenes are in canonical form (issue 29): `battlemap fmt --check scenes/*.ron`
+/// passes, so what the app saves and what ships read alike.
+#[test]
+fn the_sample_scenes_are_canonical() {
+    let scenes: Vec<String> = sample_scenes().iter().map(|p| p.display().to_string()).collect();
+    let mut args = vec!["fmt", "--check"];
+    args.extend(scenes.iter().map(String::as_str));
+    let (code, out, err) = battlemap(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.lines().filter(|l| l.ends_with("is already canonical")).count(), scenes.len(), "{out}");
+}

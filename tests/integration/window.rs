@@ -1014,3 +1014,65 @@ fn a_game_killed_mid_fight_comes_back_as_after_its_last_action() {
     assert!(log[logged..].iter().any(|l| l.contains("Mace opportunity attack on Brom")), "{log:#?}");
     wait_for_autosave(&session, &state_file);
 }
+
+/// The fog of war in the players' view (issue 30): a floor cell no creature of the party sees is
+/// dark, one they see is lit, the cells chosen by `query fog`; and `--no-fog` shows the unseen one
+/// lit. The dungeon corridor, whose walls hide half of it (in the open tavern the party sees every
+/// floor cell: `query scenes/tavern_brawl.ron fog` leaves only two corners of wall unseen).
+#[test]
+fn the_players_view_is_dark_where_the_party_cannot_see() {
+    let (code, out, err) = super::cli::battlemap(&["query", "scenes/dungeon_corridor.ron", "fog"]);
+    assert_eq!(code, 0, "{err}");
+    let fog: Value = serde_json::from_str(&out).expect("JSON");
+    let scenario = battlemap::scenario::Scenario::load(&root().join("scenes/dungeon_corridor.ron")).expect("valid");
+    let floor = |list: &str| -> Vec<(i32, i32)> {
+        fog[list]
+            .as_array()
+            .expect("cells")
+            .iter()
+            .map(|c| (c[0].as_i64().expect("x") as i32, c[1].as_i64().expect("y") as i32))
+            .filter(|&(x, y)| {
+                let cell = battlemap::rules::Cell::new(x, y);
+                scenario.map.terrain(cell).is_some_and(|t| t.name == "floor")
+                    && !scenario.tokens.iter().any(|t| t.cells(scenario.grid).contains(&cell))
+            })
+            .collect()
+    };
+    let (seen, unseen) = (floor("seen"), floor("unseen"));
+    assert!(!seen.is_empty() && !unseen.is_empty(), "the corridor has floor the party sees and floor it doesn't: {fog}");
+    let display = start_display(460);
+    let shot = |name: &str, fogged: bool| {
+        let png = out_dir().join(format!("{name}.png"));
+        let state_file = out_dir().join(format!("{name}.json"));
+        let mut args = vec![
+            "scenes/dungeon_corridor.ron",
+            "--screenshot",
+            png.to_str().expect("utf-8"),
+            "--frames",
+            "20",
+            "--state-file",
+            state_file.to_str().expect("utf-8"),
+            "--window",
+            "1280x800",
+        ];
+        if !fogged {
+            args.push("--no-fog");
+        }
+        let output = app(&display, &args).output().expect("the app runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let image = image::open(&png).expect("a screenshot").to_rgb8();
+        (image, read_state(&state_file).expect("state written"))
+    };
+    let brightness = |image: &image::RgbImage, state: &Value, (x, y): (i32, i32)| {
+        let (sx, sy) = cell_on_screen(state, x, y);
+        let (mean, _) = mean_and_spread(&patch(image, &serde_json::json!([sx, sy]), 4));
+        mean.iter().map(|&v| u32::from(v)).sum::<u32>()
+    };
+    let (fogged, state) = shot("fog-players", true);
+    let (clear, clear_state) = shot("fog-off", false);
+    let dark = brightness(&fogged, &state, unseen[0]);
+    let lit = brightness(&fogged, &state, seen[0]);
+    let unfogged = brightness(&clear, &clear_state, unseen[0]);
+    assert!(dark * 4 < lit, "unseen floor {:?} is {dark}, seen floor {:?} is {lit}", unseen[0], seen[0]);
+    assert!(dark * 4 < unfogged, "without fog the same floor is {unfogged}, with it {dark}");
+}

@@ -62,6 +62,8 @@ enum Question {
     },
     /// Whether A has line of sight to B and sees B, with a clear line and the light A sees B in
     Los { a: String, b: String },
+    /// The fog of war: the cells some creature of the party sees, and those none sees
+    Fog,
     /// The light at a cell: the scene's, or the lights that reach it, and what it obscures
     Light {
         /// The cell: x,y on squares, q,r on hexes
@@ -260,6 +262,7 @@ fn answer(scenario: &Scenario, question: &Question) -> Result<Answer, QueryError
         Question::Reach { id, dash } => Answer::Reach(reach_cells(&board, id, *dash)?),
         Question::Los { a, b } => Answer::Sight(sight(&board, a, b)?),
         Question::Light { cell } => Answer::Light(light(&board, *cell)?),
+        Question::Fog => Answer::Fog(fog(&board)),
         Question::Cover { a, b } => Answer::Cover(cover_between(&board, a, b)?),
         Question::CoverFrom { origin, b } => Answer::Cover(cover_from(&board, *origin, b)?),
         Question::Aoe(area_args) => Answer::Area(area(&board, area_args)?.answer),
@@ -312,6 +315,7 @@ enum Answer {
     Reach(ReachAnswer),
     Sight(SightAnswer),
     Light(LightAnswer),
+    Fog(FogAnswer),
     Cover(CoverAnswer),
     Area(AreaAnswer),
     Flanking(fight::FlankingAnswer),
@@ -587,6 +591,28 @@ struct LightAnswer {
     obscured: &'static str,
     /// The scene's own light, where no light reaches.
     scene: &'static str,
+}
+
+#[derive(Serialize)]
+struct FogAnswer {
+    /// The creatures that see for the party (the `Party` side).
+    party: Vec<String>,
+    /// The cells some of them sees (or stands in), and the cells none sees: what the players'
+    /// view shows and what it leaves dark.
+    seen: Vec<Cell>,
+    unseen: Vec<Cell>,
+}
+
+fn fog(board: &Board) -> FogAnswer {
+    let field = board.field();
+    let sight = field.party_sight();
+    let (seen, unseen): (Vec<(Cell, bool)>, Vec<(Cell, bool)>) =
+        board.scenario.map.cells().zip(sight).partition(|&(_, seen)| seen);
+    FogAnswer {
+        party: field.fighters.iter().filter(|f| f.sees_for_party()).map(|f| f.id.clone()).collect(),
+        seen: seen.into_iter().map(|(c, _)| c).collect(),
+        unseen: unseen.into_iter().map(|(c, _)| c).collect(),
+    }
 }
 
 fn light(board: &Board, (x, y): (i32, i32)) -> Result<LightAnswer, QueryError> {

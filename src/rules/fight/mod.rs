@@ -99,6 +99,11 @@ impl Fighter {
         &self.sheet.name
     }
 
+    /// Whether it sees for the party in the fog of war: a creature of the `Party` side.
+    pub fn sees_for_party(&self) -> bool {
+        !self.is_object && self.side == Side::Party
+    }
+
     /// Where it is, for ranges: its space and its height.
     pub fn spot(&self) -> Spot<'_> {
         Spot { cells: &self.cells, elevation: self.elevation }
@@ -398,7 +403,7 @@ impl<'a> Field<'a> {
     pub fn party_sight(&self) -> Vec<bool> {
         let count = self.map.cells().count();
         let mut seen = vec![false; count];
-        for member in self.fighters.iter().filter(|f| !f.is_object && f.side == Side::Party) {
+        for member in self.fighters.iter().filter(|f| f.sees_for_party()) {
             let mut mine = vec![true; count];
             for cell in self.unseen_cells(member) {
                 if let Some(i) = self.map.index_of(cell) {
