@@ -1039,7 +1039,10 @@ fn the_players_view_is_dark_where_the_party_cannot_see() {
             .collect()
     };
     let (seen, unseen) = (floor("seen"), floor("unseen"));
-    assert!(!seen.is_empty() && !unseen.is_empty(), "the corridor has floor the party sees and floor it doesn't: {fog}");
+    assert!(
+        !seen.is_empty() && !unseen.is_empty(),
+        "the corridor has floor the party sees and floor it doesn't: {fog}"
+    );
     let display = start_display(460);
     let shot = |name: &str, fogged: bool| {
         let png = out_dir().join(format!("{name}.png"));
