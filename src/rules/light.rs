@@ -95,7 +95,9 @@ pub fn light_map(map: &TerrainMap, ambient: LightLevel, lights: &[(&[Cell], Ligh
         if space.is_empty() || light.at(0).is_none() {
             continue;
         }
-        let reached = sweep::seen_cells(map, &blocks, &sight::space_corners(grid, space));
+        // Lines only as far as the light goes (a cell more, for the corners of a big space).
+        let cells = light.bright.saturating_add(light.dim) / 5 + 2;
+        let reached = sweep::seen_cells_within(map, &blocks, &sight::space_corners(grid, space), cells);
         for ((cell, reached), level) in map.cells().zip(reached).zip(levels.iter_mut()) {
             if !reached && !space.contains(&cell) {
                 continue;

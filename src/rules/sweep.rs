@@ -177,6 +177,8 @@ struct Sweep<'a> {
     touched: Vec<usize>,
     queue: BinaryHeap<Reverse<(i64, Cell)>>,
     start: Point,
+    /// The farthest a run goes, as a squared distance in lattice units (`None`: the whole map).
+    limit: Option<i64>,
 }
 
 impl<'a> Sweep<'a> {
@@ -202,6 +204,7 @@ impl<'a> Sweep<'a> {
             touched: Vec::new(),
             queue: BinaryHeap::new(),
             start: Point::new(0, 0),
+            limit: None,
         }
     }
 
@@ -398,7 +401,12 @@ impl<'a> Sweep<'a> {
             // the one before it of exactly one cell there).
             self.through_vertex(start, before, true);
         }
-        while let Some(Reverse((_, cell))) = self.queue.pop() {
+        // Cells are looked at nearest first, so stopping past the limit changes nothing nearer.
+        while let Some(Reverse((distance, cell))) = self.queue.pop() {
+            if self.limit.is_some_and(|limit| distance > limit) {
+                self.queue.clear();
+                break;
+            }
             self.look_at(cell);
         }
         for &k in &self.touched {
@@ -414,6 +422,18 @@ impl<'a> Sweep<'a> {
 /// and cells off the map block. Exact, and the same answer as the per-cell rule.
 pub fn seen_cells(map: &TerrainMap, blocks: &[bool], starts: &[Point]) -> Vec<bool> {
     let mut sweep = Sweep::new(map, blocks);
+    for &start in starts {
+        sweep.run(start);
+    }
+    sweep.seen
+}
+
+/// As [`seen_cells`], for the cells whose centres are within `cells` cells of a start: a light's
+/// reach. Cells farther are not looked at (some may still be marked seen).
+pub fn seen_cells_within(map: &TerrainMap, blocks: &[bool], starts: &[Point], cells: u32) -> Vec<bool> {
+    let mut sweep = Sweep::new(map, blocks);
+    let reach = sweep.scale * i64::from(cells);
+    sweep.limit = Some(reach * reach);
     for &start in starts {
         sweep.run(start);
     }

@@ -339,14 +339,20 @@ impl<'a> Field<'a> {
         }
         let mut unseen = unseen_cells(&self.sight_board(), &viewer.cells);
         if let Some(levels) = &self.light {
-            // Cells in darkness as the viewer sees them are unseen too (SRD "Vision and Light").
-            let lit = |cell: Cell| {
-                light::space_seen_in(self.map, levels, &viewer.cells, viewer.sheet.darkvision, &[cell])
-                    != LightLevel::Dark
+            // Cells in darkness as the viewer sees them are unseen too (SRD "Vision and Light"):
+            // only a dark cell can be, and only darkvision needs its distance.
+            let mut hidden = vec![false; levels.len()];
+            for i in unseen.iter().filter_map(|&c| self.map.index_of(c)) {
+                hidden[i] = true;
+            }
+            let dark = |i: usize, cell: Cell| {
+                levels[i] == LightLevel::Dark
+                    && !hidden[i]
+                    && !viewer.cells.contains(&cell)
+                    && light::space_seen_in(self.map, levels, &viewer.cells, viewer.sheet.darkvision, &[cell])
+                        == LightLevel::Dark
             };
-            let hidden: HashSet<Cell> = unseen.iter().copied().collect();
-            let dark: Vec<Cell> =
-                self.map.cells().filter(|&c| !hidden.contains(&c) && !viewer.cells.contains(&c) && !lit(c)).collect();
+            let dark: Vec<Cell> = self.map.cells().enumerate().filter(|&(i, c)| dark(i, c)).map(|(_, c)| c).collect();
             unseen.extend(dark);
         }
         if let Some(facer) = viewer.facer(self.rules) {
