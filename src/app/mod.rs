@@ -67,7 +67,14 @@ pub fn run(scenario: Option<(Scenario, PathBuf)>, options: LaunchOptions) -> Exi
 
 /// Every part of the map window.
 pub(crate) fn plugin(app: &mut App) {
-    app.add_plugins((headless_plugin, core::pointer::window_plugin, view::plugin));
+    app.add_plugins((headless_plugin, input_plugin, view::plugin));
+}
+
+/// What reads the window's input: the mouse, the fingers and the keys on the map, and the map
+/// camera they pan and zoom. It needs a window entity but no renderer: touch tests add it to
+/// the headless app with a window of their own.
+pub fn input_plugin(app: &mut App) {
+    app.add_plugins((core::pointer::window_plugin, view::camera::plugin));
 }
 
 /// The parts of the app that need no window or GPU: the shared state and every feature.

@@ -15,6 +15,7 @@ mod robustness;
 mod scenarios;
 mod session;
 mod siege;
+mod touch;
 mod turns;
 mod window;
 

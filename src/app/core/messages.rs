@@ -42,7 +42,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<ReactionAnswer>()
         .add_message::<TemplateRequest>()
         .add_message::<AudienceRequest>()
-        .add_message::<FitMap>();
+        .add_message::<FitMap>()
+        .add_message::<ShowCard>();
 }
 
 /// Asks to open a scenario file, or (`path: None`) to read the current one again.
@@ -356,3 +357,7 @@ pub struct AudienceRequest {
 /// Asks to frame the whole map in the view.
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct FitMap;
+
+/// Asks to show the selected token's card (a long press on a touch screen): its panel unfolds.
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct ShowCard;

@@ -16,6 +16,7 @@ pub mod requests;
 pub mod schedule;
 pub mod state;
 pub mod tokens;
+pub mod touch;
 pub mod turns;
 
 use bevy::prelude::*;
@@ -30,6 +31,7 @@ pub(crate) fn plugin(app: &mut App) {
         state::plugin,
         tokens::plugin,
         pointer::plugin,
+        touch::plugin,
         dice::plugin,
         turns::plugin,
         history::plugin,

@@ -1,7 +1,8 @@
-//! The mouse and keyboard on the map: the cell under the cursor, what a click picks (a token to
-//! select, or the target of a picked attack), Esc, scenario files dropped on the window, and
-//! [`MapKeys`], how every feature reads its own keys. A tool that wants the left button (the
-//! ruler, the template) claims it in [`PointerClaim`].
+//! The mouse, a finger and the keyboard on the map: the cell under the pointer, what a click or a
+//! tap picks (a token to select, or the target of a picked attack), a long press (a token's card),
+//! Esc, scenario files dropped on the window, and [`MapKeys`], how every feature reads its own
+//! keys. A tool that wants the left button (the ruler, the template) claims it in
+//! [`PointerClaim`]. A finger is the left button ([`super::touch`]).
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -9,9 +10,10 @@ use bevy::window::{FileDragAndDrop, PrimaryWindow};
 
 use super::components::{OutOfView, Position, Size, TokenDisc, TokenId};
 use super::layout::MapLayout;
-use super::messages::{AttackHow, AttackRequest, OpenScenario, SelectToken, Toggle};
+use super::messages::{AttackHow, AttackRequest, OpenScenario, SelectToken, ShowCard, Toggle};
 use super::schedule::AppSystems;
 use super::state::{AttackMode, Selection};
+use super::touch::{Fingers, LongPress};
 use crate::rules::Cell;
 
 pub(super) fn plugin(app: &mut App) {
@@ -24,12 +26,12 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<MapViewRect>();
 }
 
-/// Reading the mouse and the window: only where there is one.
+/// Reading the mouse, the fingers and the window: only where there is one.
 pub(crate) fn window_plugin(app: &mut App) {
-    app.add_systems(
+    app.add_plugins(super::touch::window_plugin).add_systems(
         Update,
         (
-            (track_pointer, click_tokens).chain().in_set(AppSystems::Pointer),
+            (track_pointer, click_tokens, open_cards).chain().in_set(AppSystems::Pointer),
             (escape_key, dropped_files).in_set(AppSystems::Input),
         ),
     );
@@ -125,12 +127,19 @@ pub struct PointerOnMap {
     /// The token the left button went down on (a drag moves it).
     pub pressed_token: Option<Entity>,
     pressed_at: Option<Vec2>,
+    /// The press was taken back (a second finger came, or a finger was held to open a card):
+    /// its release drops a drag where it began and clears nothing.
+    pub cancelled: bool,
+    /// The target a finger tapped with an attack picked: its ruling is shown, and a second tap on
+    /// it makes the attack (a finger has no hover).
+    pub aimed: Option<Entity>,
 }
 
-/// The tokens the pointer can pick: those the audience sees, with their discs and spaces.
+/// The tokens the pointer can pick: those the audience sees, by their discs where drawn and their
+/// spaces.
 #[derive(SystemParam)]
 pub struct Pickable<'w, 's> {
-    tokens: Query<'w, 's, (Entity, &'static TokenDisc, &'static Position, &'static Size), Without<OutOfView>>,
+    tokens: Query<'w, 's, (Entity, Option<&'static TokenDisc>, &'static Position, &'static Size), Without<OutOfView>>,
     layout: Option<Res<'w, MapLayout>>,
 }
 
@@ -148,16 +157,17 @@ impl Pickable<'_, '_> {
 }
 
 /// The token drawn under a world point: a disc that holds the point (the nearest centre wins, so
-/// Tiny creatures sharing a cell can each be picked), else a token whose space holds the cell.
+/// Tiny creatures sharing a cell can each be picked), else a token whose space holds the cell (a
+/// token not drawn, as in a headless app, by its space alone).
 pub fn token_under<'a>(
     world: Vec2,
     cell: Option<Cell>,
-    tokens: impl Iterator<Item = (Entity, &'a TokenDisc, Vec<Cell>)>,
+    tokens: impl Iterator<Item = (Entity, Option<&'a TokenDisc>, Vec<Cell>)>,
 ) -> Option<Entity> {
     let mut best: Option<(Entity, f32, bool)> = None;
     for (entity, disc, cells) in tokens {
-        let distance = disc.center.distance(world);
-        let on_disc = distance <= disc.radius;
+        let distance = disc.map_or(f32::MAX, |d| d.center.distance(world));
+        let on_disc = disc.is_some_and(|d| distance <= d.radius);
         let in_space = cell.is_some_and(|c| cells.contains(&c));
         if !on_disc && !in_space {
             continue;
@@ -173,16 +183,20 @@ pub fn token_under<'a>(
     best.map(|(e, _, _)| e)
 }
 
+/// Where the pointer is: the last finger's place while the mouse has not moved since, else the
+/// cursor's.
 fn track_pointer(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
     view: Res<MapViewRect>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     layout: Option<Res<MapLayout>>,
+    fingers: Res<Fingers>,
     mut pointer: ResMut<PointerOnMap>,
 ) {
     let over_panel = egui_input.is_some_and(|e| e.is_pointer_over_area() || e.is_using_pointer());
-    let screen = window.cursor_position().filter(|p| !over_panel && view.0.is_none_or(|r| r.contains(*p)));
+    let screen =
+        fingers.at.or(window.cursor_position()).filter(|p| !over_panel && view.0.is_none_or(|r| r.contains(*p)));
     let (camera, transform) = *camera;
     let world = screen.and_then(|p| camera.viewport_to_world_2d(transform, p).ok());
     let cell = world.zip(layout.as_deref()).and_then(|(w, l)| l.0.cell_at(w));
@@ -193,11 +207,13 @@ fn track_pointer(
 }
 
 /// A press of the left button picks what is under it: with an attack picked, another token is
-/// its target (the attack is made); else a token is selected (a drag may follow), or empty ground
+/// its target (the attack is made; a finger's first tap only aims it, showing the ruling, and a
+/// second tap on it makes it); else a token is selected (a drag may follow), or empty ground
 /// pressed (a drag pans; a click clears the selection). A tool's claim keeps clicks to it.
 #[allow(clippy::too_many_arguments)]
 fn click_tokens(
     buttons: Res<ButtonInput<MouseButton>>,
+    fingers: Res<Fingers>,
     claim: Res<PointerClaim>,
     mut pointer: ResMut<PointerOnMap>,
     pickable: Pickable,
@@ -211,11 +227,19 @@ fn click_tokens(
         return;
     }
     if buttons.just_pressed(MouseButton::Left) {
+        pointer.cancelled = false;
         let Some(screen) = pointer.screen else { return };
         let attacker = selection.0.filter(|&a| mode.picked_by(Some(a)).is_some());
         match pickable.under(&pointer, None) {
+            // With an attack picked, a finger's first tap on another token aims at it.
+            Some(target) if attacker.is_some_and(|a| a != target) && fingers.in_use() && pointer.aimed != Some(target) => {
+                pointer.aimed = Some(target);
+                pointer.pressed_on_ground = false;
+                pointer.pressed_token = None;
+            }
             // With an attack picked, a click on another token attacks it.
             Some(target) if attacker.is_some_and(|a| a != target) => {
+                pointer.aimed = None;
                 if let (Some(operator), Some(attack)) = (attacker, mode.attack.clone()) {
                     let (shooter, how) = match mode.weapon {
                         Some(weapon) => (weapon, AttackHow::Crewed { operator }),
@@ -228,10 +252,12 @@ fn click_tokens(
             }
             Some(entity) => {
                 select.write(SelectToken(ids.get(entity).ok().map(|id| id.0.clone())));
+                pointer.aimed = None;
                 pointer.pressed_on_ground = false;
                 pointer.pressed_token = Some(entity);
             }
             None => {
+                pointer.aimed = None;
                 pointer.pressed_on_ground = true;
                 pointer.pressed_at = Some(screen);
             }
@@ -239,12 +265,30 @@ fn click_tokens(
     }
     if buttons.just_released(MouseButton::Left) {
         let was_click = pointer.pressed_at.zip(pointer.screen).is_some_and(|(down, up)| down.distance(up) < 5.0);
-        if pointer.pressed_on_ground && was_click {
+        if pointer.pressed_on_ground && was_click && !pointer.cancelled {
             select.write(SelectToken(None));
         }
         pointer.pressed_on_ground = false;
         pointer.pressed_token = None;
         pointer.pressed_at = None;
+    }
+}
+
+/// A finger held on a token selects it and opens its card.
+fn open_cards(
+    mut long_presses: MessageReader<LongPress>,
+    pointer: Res<PointerOnMap>,
+    pickable: Pickable,
+    ids: Query<&TokenId>,
+    mut select: MessageWriter<SelectToken>,
+    mut cards: MessageWriter<ShowCard>,
+) {
+    if long_presses.read().count() == 0 {
+        return;
+    }
+    if let Some(id) = pickable.under(&pointer, None).and_then(|e| ids.get(e).ok()) {
+        select.write(SelectToken(Some(id.0.clone())));
+        cards.write(ShowCard);
     }
 }
 

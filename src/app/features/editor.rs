@@ -159,7 +159,10 @@ fn edit_with_mouse(
     editor.stroke = None;
     step.stroke = false;
     let end = cell.unwrap_or(stroke.last);
-    match (editor.tool, stroke.grabbed) {
+    // A press taken back (a second finger came to pan) fills no rectangle and moves no token.
+    let grabbed = stroke.grabbed.filter(|_| !pointer.cancelled);
+    match (editor.tool, grabbed) {
+        (EditTool::Rectangle, _) if pointer.cancelled => {}
         (EditTool::Rectangle, _) => {
             messages.write(EditMessage::Fill(stroke.start, end, editor.terrain));
         }

@@ -209,7 +209,8 @@ fn drag_tokens(
         step.drag = false;
         CellShades::clear(&mut shades, ShadeLayer::Reach);
         let at_start = battlefield.tokens.get(finished.entity).is_ok_and(|t| t.position.0 == finished.target);
-        if !at_start {
+        // A press taken back (a second finger, a held finger) drops the token where it was.
+        if !at_start && !pointer.cancelled {
             moves.write(MoveToken { entity: finished.entity, to: finished.target, by_dm: finished.by_dm });
         }
         redraw.at_least(3);

@@ -1,7 +1,7 @@
 //! The cameras: the map's, drawn only in the part of the window the panels leave free, and the
 //! panels' over the whole window. Pan the map by dragging (right or middle button anywhere, left
-//! on empty ground), zoom with the wheel around the cursor, arrow keys and +/- too, and fit the
-//! map to the view.
+//! button or a finger on empty ground, two fingers anywhere), zoom with the wheel around the
+//! cursor or by pinching two fingers, arrow keys and +/- too, and fit the map to the view.
 
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{CameraOutputMode, Viewport};
@@ -20,8 +20,9 @@ use crate::app::core::messages::{FitMap, ScenarioChanged};
 use crate::app::core::pointer::{MapCamera, MapViewRect, PointerOnMap};
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::RedrawFrames;
+use crate::app::core::touch::PanZoom;
 
-pub(super) fn plugin(app: &mut App) {
+pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<AutoFit>()
         .init_resource::<FittedView>()
         .add_systems(Startup, spawn_cameras)
@@ -29,7 +30,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 request_fit_on_new_scenario.run_if(on_message::<ScenarioChanged>),
-                (zoom_with_wheel, pan_with_drag, pan_and_zoom_with_keys),
+                (zoom_with_wheel, pan_with_drag, pan_and_zoom_with_keys, pan_and_zoom_with_fingers),
                 fit_map,
             )
                 .chain()
@@ -212,6 +213,29 @@ fn zoom_with_wheel(
     transform.translation += shift.extend(0.0);
     ortho.scale = new;
     auto_fit.0 = false;
+}
+
+/// Two fingers: the map follows their midpoint and their spread, so the world point under the
+/// midpoint stays under it.
+fn pan_and_zoom_with_fingers(
+    mut gestures: MessageReader<PanZoom>,
+    view: Res<MapViewRect>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
+    mut auto_fit: ResMut<AutoFit>,
+) {
+    let (mut transform, mut projection) = camera.into_inner();
+    let Some(ortho) = orthographic(&mut projection) else { return };
+    let center = map_area(&view, &window).center();
+    for gesture in gestures.read() {
+        transform.translation.x -= gesture.pan.x * ortho.scale;
+        transform.translation.y += gesture.pan.y * ortho.scale;
+        let (old, new) = (ortho.scale, (ortho.scale / gesture.zoom.max(f32::EPSILON)).clamp(MIN_SCALE, MAX_SCALE));
+        let from_center = Vec2::new(gesture.around.x - center.x, center.y - gesture.around.y);
+        transform.translation += (from_center * (old - new)).extend(0.0);
+        ortho.scale = new;
+        auto_fit.0 = false;
+    }
 }
 
 fn pan_with_drag(

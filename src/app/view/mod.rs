@@ -17,12 +17,12 @@ pub mod tokens;
 
 use bevy::prelude::*;
 
-/// Everything the window draws.
+/// Everything the window draws (its camera's pan and zoom come with the input, in
+/// [`crate::app::input_plugin`]).
 pub(crate) fn plugin(app: &mut App) {
     app.add_plugins((
         board::plugin,
         tokens::plugin,
-        camera::plugin,
         highlight::plugin,
         looks::plugin,
         overlays::plugin,

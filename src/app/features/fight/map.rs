@@ -16,10 +16,10 @@ use crate::rules::fight::adjudicate::{Adjudication, Refusal, adjudicate, pick_at
 
 /// The ruling on the picked attack against the hovered token, for the card beside the cursor.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub(crate) struct AttackPreview(pub Option<AttackCard>);
+pub struct AttackPreview(pub Option<AttackCard>);
 
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct AttackCard {
+pub struct AttackCard {
     pub target: Entity,
     /// Who shoots (the creature, or the siege weapon it crews) and who is shot at, by name.
     pub shooter: String,

@@ -18,7 +18,8 @@ mod attack;
 mod map;
 mod requests;
 
-pub(crate) use map::{ArcsShown, AttackPreview};
+pub(crate) use map::ArcsShown;
+pub use map::{AttackCard, AttackPreview};
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<AttackPreview>()

@@ -8,7 +8,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::app::core::dice::{RollRecord, Tables};
 use crate::app::core::history::History;
-use crate::app::core::messages::Toggle;
+use crate::app::core::messages::{ShowCard, Toggle};
 use crate::app::core::mode::AppMode;
 use crate::app::core::notice::Notice;
 use crate::app::core::options::{LaunchOptions, Part};
@@ -46,7 +46,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 toggle_key(KeyCode::KeyD, Toggle::DicePanel).in_set(AppSystems::Input),
-                toggle_dice_panel.in_set(AppSystems::Apply),
+                (toggle_dice_panel, unfold_the_card).in_set(AppSystems::Apply),
             ),
         )
         .add_systems(
@@ -177,6 +177,13 @@ fn corner_button(ui: &mut egui::Ui, from_right: f32, text: &str, hover: &str) ->
 /// The button that folds a panel to a strip, at its top right.
 fn fold_button(ui: &mut egui::Ui, name: &str) -> bool {
     corner_button(ui, 0.0, "—", &format!("Fold the {name} to a strip"))
+}
+
+/// A long press opened a token's card: the roster, where the selected token's card is, unfolds.
+fn unfold_the_card(mut asked: MessageReader<ShowCard>, mut collapsed: ResMut<CollapsedPanels>) {
+    if asked.read().count() > 0 && collapsed.roster {
+        collapsed.roster = false;
+    }
 }
 
 /// Whether the dice and tables panel is shown (off at start: the map comes first).
