@@ -323,10 +323,27 @@ impl<'a> CoverContext<'a> {
 /// sweep ([`sweep::seen_cells`]), one pass over the map per corner of the space; the same cells
 /// as [`unseen_cells_per_cell`].
 pub fn unseen_cells(board: &SightBoard, from: &[Cell]) -> Vec<Cell> {
+    let flags = unseen_flags(board, from, None);
+    board.map.cells().zip(flags).filter(|&(_, unseen)| unseen).map(|(c, _)| c).collect()
+}
+
+/// [`unseen_cells`] as a flag per map cell (storage order). With `within`, lines are looked
+/// along only as far as that many cells from the space's corners ([`sweep::seen_cells_within`]),
+/// and farther cells may be flagged unseen: for a viewer in a dark scene, who sees nothing beyond
+/// the farthest lit cell and its darkvision.
+pub fn unseen_flags(board: &SightBoard, from: &[Cell], within: Option<u32>) -> Vec<bool> {
     let map = board.map;
     let blocks: Vec<bool> = map.terrains().map(|t| t.blocks_sight).collect();
-    let seen = sweep::seen_cells(map, &blocks, &space_corners(board.grid(), from));
-    map.cells().zip(seen).filter(|&(c, seen)| !seen && !from.contains(&c)).map(|(c, _)| c).collect()
+    let corners = space_corners(board.grid(), from);
+    let seen = match within {
+        Some(cells) => sweep::seen_cells_within(map, &blocks, &corners, cells),
+        None => sweep::seen_cells(map, &blocks, &corners),
+    };
+    let mut unseen: Vec<bool> = seen.into_iter().map(|seen| !seen).collect();
+    for i in from.iter().filter_map(|&c| map.index_of(c)) {
+        unseen[i] = false;
+    }
+    unseen
 }
 
 /// The same cells as [`unseen_cells`], cell by cell: the exact search of [`clear_line`] for each

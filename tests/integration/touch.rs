@@ -33,18 +33,13 @@ fn touch_app(path: &str) -> App {
     let path = root().join(path);
     let scenario = Scenario::load(&path).expect("valid sample");
     let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        bevy::input::InputPlugin,
-        WindowPlugin::default(),
-        TransformPlugin,
-    ))
-    .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
-    .insert_resource(LoadedScenario::from_file(scenario, path))
-    .insert_resource(battlemap::app::LaunchOptions { seed: Some(2026), ..Default::default() })
-    .init_resource::<CardsShown>()
-    .add_plugins((battlemap::app::headless_plugin, battlemap::app::input_plugin))
-    .add_systems(PostUpdate, (project_the_map_camera, count_cards_shown));
+    app.add_plugins((MinimalPlugins, bevy::input::InputPlugin, WindowPlugin::default(), TransformPlugin))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
+        .insert_resource(LoadedScenario::from_file(scenario, path))
+        .insert_resource(battlemap::app::LaunchOptions { seed: Some(2026), ..Default::default() })
+        .init_resource::<CardsShown>()
+        .add_plugins((battlemap::app::headless_plugin, battlemap::app::input_plugin))
+        .add_systems(PostUpdate, (project_the_map_camera, count_cards_shown));
     for _ in 0..3 {
         app.update();
     }

@@ -232,7 +232,9 @@ fn click_tokens(
         let attacker = selection.0.filter(|&a| mode.picked_by(Some(a)).is_some());
         match pickable.under(&pointer, None) {
             // With an attack picked, a finger's first tap on another token aims at it.
-            Some(target) if attacker.is_some_and(|a| a != target) && fingers.in_use() && pointer.aimed != Some(target) => {
+            Some(target)
+                if attacker.is_some_and(|a| a != target) && fingers.in_use() && pointer.aimed != Some(target) =>
+            {
                 pointer.aimed = Some(target);
                 pointer.pressed_on_ground = false;
                 pointer.pressed_token = None;

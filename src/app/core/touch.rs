@@ -121,7 +121,11 @@ impl Gesture {
                     let (new_middle, new_span) = ((pa + pb) / 2.0, pa.distance(pb));
                     let zoom = if span > 1.0 && new_span > 1.0 { new_span / span } else { 1.0 };
                     if new_middle != middle || zoom != 1.0 {
-                        events.push(FingerEvent::PanZoom(PanZoom { pan: new_middle - middle, zoom, around: new_middle }));
+                        events.push(FingerEvent::PanZoom(PanZoom {
+                            pan: new_middle - middle,
+                            zoom,
+                            around: new_middle,
+                        }));
                     }
                     *self = Gesture::Pinch { a, b, middle: new_middle, span: new_span };
                 }
@@ -257,15 +261,11 @@ mod tests {
     #[test]
     fn a_finger_held_still_opens_the_card_once_and_a_moving_one_never() {
         let at = Vec2::new(10.0, 10.0);
-        let held = run(&[(&[(1, at)], &[], 0.0), (&[(1, at)], &[], 0.7), (&[(1, at)], &[], 0.9), (&[], &[(1, at)], 1.0)]);
+        let held =
+            run(&[(&[(1, at)], &[], 0.0), (&[(1, at)], &[], 0.7), (&[(1, at)], &[], 0.9), (&[], &[(1, at)], 1.0)]);
         assert_eq!(
             held,
-            [
-                FingerEvent::Press(at),
-                FingerEvent::Move(at),
-                FingerEvent::Cancel,
-                FingerEvent::LongPress(at),
-            ]
+            [FingerEvent::Press(at), FingerEvent::Move(at), FingerEvent::Cancel, FingerEvent::LongPress(at),]
         );
         let away = at + Vec2::X * 40.0;
         let moved = run(&[(&[(1, at)], &[], 0.0), (&[(1, away)], &[], 0.3), (&[(1, away)], &[], 1.0)]);

@@ -14,8 +14,6 @@ pub mod saves;
 
 use serde::{Deserialize, Serialize};
 
-use std::collections::HashSet;
-
 use super::advantage::Sources;
 use super::area::Volume;
 use super::conditions::{
@@ -31,7 +29,7 @@ use super::lattice::Segment;
 use super::light::{self, LightLevel, LightSource};
 use super::movement::{self, MoveError, Mover, Occupant, Path, Reach};
 use super::siege::{Siege, holds_creatures, shelter};
-use super::sight::{Cover, CoverContext, From, SightBoard, line_of_sight, unseen_cells};
+use super::sight::{Cover, CoverContext, From, SightBoard, line_of_sight, unseen_flags};
 use super::{Cell, Grid, Size, TerrainMap};
 
 /// Within this many feet (by [`Field::feet_between`]), creatures are adjacent: a prone target
@@ -334,36 +332,57 @@ impl<'a> Field<'a> {
     /// reaches, and under the facing rule its rear arc too (DMG "Optional Rule: Facing": "It can't
     /// see into its rear arc"). Its own space is never among them.
     pub fn unseen_cells(&self, viewer: &Fighter) -> Vec<Cell> {
+        let unseen = self.unseen_mask(viewer);
+        self.map.cells().zip(unseen).filter(|&(_, unseen)| unseen).map(|(c, _)| c).collect()
+    }
+
+    /// [`Self::unseen_cells`] as a flag per map cell (storage order).
+    fn unseen_mask(&self, viewer: &Fighter) -> Vec<bool> {
+        let own = |cell: Cell| viewer.cells.contains(&cell);
         if viewer.conditions.cannot_see() {
-            return self.map.cells().filter(|c| !viewer.cells.contains(c)).collect();
+            return self.map.cells().map(|c| !own(c)).collect();
         }
-        let mut unseen = unseen_cells(&self.sight_board(), &viewer.cells);
+        let within = self.light.as_ref().map(|levels| self.sight_reach(viewer, levels));
+        let mut unseen = unseen_flags(&self.sight_board(), &viewer.cells, within);
         if let Some(levels) = &self.light {
             // Cells in darkness as the viewer sees them are unseen too (SRD "Vision and Light"):
             // only a dark cell can be, and only darkvision needs its distance.
-            let mut hidden = vec![false; levels.len()];
-            for i in unseen.iter().filter_map(|&c| self.map.index_of(c)) {
-                hidden[i] = true;
-            }
-            let dark = |i: usize, cell: Cell| {
-                levels[i] == LightLevel::Dark
-                    && !hidden[i]
-                    && !viewer.cells.contains(&cell)
+            for ((cell, level), unseen) in self.map.cells().zip(levels).zip(unseen.iter_mut()) {
+                if *level == LightLevel::Dark
+                    && !*unseen
+                    && !own(cell)
                     && light::space_seen_in(self.map, levels, &viewer.cells, viewer.sheet.darkvision, &[cell])
                         == LightLevel::Dark
-            };
-            let dark: Vec<Cell> = self.map.cells().enumerate().filter(|&(i, c)| dark(i, c)).map(|(_, c)| c).collect();
-            unseen.extend(dark);
+                {
+                    *unseen = true;
+                }
+            }
         }
         if let Some(facer) = viewer.facer(self.rules) {
-            let hidden: HashSet<Cell> = unseen.iter().copied().collect();
-            let behind = self
-                .map
-                .cells()
-                .filter(|&c| !hidden.contains(&c) && arc_of_cell(self.grid(), &facer, c) == Some(Arc::Rear));
-            unseen.extend(behind.collect::<Vec<_>>());
+            for (cell, unseen) in self.map.cells().zip(unseen.iter_mut()) {
+                if !*unseen && arc_of_cell(self.grid(), &facer, cell) == Some(Arc::Rear) {
+                    *unseen = true;
+                }
+            }
         }
         unseen
+    }
+
+    /// How far, in cells, the sight sweep need look for `viewer` in a lit field: past the farthest
+    /// cell not in darkness and past its darkvision, everything is dark to it, unseen whatever
+    /// the lines. Steps are counted from its space; a centre `n` steps away is at most `2n` cells
+    /// from any corner of it, plus the space's own width, and a cell more for the corners.
+    fn sight_reach(&self, viewer: &Fighter, levels: &[LightLevel]) -> u32 {
+        let grid = self.grid();
+        let steps = |cell: Cell| viewer.cells.iter().map(|&v| grid.steps_between(v, cell)).min().unwrap_or(0);
+        let lit = self.map.cells().zip(levels).filter(|(_, l)| **l != LightLevel::Dark).map(|(c, _)| steps(c)).max();
+        let far = lit.unwrap_or(0).max(viewer.sheet.darkvision / 5 + 1);
+        let width = viewer
+            .cells
+            .iter()
+            .map(|&c| viewer.cells.iter().map(|&d| grid.steps_between(c, d)).max().unwrap_or(0))
+            .max();
+        far.saturating_mul(2).saturating_add(width.unwrap_or(0)).saturating_add(2)
     }
 
     /// Every creature and object an area holds: any cell of its space in the area, and its
@@ -407,17 +426,10 @@ impl<'a> Field<'a> {
     /// it, by [`Self::unseen_cells`] (terrain, facing, light and darkvision counted), or stands in
     /// it. The fog of war of the players' view.
     pub fn party_sight(&self) -> Vec<bool> {
-        let count = self.map.cells().count();
-        let mut seen = vec![false; count];
+        let mut seen = vec![false; self.map.cells().count()];
         for member in self.fighters.iter().filter(|f| f.sees_for_party()) {
-            let mut mine = vec![true; count];
-            for cell in self.unseen_cells(member) {
-                if let Some(i) = self.map.index_of(cell) {
-                    mine[i] = false;
-                }
-            }
-            for (seen, mine) in seen.iter_mut().zip(mine) {
-                *seen |= mine;
+            for (seen, unseen) in seen.iter_mut().zip(self.unseen_mask(member)) {
+                *seen |= !unseen;
             }
         }
         seen

@@ -699,3 +699,61 @@ fn a_guard_twenty_feet_up_is_twenty_feet_away_for_every_rule() {
     assert!(!holds(5), "a 5-ft sphere on the ground stops 5 ft up");
     assert!(holds(20), "a 20-ft sphere reaches 20 ft up");
 }
+
+mod dark_sight {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::rules::sight::unseen_cells;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// In a dark scene a viewer's sight sweep stops where nothing can be lit for it
+        /// (`Field::sight_reach`), and still finds exactly the cells of the plain definition:
+        /// unseen when no line reaches them (the whole map's sweep) or when they are dark as it
+        /// sees them (SRD "Vision and Light"), on squares and hexes, with walls, a lamp far off,
+        /// a torch, darkvision and a Large viewer.
+        #[test]
+        fn the_bounded_sweep_in_the_dark_sees_what_the_whole_one_does(
+            hex in any::<bool>(),
+            walls in proptest::collection::vec((0i32..40, 0i32..40), 0..160),
+            viewer in (5i32..35, 5i32..35),
+            large in any::<bool>(),
+            darkvision in prop_oneof![Just(0u32), Just(30), Just(60)],
+            torch in any::<bool>(),
+            lamp in (0i32..40, 0i32..40),
+        ) {
+            let grid = if hex { Grid::Hex(HexOrientation::PointyTop) } else { Grid::Square };
+            let mut rows = vec![vec!['.'; 40]; 40];
+            for (col, row) in walls {
+                rows[row as usize][col as usize] = '#';
+            }
+            let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let mut map = map(grid, &rows);
+            let at = grid.from_storage(viewer.0, viewer.1);
+            let size = if large { Size::Large } else { Size::Medium };
+            let mut me = sized("me", Side::Party, (at.x, at.y), size, grid);
+            for &cell in &me.cells {
+                map.set(cell, 0);
+            }
+            me.sheet.darkvision = darkvision;
+            me.sheet.light = torch.then_some(LightSource { bright: 20, dim: 20 });
+            let fighters = [me];
+            let lamps = [(grid.from_storage(lamp.0, lamp.1), LightSource { bright: 10, dim: 10 })];
+            let field = Field::new(&map, &fighters, FightRules { facing: false, ..RULES }).in_light(LightLevel::Dark, &lamps);
+            let me = &fighters[0];
+            let mut bounded = field.unseen_cells(me);
+            bounded.sort();
+            let no_line: HashSet<Cell> = unseen_cells(&field.sight_board(), &me.cells).into_iter().collect();
+            let mut plain: Vec<Cell> = map
+                .cells()
+                .filter(|c| !me.cells.contains(c))
+                .filter(|c| no_line.contains(c) || field.light_seen(me, &[*c]) == LightLevel::Dark)
+                .collect();
+            plain.sort();
+            prop_assert_eq!(bounded, plain);
+        }
+    }
+}
