@@ -105,6 +105,8 @@ pub enum PanelRequest {
     ToggleDiagonals,
     /// Switch the ruler on or off.
     ToggleRuler,
+    /// Pick up the DM's fog brush, or put it down.
+    FogBrush(Option<crate::app::core::requests::FogBrush>),
     /// Switch the shading of what the selected creature can't see.
     ToggleSight,
     /// Switch the area template tool on or off.

@@ -4,6 +4,7 @@
 use bevy_egui::egui::{self, Color32, RichText};
 
 use super::PanelRequest;
+use crate::app::core::requests::FogBrush;
 use crate::rules::{Cell, Grid};
 use crate::scenario::RuleOptions;
 
@@ -29,6 +30,8 @@ pub struct StatusView {
     pub turn: Option<(u32, String)>,
     /// The DM's view is up (else the players').
     pub dm: bool,
+    /// The DM's fog brush in hand, if any.
+    pub fog_brush: Option<FogBrush>,
     /// The map editor is open.
     pub editing: bool,
     /// Steps there are to undo and to redo.
@@ -130,6 +133,18 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
         if view.dm {
             if ui.button("Players' view").on_hover_text("Hide the DM's secrets again").clicked() {
                 requests.push(PanelRequest::Audience(false));
+            }
+            ui.label("Fog brush:");
+            for brush in FogBrush::ALL {
+                let mut on = view.fog_brush == Some(brush);
+                let hover = match brush {
+                    FogBrush::Reveal => "Drag over cells to show them to the players, whatever the party sees",
+                    FogBrush::Hide => "Drag over cells to keep them dark to the players, whatever the party sees",
+                    FogBrush::Clear => "Drag over cells to give them back to the party's sight",
+                };
+                if ui.toggle_value(&mut on, brush.name()).on_hover_text(hover).changed() {
+                    requests.push(PanelRequest::FogBrush(on.then_some(brush)));
+                }
             }
         } else {
             let switch =

@@ -154,3 +154,86 @@ fn the_fog_of_war_follows_the_party() {
     assert_ne!(explored, never_seen, "an explored cell is dimmed, not dark");
     assert!(app.world().get::<OutOfView>(far).is_some());
 }
+
+/// The DM's fog brush and the autosave (issue 30): in the DM's view a stroke of *Reveal* over the
+/// far goblin shows it and its cells to the players, and one of *Hide* darkens a cell the party
+/// sees; neither is a step to undo. The explored cells and both marks come back when the game is
+/// started again from its autosave, and *Clear* gives a cell back to the party's sight.
+#[test]
+fn the_dm_brushes_the_fog_and_the_autosave_keeps_it() {
+    use battlemap::app::LaunchOptions;
+    use battlemap::app::SessionPlace;
+    use battlemap::app::core::components::OutOfView;
+    use battlemap::app::core::history::History;
+    use battlemap::app::core::messages::{AudienceRequest, MoveToken, PickFogBrush};
+    use battlemap::app::core::pointer::PointerOnMap;
+    use battlemap::app::core::requests::FogBrush;
+    use battlemap::app::core::state::{FogMark, LoadedScenario, PartySight};
+    use battlemap::rules::Cell;
+    use bevy::prelude::*;
+
+    let path = super::scratch("fog-brush").join("hall.ron");
+    let text =
+        HALL.replace("darkvision: 60", "darkvision: 30").replace("at: (1, 1), speed: 30", "at: (1, 1), speed: 60");
+    std::fs::write(&path, text).expect("writes");
+    let start = |seed: u64| {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .insert_resource(LoadedScenario::from_file(Scenario::load(&path).expect("valid"), path.clone()))
+            .insert_resource(LaunchOptions { seed: Some(seed), session: SessionPlace::Beside, ..Default::default() })
+            .add_plugins(battlemap::app::headless_plugin);
+        for _ in 0..3 {
+            app.update();
+        }
+        app
+    };
+    let stroke = |app: &mut App, brush: FogBrush, cell: Cell| {
+        send(app, PickFogBrush(Some(brush)));
+        app.world_mut().resource_mut::<PointerOnMap>().cell = Some(cell);
+        app.world_mut().resource_mut::<ButtonInput<MouseButton>>().press(MouseButton::Left);
+        app.update();
+        app.world_mut().resource_mut::<ButtonInput<MouseButton>>().release(MouseButton::Left);
+        app.update();
+        app.world_mut().resource_mut::<PointerOnMap>().cell = None;
+    };
+
+    let mut app = start(1);
+    let map = app.world().resource::<LoadedScenario>().scenario.map.clone();
+    let index = |x, y| map.index_of(Cell::new(x, y)).expect("on the map");
+    let (far, tam) = (super::headless::entity_of(&mut app, "far"), super::headless::entity_of(&mut app, "tam"));
+    send(&mut app, MoveToken::new(tam, Cell::new(7, 1)));
+    send(&mut app, MoveToken::new(tam, Cell::new(1, 1)));
+    let steps = app.world().resource::<History>().undo.len();
+    assert!(app.world().get::<OutOfView>(far).is_some(), "the far goblin is out of the party's sight");
+    let explored = app.world().resource::<PartySight>().explored.clone();
+    assert!(explored[index(12, 1)], "the torch walked by lit it");
+
+    send(&mut app, AudienceRequest { dm: true });
+    stroke(&mut app, FogBrush::Reveal, Cell::new(12, 1));
+    stroke(&mut app, FogBrush::Hide, Cell::new(3, 1));
+    send(&mut app, AudienceRequest { dm: false });
+    let sight = app.world().resource::<PartySight>().clone();
+    assert!(sight.shown(index(13, 0)) && !sight.visible[index(13, 0)], "revealed with its neighbours, not seen now");
+    assert!(!sight.shown(index(3, 1)) && sight.visible[index(3, 1)], "hidden though the party sees it");
+    assert!(sight.shown(index(1, 0)) && !sight.shown(index(4, 2)), "the brush is three cells wide");
+    assert!(app.world().get::<OutOfView>(far).is_none(), "the revealed goblin is shown to the players");
+    assert_eq!(app.world().resource::<History>().undo.len(), steps, "a stroke is no step to undo");
+    stroke(&mut app, FogBrush::Reveal, Cell::new(9, 1));
+    assert_eq!(
+        app.world().resource::<PartySight>().marks[index(9, 1)],
+        None,
+        "the brush is put down in the players' view"
+    );
+
+    let mut again = start(2);
+    again.update();
+    let restored = again.world().resource::<PartySight>().clone();
+    assert_eq!(restored.explored, sight.explored, "the explored cells come back with the autosave");
+    assert_eq!(restored.marks, sight.marks, "and the DM's marks");
+    assert_eq!(restored.marks[index(12, 1)], Some(FogMark::Revealed));
+    let far = super::headless::entity_of(&mut again, "far");
+    assert!(again.world().get::<OutOfView>(far).is_none());
+    send(&mut again, AudienceRequest { dm: true });
+    stroke(&mut again, FogBrush::Clear, Cell::new(3, 1));
+    assert!(again.world().resource::<PartySight>().shown(index(3, 1)), "cleared: the party's sight again");
+}

@@ -193,6 +193,7 @@ fn status() -> StatusView {
         chase_open: false,
         turn: Some((2, "Brom".into())),
         dm: false,
+        fog_brush: None,
         editing: false,
         undo: 3,
         redo: 0,

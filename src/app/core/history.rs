@@ -27,7 +27,8 @@ pub const MAX_UNDO: usize = 200;
 /// Everything a change in play or in the editor can touch, by token id (entities change when the
 /// map is rebuilt): the board as a scenario (terrain, and every token where it stands now with its
 /// hit points, conditions and siege state), each token's turn, the initiative, the chase, and the
-/// reaction prompts waiting (none in a step to undo: a step ends when its prompts are answered).
+/// reaction prompts waiting (none in a step to undo: a step ends when its prompts are answered),
+/// and the fog of war's explored cells and the DM's marks.
 /// The dice and the roll log are not in it: undo never takes a roll back.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
@@ -38,6 +39,92 @@ pub struct Snapshot {
     pub chase: Option<Chases>,
     pub awaiting_handover: bool,
     pub reactions: SavedReactions,
+    pub fog: SavedFog,
+}
+
+impl Snapshot {
+    /// Whether `other` differs from this one in the fog alone (a step's sight found a frame late,
+    /// a stroke of the DM's brush): it is no step of its own to undo.
+    pub fn differs_in_fog_alone(&self, other: &Snapshot) -> bool {
+        self.fog != other.fog && *self == Snapshot { fog: self.fog.clone(), ..other.clone() }
+    }
+}
+
+/// The fog of war as the autosave keeps it: the cells the party has explored, four cells to a
+/// hexadecimal digit in the map's storage order (the first cell the digit's lowest bit), and the
+/// cells the DM revealed or hid.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SavedFog {
+    pub explored: String,
+    pub revealed: Vec<crate::rules::Cell>,
+    pub hidden: Vec<crate::rules::Cell>,
+}
+
+impl SavedFog {
+    pub fn is_empty(&self) -> bool {
+        *self == SavedFog::default()
+    }
+
+    /// The fog of `sight` on `map`.
+    pub fn of(sight: &super::state::PartySight, map: &crate::rules::TerrainMap) -> Self {
+        use super::state::FogMark;
+        let explored = if sight.explored.iter().any(|&e| e) {
+            sight
+                .explored
+                .chunks(4)
+                .map(|bits| {
+                    let digit = bits.iter().enumerate().fold(0u32, |d, (i, &b)| d | (u32::from(b) << i));
+                    char::from_digit(digit, 16).unwrap_or('0')
+                })
+                .collect()
+        } else {
+            String::new()
+        };
+        let marked =
+            |mark: FogMark| map.cells().zip(&sight.marks).filter(|(_, m)| **m == Some(mark)).map(|(c, _)| c).collect();
+        SavedFog { explored, revealed: marked(FogMark::Revealed), hidden: marked(FogMark::Hidden) }
+    }
+
+    /// The explored cells and the DM's marks on `map`, or why they don't fit it.
+    pub fn on(
+        &self,
+        map: &crate::rules::TerrainMap,
+    ) -> Result<(Vec<bool>, Vec<Option<super::state::FogMark>>), FogMisfit> {
+        use super::state::FogMark;
+        let count = map.cells().count();
+        if self.explored.len() > count.div_ceil(4) {
+            return Err(FogMisfit::TooManyCells);
+        }
+        let mut explored = vec![false; count];
+        for (i, digit) in self.explored.chars().enumerate() {
+            let bits = digit.to_digit(16).ok_or(FogMisfit::NotHex(digit))?;
+            for bit in 0..4 {
+                if let Some(cell) = explored.get_mut(i * 4 + bit) {
+                    *cell = bits & (1 << bit) != 0;
+                }
+            }
+        }
+        let mut marks = vec![None; count];
+        for (cells, mark) in [(&self.revealed, FogMark::Revealed), (&self.hidden, FogMark::Hidden)] {
+            for &cell in cells {
+                let i = map.index_of(cell).ok_or(FogMisfit::OffTheMap(cell))?;
+                marks[i] = Some(mark);
+            }
+        }
+        Ok((explored, marks))
+    }
+}
+
+/// Why a saved fog doesn't fit its map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FogMisfit {
+    #[error("the fog's explored cells are more than the map has")]
+    TooManyCells,
+    #[error("the fog's explored cells hold {0:?}, which is not a hexadecimal digit")]
+    NotHex(char),
+    #[error("the fog marks the cell {0}, off the map")]
+    OffTheMap(crate::rules::Cell),
 }
 
 /// The reaction prompts waiting (`core::state::Reactions`), by id: autosaved while they wait, so

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
-use super::requests::{ChaseRequest, EditRequest, SaveSettings, TemplateSettings};
+use super::requests::{ChaseRequest, EditRequest, FogBrush, SaveSettings, TemplateSettings};
 use crate::rules::Cell;
 use crate::rules::conditions::Condition;
 use crate::rules::economy::{Action, Readied};
@@ -43,7 +43,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<TemplateRequest>()
         .add_message::<AudienceRequest>()
         .add_message::<FitMap>()
-        .add_message::<ShowCard>();
+        .add_message::<ShowCard>()
+        .add_message::<PickFogBrush>();
 }
 
 /// Asks to open a scenario file, or (`path: None`) to read the current one again.
@@ -361,3 +362,7 @@ pub struct FitMap;
 /// Asks to show the selected token's card (a long press on a touch screen): its panel unfolds.
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct ShowCard;
+
+/// Picks the DM's fog brush, or puts it down (`None`).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PickFogBrush(pub Option<FogBrush>);

@@ -54,6 +54,8 @@ pub struct PointerClaim(pub Option<Tool>);
 pub enum Tool {
     Ruler,
     Template,
+    /// The DM's fog brush.
+    FogBrush,
 }
 
 impl PointerClaim {

@@ -150,3 +150,27 @@ impl Default for SaveSettings {
         }
     }
 }
+
+/// The DM's fog brush (in the DM's view): what a stroke does to the players' view of the cells it
+/// covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FogBrush {
+    /// Shown to the players whatever the party sees: a map handed over, a scrying.
+    Reveal,
+    /// Kept dark to the players whatever the party sees.
+    Hide,
+    /// Back to the party's own sight.
+    Clear,
+}
+
+impl FogBrush {
+    pub const ALL: [FogBrush; 3] = [FogBrush::Reveal, FogBrush::Hide, FogBrush::Clear];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FogBrush::Reveal => "Reveal",
+            FogBrush::Hide => "Hide",
+            FogBrush::Clear => "Clear",
+        }
+    }
+}

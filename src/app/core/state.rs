@@ -209,20 +209,50 @@ impl ShadeLayer {
 }
 
 /// What the party sees (the fog of war), per map cell in storage order: the cells some creature
-/// of the party sees now (`Field::party_sight`), and every cell seen since the scene began.
-/// Written by the fog feature; the audience and the board read it. Empty until first found.
+/// of the party sees now (`Field::party_sight`), every cell seen since the scene began, and the
+/// DM's marks. Written by the fog feature (the session restores the explored cells and the marks);
+/// the audience and the board read it. Empty until first found.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct PartySight {
     pub visible: Vec<bool>,
     pub explored: Vec<bool>,
+    /// The DM's hand on the fog: a cell revealed to the players or hidden from them whatever the
+    /// party sees (empty, or `None` for a cell: the party's sight decides).
+    pub marks: Vec<Option<FogMark>>,
+}
+
+/// What the DM's fog brush left on a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FogMark {
+    Revealed,
+    Hidden,
 }
 
 impl PartySight {
-    /// Whether the party sees any cell of `space` now (everything, before it is first found).
+    /// Whether the players see the cell with this index now: revealed by the DM, or seen by the
+    /// party and not hidden by the DM (everything, before the party's sight is first found).
+    pub fn shown(&self, index: usize) -> bool {
+        match self.marks.get(index).copied().flatten() {
+            Some(FogMark::Revealed) => true,
+            Some(FogMark::Hidden) => false,
+            None => self.visible.get(index).copied().unwrap_or(self.visible.is_empty()),
+        }
+    }
+
+    /// Whether the players have seen the cell with this index: explored, or revealed.
+    pub fn explored(&self, index: usize) -> bool {
+        self.explored.get(index).copied().unwrap_or(false) || self.marks.get(index) == Some(&Some(FogMark::Revealed))
+    }
+
+    /// Whether the players see any cell of `space` now (everything, before it is first found).
     pub fn sees_any(&self, map: &crate::rules::TerrainMap, space: &[Cell]) -> bool {
-        self.visible.is_empty() || space.iter().any(|&c| map.index_of(c).is_some_and(|i| self.visible[i]))
+        self.visible.is_empty() || space.iter().any(|&c| map.index_of(c).is_some_and(|i| self.shown(i)))
     }
 }
+
+/// The DM's fog brush in hand, if any (the fog feature keeps it; the status bar shows it).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FogBrushInHand(pub Option<crate::app::core::requests::FogBrush>);
 
 impl CellShades {
     /// The cells of `layer`.

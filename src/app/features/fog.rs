@@ -2,27 +2,43 @@
 //! light and darkvision counted), kept in [`PartySight`] after every move, turn and edit, and
 //! shaded on the board: in the players' view a cell seen before but not now is dimmed, one never
 //! seen is dark; the DM's view tints what the party doesn't see, lightly. The audience feature
-//! keeps creatures outside the party's sight out of the players' view.
+//! keeps creatures outside the party's sight out of the players' view. In the DM's view, the fog
+//! brush reveals cells to the players or hides them whatever the party sees, or gives them back
+//! to the party's sight; the explored cells and the marks are autosaved with the game.
 
 use bevy::prelude::*;
 
-use crate::app::core::messages::ScenarioChanged;
+use crate::app::core::messages::{PickFogBrush, Restored, ScenarioChanged};
 use crate::app::core::options::LaunchOptions;
+use crate::app::core::pointer::{PointerClaim, PointerOnMap, Tool};
+use crate::app::core::requests::FogBrush;
 use crate::app::core::schedule::AppSystems;
-use crate::app::core::state::{Audience, CellShades, PartySight, ShadeLayer};
+use crate::app::core::state::{
+    Audience, CellShades, FogBrushInHand, FogMark, LoadedScenario, PartySight, RedrawFrames, ShadeLayer,
+};
 use crate::app::core::tokens::Battlefield;
 use crate::rules::Cell;
 use crate::rules::fight::Fighter;
+use crate::scenario::edit;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<PartySight>().init_resource::<SightKey>().add_systems(
+    app.init_resource::<PartySight>().init_resource::<SightKey>().init_resource::<FogBrushInHand>().add_systems(
         Update,
         (
             forget_explored.run_if(on_message::<ScenarioChanged>).in_set(AppSystems::Build),
+            find_sight_again.run_if(on_message::<Restored>).in_set(AppSystems::Build),
+            pick_brush.in_set(AppSystems::Apply),
+            brush_strokes.in_set(AppSystems::Input),
             (follow_party_sight, shade_fog).chain().in_set(AppSystems::Follow).run_if(fog_is_on),
         ),
     );
 }
+
+/// The DM's view of a cell the DM hid from the players.
+const HIDDEN_BY_DM: Color = Color::srgba(0.45, 0.05, 0.1, 0.38);
+
+/// The brush covers a cell and its neighbours (a 3-cell square, or a hex and its ring).
+const BRUSH_SIZE: u32 = 2;
 
 /// What the party's sight was last found for: each fighter's place and state as the rules read
 /// it, and the map's terrain (so a move, a turn, a condition, a light or an edit finds it again).
@@ -37,6 +53,72 @@ fn fog_is_on(launch: Option<Res<LaunchOptions>>) -> bool {
 fn forget_explored(mut sight: ResMut<PartySight>, mut key: ResMut<SightKey>) {
     *sight = PartySight::default();
     *key = SightKey::default();
+}
+
+/// The map was rebuilt from a snapshot (with its explored cells and marks): the party's sight is
+/// found again.
+fn find_sight_again(mut key: ResMut<SightKey>) {
+    *key = SightKey::default();
+}
+
+/// Picks up or puts down the DM's brush: only in the DM's view, and put down when the players'
+/// view comes back. While in hand it has the map's left button.
+fn pick_brush(
+    mut picks: MessageReader<PickFogBrush>,
+    audience: Res<Audience>,
+    mut hand: ResMut<FogBrushInHand>,
+    mut claim: ResMut<PointerClaim>,
+) {
+    let mut wanted = hand.0;
+    for pick in picks.read() {
+        wanted = pick.0;
+    }
+    if !audience.dm {
+        wanted = None;
+    }
+    if hand.0 != wanted {
+        hand.0 = wanted;
+        PointerClaim::set(&mut claim, Tool::FogBrush, wanted.is_some());
+    }
+}
+
+/// A stroke of the brush: every cell it passes over, with its neighbours, is marked.
+fn brush_strokes(
+    hand: Res<FogBrushInHand>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    pointer: Res<PointerOnMap>,
+    loaded: Res<LoadedScenario>,
+    mut sight: ResMut<PartySight>,
+    mut last: Local<Option<Cell>>,
+    mut redraw: ResMut<RedrawFrames>,
+) {
+    let (Some(brush), Some(cell)) = (hand.0, pointer.cell.filter(|_| buttons.pressed(MouseButton::Left))) else {
+        *last = None;
+        return;
+    };
+    if *last == Some(cell) {
+        return;
+    }
+    let map = &loaded.scenario.map;
+    let grid = map.grid();
+    let count = map.cells().count();
+    let mark = match brush {
+        FogBrush::Reveal => Some(FogMark::Revealed),
+        FogBrush::Hide => Some(FogMark::Hidden),
+        FogBrush::Clear => None,
+    };
+    let centres = last.map_or_else(|| vec![cell], |from| edit::stroke(grid, from, cell));
+    let cells = centres.into_iter().flat_map(|c| edit::brush(grid, c, BRUSH_SIZE));
+    let indices: Vec<usize> = cells.filter_map(|c| map.index_of(c)).collect();
+    if sight.marks.len() != count || indices.iter().any(|&i| sight.marks[i] != mark) {
+        let marks = &mut sight.marks;
+        marks.resize(count, None);
+        for i in indices {
+            marks[i] = mark;
+        }
+        redraw.at_least(2);
+    }
+    *last = Some(cell);
 }
 
 /// Finds what the party sees when anything that could change it has changed.
@@ -77,9 +159,17 @@ fn shade_fog(
     };
     let fog: Vec<(Cell, Color)> = map
         .cells()
-        .zip(sight.visible.iter().zip(&sight.explored))
-        .filter(|(_, (visible, _))| !**visible)
-        .map(|(c, (_, explored))| (c, if *explored { dimmed } else { dark }))
+        .enumerate()
+        .filter(|&(i, _)| !sight.shown(i))
+        .map(|(i, c)| {
+            let hidden_by_dm = sight.marks.get(i) == Some(&Some(FogMark::Hidden));
+            let shade = match (audience.dm, hidden_by_dm, sight.explored(i)) {
+                (true, true, _) => HIDDEN_BY_DM,
+                (_, false, true) => dimmed,
+                _ => dark,
+            };
+            (c, shade)
+        })
         .collect();
     if shades.layer(ShadeLayer::Fog) != fog.as_slice() {
         shades.set(ShadeLayer::Fog, fog);

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::journal::{self, Journal, JournalEnd, journal_path};
 use crate::app::core::dice::{Dice, RollRecord};
-use crate::app::core::history::{History, SavedReactions, Snapshot, TokenState, TurnState};
+use crate::app::core::history::{History, SavedFog, SavedReactions, Snapshot, TokenState, TurnState};
 use crate::app::core::messages::{SaveScenario, ScenarioChanged};
 use crate::app::core::notice::{Notice, Said};
 use crate::app::core::options::LaunchOptions;
@@ -112,6 +112,9 @@ pub struct SessionFile {
     /// The reaction prompts waiting when it was written.
     #[serde(default, skip_serializing_if = "SavedReactions::is_empty")]
     pub reactions: SavedReactions,
+    /// The fog of war: the cells the party explored and the DM's marks.
+    #[serde(default, skip_serializing_if = "SavedFog::is_empty")]
+    pub fog: SavedFog,
 }
 
 /// A session file read back and checked.
@@ -149,6 +152,7 @@ impl SessionFile {
             chase: snapshot.chase.clone(),
             awaiting_handover: snapshot.awaiting_handover,
             reactions: snapshot.reactions.clone(),
+            fog: snapshot.fog.clone(),
         }
     }
 
@@ -225,6 +229,7 @@ impl SessionFile {
             chase,
             awaiting_handover: saved.awaiting_handover,
             reactions: saved.reactions.clone(),
+            fog: saved.fog.clone(),
         };
         Ok(Saved { file: saved, snapshot, inline_log })
     }
@@ -245,6 +250,7 @@ impl SessionFile {
         if let Some(id) = unknown {
             return Err(Unplayable::UnknownToken(id.clone()));
         }
+        self.fog.on(&board.map)?;
         if self.initiative.current.is_some_and(|i| i >= self.initiative.entries.len()) {
             return Err(Unplayable::CurrentPastTheOrder);
         }
@@ -328,6 +334,8 @@ pub enum Unplayable {
     TurnOutOfBounds(String),
     #[error("{0}")]
     Chase(Box<crate::rules::chase::SavedChaseError>),
+    #[error("{0}")]
+    Fog(#[from] crate::app::core::history::FogMisfit),
 }
 
 /// `Ctrl+S` saves the scene to its file.

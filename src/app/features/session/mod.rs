@@ -14,7 +14,7 @@ use crate::app::core::chase::ChaseRun;
 use crate::app::core::components::*;
 use crate::app::core::dice::{Dice, RollRecord};
 use crate::app::core::history::{
-    History, Pending, SavedInterruption, SavedReactions, SavedReadied, Snapshot, TokenState, TurnState,
+    History, Pending, SavedFog, SavedInterruption, SavedReactions, SavedReadied, Snapshot, TokenState, TurnState,
 };
 use crate::app::core::layout::{BoardLayout, MapLayout};
 use crate::app::core::messages::{HistoryRequest, Restored, ScenarioChanged, TerrainEdited};
@@ -22,7 +22,7 @@ use crate::app::core::notice::{Notice, Said};
 use crate::app::core::pointer::MapKeys;
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{
-    Interrupted, LoadedScenario, Reactions, ReadiedOffer, RedrawFrames, Selection, StepUnderWay,
+    Interrupted, LoadedScenario, PartySight, Reactions, ReadiedOffer, RedrawFrames, Selection, StepUnderWay,
 };
 use crate::app::core::tokens::{TokenIndex, spawn_all};
 use crate::app::core::turns::Turns;
@@ -203,6 +203,7 @@ pub fn capture(world: &mut World) -> Snapshot {
     let run = world.resource::<ChaseRun>();
     let (chase, awaiting_handover) = (run.chases.clone(), run.awaiting_handover);
     let reactions = saved_reactions(world.resource::<Reactions>(), name_of);
+    let fog = SavedFog::of(world.resource::<PartySight>(), &world.resource::<LoadedScenario>().scenario.map);
     // The board keeps the static parts as loaded; the creatures' places are the live ones.
     board.tokens.retain(|t| tokens.contains_key(&t.id));
     // The scene's chase keeps its own copy of the local creature's sheet: as it is now.
@@ -211,7 +212,7 @@ pub fn capture(world: &mut World) -> Snapshot {
     {
         *sheet = token.sheet();
     }
-    Snapshot { board, tokens, turn, initiative, chase, awaiting_handover, reactions }
+    Snapshot { board, tokens, turn, initiative, chase, awaiting_handover, reactions, fog }
 }
 
 /// The prompts waiting, by id (a prompt naming a token that is gone is left out).
@@ -320,6 +321,13 @@ pub fn restore(world: &mut World, snapshot: &Snapshot) {
     world.resource_mut::<ChaseRun>().restore(snapshot.chase.clone(), snapshot.awaiting_handover);
     *world.resource_mut::<Reactions>() = waiting_reactions(&snapshot.reactions, &index);
     world.resource_mut::<Selection>().0 = entity_of(&selected);
+    // The fog as it was (the party's sight now is found again after `Restored`); a session file's
+    // fog was checked against its board when read.
+    if let Ok((explored, marks)) = snapshot.fog.on(&snapshot.board.map) {
+        let mut sight = world.resource_mut::<PartySight>();
+        sight.explored = explored;
+        sight.marks = marks;
+    }
     world.write_message(Restored);
     world.resource_mut::<RedrawFrames>().at_least(3);
 }
@@ -362,9 +370,11 @@ fn notice_changes(
     turns: Res<Turns>,
     chase: Res<ChaseRun>,
     step: Res<StepUnderWay>,
+    fog: Res<PartySight>,
     mut history: ResMut<History>,
 ) {
-    let resources = loaded.is_changed() || turns.is_changed() || chase.is_changed() || step.is_changed();
+    let resources =
+        loaded.is_changed() || turns.is_changed() || chase.is_changed() || step.is_changed() || fog.is_changed();
     let touched = resources || !changed.is_empty() || unhidden.read().count() > 0 || wiped.read().count() > 0;
     if touched || history.current.is_none() {
         history.touched = true;
@@ -402,6 +412,11 @@ fn record_changes(world: &mut World) {
         return;
     }
     if history.current.as_ref() == Some(&snapshot) {
+        return;
+    }
+    if let Some(current) = history.current.as_mut().filter(|c| c.differs_in_fog_alone(&snapshot)) {
+        *current = snapshot;
+        history.unsaved = true;
         return;
     }
     if let Some(before) = history.current.replace(snapshot) {

@@ -14,7 +14,9 @@ use crate::app::core::notice::Notice;
 use crate::app::core::options::{LaunchOptions, Part};
 use crate::app::core::pointer::{MapViewRect, PointerOnMap, toggle_key};
 use crate::app::core::schedule::AppSystems;
-use crate::app::core::state::{AttackMode, Audience, GridVisible, LoadedScenario, Reactions, Selection};
+use crate::app::core::state::{
+    AttackMode, Audience, FogBrushInHand, GridVisible, LoadedScenario, Reactions, Selection,
+};
 use crate::app::core::tokens::Battlefield;
 use crate::app::core::turns::Turns;
 use crate::app::features::chase::ChaseScreens;
@@ -228,6 +230,7 @@ struct Tools<'w> {
     attack_mode: Res<'w, AttackMode>,
     attack_preview: Res<'w, AttackPreview>,
     siege_card: Res<'w, siege_card::SiegeCard>,
+    fog_brush: Res<'w, FogBrushInHand>,
 }
 
 /// What is typed into the panels, kept between frames.
@@ -428,6 +431,7 @@ fn status_view(tokens: &Roster, seen: &Seen, tools: &Tools) -> StatusView {
         chase_open: tools.chase.setup_open,
         turn: active_name.map(|name| (seen.turns.round(), name)),
         dm: seen.audience.dm,
+        fog_brush: tools.fog_brush.0,
         editing: *seen.mode.get() == AppMode::Edit,
         undo: tools.history.undo.len(),
         redo: tools.history.redo.len(),

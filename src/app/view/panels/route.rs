@@ -28,6 +28,7 @@ pub(super) struct Requests<'w> {
     edits: MessageWriter<'w, EditMessage>,
     save: MessageWriter<'w, SaveScenario>,
     effects: MessageWriter<'w, EffectRequest>,
+    fog_brush: MessageWriter<'w, PickFogBrush>,
 }
 
 /// What the routing needs to know of the screen now.
@@ -94,6 +95,9 @@ impl Requests<'_> {
             PanelRequest::ToggleSight => self.toggle(Toggle::SightOverlay),
             PanelRequest::ToggleDice => self.toggle(Toggle::DicePanel),
             PanelRequest::ToggleRuler => self.toggle(Toggle::Ruler),
+            PanelRequest::FogBrush(brush) => {
+                self.fog_brush.write(PickFogBrush(brush));
+            }
             PanelRequest::ToggleTemplate => self.toggle(Toggle::Template),
             PanelRequest::ToggleEditor => self.toggle(Toggle::Editor),
             PanelRequest::ToggleChase => {
