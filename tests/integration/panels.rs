@@ -221,6 +221,37 @@ fn the_status_bar_shows_the_rules_and_toggles_the_grid() {
     assert!(harness.state().1.contains(&PanelRequest::ShowGrid(false)), "{:?}", harness.state().1);
 }
 
+/// On a touch screen the panels' buttons are a finger's height (issue 30, "Touch"), and a tap on
+/// one still asks for what it says; with the mouse's style they are smaller.
+#[test]
+fn the_buttons_are_finger_sized_for_a_touch_screen() {
+    use battlemap::ui::style::{FINGER_HEIGHT, finger_sized};
+    for fingers in [false, true] {
+        let mut harness = Harness::new_ui_state(
+            move |ui, (edit, requests): &mut (StatusEdit, Vec<PanelRequest>)| {
+                if fingers {
+                    finger_sized(ui.style_mut());
+                }
+                requests.extend(status_bar(ui, &status(), edit));
+            },
+            (StatusEdit::default(), Vec::new()),
+        );
+        harness.run();
+        let heights: Vec<f32> = ["Next turn (N)", "Ruler (R)", "Fit map (F)", "Open", "Save"]
+            .iter()
+            .map(|label| harness.get_by_label(label).rect().height())
+            .collect();
+        if fingers {
+            assert!(heights.iter().all(|&h| h >= FINGER_HEIGHT), "{heights:?}");
+        } else {
+            assert!(heights.iter().all(|&h| h < FINGER_HEIGHT * 0.75), "{heights:?}");
+        }
+        harness.get_by_label("Next turn (N)").click();
+        harness.run();
+        assert_eq!(harness.state().1, vec![PanelRequest::NextTurn]);
+    }
+}
+
 #[test]
 fn typing_a_path_and_pressing_open_asks_for_it() {
     let mut harness = Harness::new_ui_state(

@@ -200,12 +200,14 @@ pub enum ShadeLayer {
     Flanking,
     /// The cells the area template covers.
     Area,
+    /// The scene's light: dim light shaded, darkness darker (what darkvision sees of it).
+    Light,
     /// The fog of war: what the party doesn't see now (dimmed) or never saw (dark).
     Fog,
 }
 
 impl ShadeLayer {
-    pub const COUNT: usize = 6;
+    pub const COUNT: usize = 7;
 }
 
 /// What the party sees (the fog of war), per map cell in storage order: the cells some creature
@@ -219,6 +221,8 @@ pub struct PartySight {
     /// The DM's hand on the fog: a cell revealed to the players or hidden from them whatever the
     /// party sees (empty, or `None` for a cell: the party's sight decides).
     pub marks: Vec<Option<FogMark>>,
+    /// The light of each cell as the scene is lit (empty in a bright scene).
+    pub light: Vec<crate::rules::light::LightLevel>,
 }
 
 /// What the DM's fog brush left on a cell.

@@ -152,6 +152,8 @@ pub struct Fingers {
     /// Where the last finger touched, while the mouse has not moved since: the pointer's place
     /// (so a tapped target stays under the pointer, its ruling shown, until the next tap).
     pub at: Option<Vec2>,
+    /// A finger has touched the screen: the panels take finger-sized buttons.
+    pub touched: bool,
 }
 
 impl Fingers {
@@ -197,6 +199,7 @@ pub fn read_fingers(
         match event {
             FingerEvent::Press(at) => {
                 fingers.at = Some(at);
+                fingers.touched = true;
                 buttons.press(MouseButton::Left);
             }
             FingerEvent::Move(at) => {

@@ -19,6 +19,7 @@ use crate::app::core::state::{
 use crate::app::core::tokens::Battlefield;
 use crate::rules::Cell;
 use crate::rules::fight::Fighter;
+use crate::rules::light::LightLevel;
 use crate::scenario::edit;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -33,6 +34,11 @@ pub(crate) fn plugin(app: &mut App) {
         ),
     );
 }
+
+/// Dim light (lightly obscured) and darkness (heavily obscured: seen only by darkvision, as dim
+/// light in shades of grey), over the terrain.
+const DIM_LIGHT: Color = Color::srgba(0.02, 0.03, 0.12, 0.45);
+const DARKNESS: Color = Color::srgba(0.0, 0.0, 0.04, 0.68);
 
 /// The DM's view of a cell the DM hid from the players.
 const HIDDEN_BY_DM: Color = Color::srgba(0.45, 0.05, 0.1, 0.38);
@@ -131,7 +137,12 @@ fn follow_party_sight(battlefield: Battlefield, mut key: ResMut<SightKey>, mut s
         return;
     }
     *key = now;
-    let visible = fighters.field(battlefield.scenario()).party_sight();
+    let field = fighters.field(battlefield.scenario());
+    let visible = field.party_sight();
+    let lit = field.light_levels().map(<[LightLevel]>::to_vec).unwrap_or_default();
+    if sight.light != lit {
+        sight.light = lit;
+    }
     if sight.explored.len() != visible.len() {
         sight.explored = vec![false; visible.len()];
     }
@@ -171,6 +182,19 @@ fn shade_fog(
             (c, shade)
         })
         .collect();
+    // Dim light and darkness, where the players see them (the fog covers the rest).
+    let light: Vec<(Cell, Color)> = map
+        .cells()
+        .zip(&sight.light)
+        .filter_map(|(c, level)| match level {
+            LightLevel::Bright => None,
+            LightLevel::Dim => Some((c, DIM_LIGHT)),
+            LightLevel::Dark => Some((c, DARKNESS)),
+        })
+        .collect();
+    if shades.layer(ShadeLayer::Light) != light.as_slice() {
+        shades.set(ShadeLayer::Light, light);
+    }
     if shades.layer(ShadeLayer::Fog) != fog.as_slice() {
         shades.set(ShadeLayer::Fog, fog);
     }

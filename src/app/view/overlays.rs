@@ -1,5 +1,6 @@
 //! Gizmo overlays of the tools: a drag's path with the opportunity attacks it would provoke, the
-//! cover ruling's lines, the ruler's legs and the area template's origin and direction.
+//! cover ruling's lines, the ruler's legs and the area template's origin and direction, and in the
+//! DM's view of a lit scene the radii of its lights.
 
 use bevy::prelude::*;
 
@@ -7,6 +8,7 @@ use crate::app::core::components::{OutOfView, Position, Size};
 use crate::app::core::layout::{MapLayout, PIXELS_PER_UNIT};
 use crate::app::core::pointer::PointerOnMap;
 use crate::app::core::schedule::AppSystems;
+use crate::app::core::state::{Audience, LoadedScenario};
 use crate::app::core::tokens::TokenIndex;
 use crate::app::features::movement::{Dragging, Preview};
 use crate::app::features::ruler::Ruler;
@@ -14,10 +16,44 @@ use crate::app::features::sight::CoverPreview;
 use crate::app::features::template::{TemplateTool, shown_origin};
 use crate::rules::Cell;
 use crate::rules::lattice::Point;
+use crate::rules::light::LightLevel;
 use crate::rules::sight::Blocker;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (draw_drag_path, draw_cover_lines, draw_ruler, draw_template).in_set(AppSystems::Show));
+    app.add_systems(
+        Update,
+        (draw_drag_path, draw_cover_lines, draw_ruler, draw_template, draw_light_radii).in_set(AppSystems::Show),
+    );
+}
+
+/// In the DM's view of a scene that is not brightly lit: each light's bright radius and the outer
+/// edge of its dim light, around the lamp's cell or the space of the creature or object carrying
+/// it, where it stands now (SRD "Vision and Light"; walls cast the shadows the shading shows).
+fn draw_light_radii(
+    mut gizmos: Gizmos,
+    layout: Option<Res<MapLayout>>,
+    loaded: Res<LoadedScenario>,
+    audience: Res<Audience>,
+    index: Res<TokenIndex>,
+    places: Query<(&Position, &Size)>,
+) {
+    let scenario = &loaded.scenario;
+    let Some(layout) = layout.filter(|_| audience.dm && scenario.light != LightLevel::Bright) else { return };
+    let layout = layout.0;
+    let carried = scenario.tokens.iter().filter_map(|token| {
+        let (position, size) = places.get(index.entity(&token.id)?).ok()?;
+        Some((layout.middle(&size.cells(layout.grid, position.0)), token.light?))
+    });
+    let lamps = scenario.lights.iter().map(|(cell, light)| (layout.world(*cell), *light));
+    // One step between neighbouring centres is 5 ft.
+    let step = layout.world(Cell::new(1, 0)).distance(layout.world(Cell::new(0, 0)));
+    for (centre, light) in lamps.chain(carried) {
+        let feet = |f: u32| (f as f32 / 5.0 + 0.5) * step;
+        if light.bright > 0 {
+            gizmos.circle_2d(centre, feet(light.bright), Color::srgba(1.0, 0.85, 0.4, 0.9));
+        }
+        gizmos.circle_2d(centre, feet(light.bright.saturating_add(light.dim)), Color::srgba(1.0, 0.7, 0.3, 0.45));
+    }
 }
 
 /// The path of a drag, as gizmo lines through the centres of the space at each step.

@@ -217,6 +217,11 @@ impl<'a> Field<'a> {
         self
     }
 
+    /// The light of every cell of the map (storage order), or `None` in a bright scene.
+    pub fn light_levels(&self) -> Option<&[LightLevel]> {
+        self.light.as_deref()
+    }
+
     /// The light at `cell` (bright off a lit scene's map, and everywhere in a bright scene).
     pub fn light_at(&self, cell: Cell) -> LightLevel {
         match (&self.light, self.map.index_of(cell)) {

@@ -18,6 +18,7 @@ use crate::app::core::state::{
     AttackMode, Audience, FogBrushInHand, GridVisible, LoadedScenario, Reactions, Selection,
 };
 use crate::app::core::tokens::Battlefield;
+use crate::app::core::touch::Fingers;
 use crate::app::core::turns::Turns;
 use crate::app::features::chase::ChaseScreens;
 use crate::app::features::editor::Editor;
@@ -54,6 +55,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
+                finger_sized_panels.before(MapPanels),
                 draw_panels
                     .in_set(MapPanels)
                     .run_if(|o: Option<Res<LaunchOptions>>| !o.is_some_and(|o| o.hides(Part::Panels))),
@@ -100,6 +102,15 @@ fn read_egui_textures_as_stored(textures: Res<bevy_egui::EguiManagedTextures>, m
                 Some(TextureViewDescriptor { format: Some(TextureFormat::Rgba8Unorm), ..default() });
         }
     }
+}
+
+/// Once a finger has touched the screen, the panels' buttons grow to a finger's size (and stay so).
+fn finger_sized_panels(fingers: Res<Fingers>, mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if fingers.touched && !*done {
+        contexts.ctx_mut()?.all_styles_mut(crate::ui::style::finger_sized);
+        *done = true;
+    }
+    Ok(())
 }
 
 /// The map's panels in the egui pass: screens drawn over them come after.
