@@ -127,15 +127,17 @@ fn enemies_of<'a>(field: &'a Field, me: &Fighter) -> impl Iterator<Item = &'a Fi
 
 /// Hiding with a Dexterity (Stealth) total of `stealth` (rolled with [`Fighter::check_sources`]):
 /// hidden when it meets the passive Wisdom (Perception) of every enemy able to notice it (a
-/// passive score works as a DC; [`Fighter::passive_perception`], 5 lower for a poisoned or
-/// exhausted enemy).
+/// passive score works as a DC; [`Field::passive_perception_against`], 5 lower for a poisoned or
+/// exhausted enemy, or one that sees the hider in dim light: SRD "Vision and Light"). An enemy
+/// that sees the hider in darkness doesn't see it at all, so it may hide ([`seen_by`]).
 pub fn hide(field: &Field, hider: &Fighter, stealth: i32) -> HideOutcome {
-    let sharpest = enemies_of(field, hider).max_by_key(|e| e.passive_perception());
+    let passive = |e: &Fighter| field.passive_perception_against(e, hider);
+    let sharpest = enemies_of(field, hider).max_by_key(|e| passive(e));
     match sharpest {
-        Some(e) if stealth < e.passive_perception() => {
-            HideOutcome::Noticed { stealth, against: e.passive_perception(), noticed_by: e.name().to_owned() }
+        Some(e) if stealth < passive(e) => {
+            HideOutcome::Noticed { stealth, against: passive(e), noticed_by: e.name().to_owned() }
         }
-        _ => HideOutcome::Hidden { stealth, against: sharpest.map_or(0, Fighter::passive_perception) },
+        _ => HideOutcome::Hidden { stealth, against: sharpest.map_or(0, passive) },
     }
 }
 
@@ -155,8 +157,9 @@ pub fn search<'a>(field: &'a Field, searcher: &Fighter, perception: i32) -> Vec<
 mod tests {
     use super::*;
     use crate::rules::creature::Side;
+    use crate::rules::fight::FightRules;
     use crate::rules::fight::tests::{fighter, map};
-    use crate::rules::{Grid, TerrainMap};
+    use crate::rules::{Cell, Grid, TerrainMap};
 
     fn open_map() -> TerrainMap {
         map(Grid::Square, &["............"; 12])
@@ -179,6 +182,45 @@ mod tests {
             cannot_help_because(&field, f("brom"), f("thug"), f("lia")),
             Some(CantHelp::NotAnAlly { .. })
         ));
+    }
+
+    #[test]
+    /// SRD "Vision and Light": in darkness (heavily obscured) a creature can hide from a watcher
+    /// without darkvision, and in dim light (lightly obscured) the watcher's passive Perception is
+    /// 5 lower (disadvantage on Perception that relies on sight); darkvision sees darkness as dim.
+    fn darkness_lets_a_creature_hide_and_dim_light_lowers_passive_perception() {
+        use crate::rules::light::{LightLevel, LightSource};
+        let map = open_map();
+        let mut fighters = vec![fighter("lia", Side::Party, (8, 2)), fighter("thug", Side::Enemy, (2, 2))];
+        fighters[1].sheet.light = Some(LightSource { bright: 10, dim: 20 });
+        let lit = |fighters: &[Fighter], lia: (i32, i32)| {
+            let mut fighters = fighters.to_vec();
+            fighters[0].anchor = Cell::new(lia.0, lia.1);
+            fighters[0].cells = vec![fighters[0].anchor];
+            fighters
+        };
+        let rules = FightRules { facing: false, ..Default::default() };
+        // 40 ft from the thug's torch: dark, and the thug has no darkvision.
+        let far = lit(&fighters, (10, 2));
+        let field = Field::new(&map, &far, rules).in_light(LightLevel::Dark, &[]);
+        assert!(seen_by(&field, &far[0]).is_empty(), "in darkness, unseen: it may hide");
+        // 20 ft away: in the torch's dim light.
+        let dim = lit(&fighters, (6, 2));
+        let field = Field::new(&map, &dim, rules).in_light(LightLevel::Dark, &[]);
+        let thug = &dim[1];
+        let plain = thug.passive_perception();
+        assert_eq!(field.passive_perception_against(thug, &dim[0]), plain - 5);
+        assert_eq!(hide(&field, &dim[0], plain - 5), HideOutcome::Hidden { stealth: plain - 5, against: plain - 5 });
+        // 5 ft away: bright light, the passive score as it is.
+        let near = lit(&fighters, (3, 2));
+        let field = Field::new(&map, &near, rules).in_light(LightLevel::Dark, &[]);
+        assert_eq!(field.passive_perception_against(&near[1], &near[0]), plain);
+        // With darkvision 60 ft the thug sees the dark 40 ft away as dim light.
+        let mut far = far;
+        far[1].sheet.darkvision = 60;
+        let field = Field::new(&map, &far, rules).in_light(LightLevel::Dark, &[]);
+        assert_eq!(seen_by(&field, &far[0]).len(), 1);
+        assert_eq!(field.passive_perception_against(&far[1], &far[0]), plain - 5);
     }
 
     #[test]

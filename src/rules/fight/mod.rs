@@ -230,6 +230,25 @@ impl<'a> Field<'a> {
         }
     }
 
+    /// `viewer`'s Wisdom (Perception) sources when it looks for `target`: its own
+    /// ([`Fighter::check_sources`]), and disadvantage when `target` is in dim light as it sees it
+    /// (SRD "Vision and Light": a lightly obscured area gives "disadvantage on Wisdom
+    /// (Perception) checks that rely on sight"). Darkness hides the target outright.
+    pub fn perception_sources(&self, viewer: &Fighter, target: &Fighter) -> Sources {
+        let mut sources = viewer.check_sources();
+        if self.light_seen(viewer, &target.cells) == LightLevel::Dim {
+            sources.disadvantage(format!("{} is in dim light as {} sees it", target.name(), viewer.name()));
+        }
+        sources
+    }
+
+    /// `viewer`'s passive Wisdom (Perception) against `target` (PHB "Passive Checks": 5 lower
+    /// with disadvantage, 5 higher with advantage), the light counted
+    /// ([`Self::perception_sources`]).
+    pub fn passive_perception_against(&self, viewer: &Fighter, target: &Fighter) -> i32 {
+        viewer.sheet.passive_perception() + self.perception_sources(viewer, target).passive_bonus()
+    }
+
     /// The light `viewer` sees `space` in: the best lit of its cells, darkvision counted.
     pub fn light_seen(&self, viewer: &Fighter, space: &[Cell]) -> LightLevel {
         match &self.light {
