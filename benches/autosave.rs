@@ -82,6 +82,7 @@ fn main() {
         chase: None,
         awaiting_handover: false,
         reactions: SavedReactions::default(),
+        fog: Default::default(),
     };
     let dir: PathBuf = std::env::temp_dir().join(format!("battlemap-bench-autosave-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
