@@ -129,8 +129,8 @@ pub struct PointerOnMap {
     /// The token the left button went down on (a drag moves it).
     pub pressed_token: Option<Entity>,
     pressed_at: Option<Vec2>,
-    /// The press was taken back (a second finger came, or a finger was held to open a card):
-    /// its release drops a drag where it began and clears nothing.
+    /// The press was taken back ([`Fingers::cancelled`]): its release drops a drag where it
+    /// began and clears nothing.
     pub cancelled: bool,
     /// The target a finger tapped with an attack picked: its ruling is shown, and a second tap on
     /// it makes the attack (a finger has no hover).
@@ -202,7 +202,8 @@ fn track_pointer(
     let (camera, transform) = *camera;
     let world = screen.and_then(|p| camera.viewport_to_world_2d(transform, p).ok());
     let cell = world.zip(layout.as_deref()).and_then(|(w, l)| l.0.cell_at(w));
-    let new = PointerOnMap { screen, world, cell, ..*pointer };
+    let cancelled = fingers.cancelled && fingers.in_use();
+    let new = PointerOnMap { screen, world, cell, cancelled, ..*pointer };
     if new != *pointer {
         *pointer = new;
     }
@@ -229,7 +230,6 @@ fn click_tokens(
         return;
     }
     if buttons.just_pressed(MouseButton::Left) {
-        pointer.cancelled = false;
         let Some(screen) = pointer.screen else { return };
         let attacker = selection.0.filter(|&a| mode.picked_by(Some(a)).is_some());
         match pickable.under(&pointer, None) {

@@ -9,7 +9,6 @@ use bevy::input::touch::Touches;
 use bevy::prelude::*;
 use bevy::window::CursorMoved;
 
-use super::pointer::PointerOnMap;
 use super::state::RedrawFrames;
 
 pub(super) fn plugin(app: &mut App) {
@@ -154,6 +153,9 @@ pub struct Fingers {
     pub at: Option<Vec2>,
     /// A finger has touched the screen: the panels take finger-sized buttons.
     pub touched: bool,
+    /// The finger's press was taken back (a second finger came, or it was held to open a card):
+    /// its release drops a drag where it began and clears nothing.
+    pub cancelled: bool,
 }
 
 impl Fingers {
@@ -172,7 +174,6 @@ pub fn read_fingers(
     mut cursor: MessageReader<CursorMoved>,
     mut fingers: ResMut<Fingers>,
     mut buttons: ResMut<ButtonInput<MouseButton>>,
-    mut pointer: ResMut<PointerOnMap>,
     mut view: MessageWriter<PanZoom>,
     mut long_presses: MessageWriter<LongPress>,
     mut redraw: ResMut<RedrawFrames>,
@@ -200,6 +201,7 @@ pub fn read_fingers(
             FingerEvent::Press(at) => {
                 fingers.at = Some(at);
                 fingers.touched = true;
+                fingers.cancelled = false;
                 buttons.press(MouseButton::Left);
             }
             FingerEvent::Move(at) => {
@@ -209,7 +211,7 @@ pub fn read_fingers(
             }
             FingerEvent::Release | FingerEvent::Cancel => {
                 if event == FingerEvent::Cancel {
-                    pointer.cancelled = true;
+                    fingers.cancelled = true;
                 }
                 buttons.release(MouseButton::Left);
             }
