@@ -392,6 +392,7 @@ impl Token {
             defenses: self.defenses.clone(),
             hidden: None,
             average_damage: self.deals_average_damage(scenario.rules),
+            player_character: self.player_character,
             elevation: self.elevation,
             siege: self.siege,
         };

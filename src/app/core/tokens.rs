@@ -246,6 +246,7 @@ impl TokenDataItem<'_, '_> {
             defenses: self.combatant.defenses.clone(),
             hidden: self.combatant.hidden,
             average_damage: self.combatant.average_damage,
+            player_character: self.pc,
             elevation: self.combatant.elevation,
             siege: self.siege.map(|w| w.siege),
         };

@@ -82,6 +82,8 @@ pub struct Fighter {
     pub defenses: Defenses,
     /// Deals average damage instead of rolling.
     pub average_damage: bool,
+    /// A player's creature (the scene's `pc: true`): it sees for the party whatever its side.
+    pub player_character: bool,
     /// Hidden (PHB "Hide"), with the Dexterity (Stealth) total it hid with: hostile creatures
     /// don't see it until they find it or it gives itself away.
     pub hidden: Option<i32>,
@@ -97,9 +99,10 @@ impl Fighter {
         &self.sheet.name
     }
 
-    /// Whether it sees for the party in the fog of war: a creature of the `Party` side.
+    /// Whether it sees for the party in the fog of war: a creature of the `Party` side, or one the
+    /// DM marks as a player's (a player character on another side: a charmed or disguised hero).
     pub fn sees_for_party(&self) -> bool {
-        !self.is_object && self.side == Side::Party
+        !self.is_object && (self.side == Side::Party || self.player_character)
     }
 
     /// Where it is, for ranges: its space and its height.

@@ -101,6 +101,7 @@ pub(crate) fn sized(id: &str, side: Side, at: (i32, i32), size: Size, grid: Grid
         elevation: 0,
         siege: None,
         average_damage: false,
+        player_character: false,
     }
 }
 
@@ -756,4 +757,19 @@ mod dark_sight {
             prop_assert_eq!(bounded, plain);
         }
     }
+}
+
+/// The fog of war's party (issue 30): the `Party` side, and a creature the DM marks as a player's
+/// (`pc: true`) on any other side; never an object.
+#[test]
+fn a_player_character_of_another_side_sees_for_the_party() {
+    let map = map(Grid::Square, &["....#....", "....#...."]);
+    let mut fighters = [fighter("ann", Side::Party, (0, 0)), fighter("bo", Side::Ally, (8, 0))];
+    let beyond_the_wall = map.index_of(Cell::new(7, 1)).expect("on the map");
+    let seen = |fighters: &[Fighter]| Field::new(&map, fighters, FightRules::default()).party_sight()[beyond_the_wall];
+    assert!(!seen(&fighters), "the wall hides it from Ann, and Bo is an ally, not a player");
+    fighters[1].player_character = true;
+    assert!(seen(&fighters), "Bo is a player's creature");
+    fighters[1].is_object = true;
+    assert!(!seen(&fighters), "an object sees for no one");
 }
