@@ -23,6 +23,9 @@ pub enum EditError {
     NoRoom { name: String },
     #[error("no token has the id {id:?}")]
     NoSuchToken { id: String },
+    /// Only a creature has a player to sit at the table.
+    #[error("{name} is an object: only a creature's player takes a seat")]
+    NotACreature { name: String },
     /// Terrain that blocks movement isn't painted under a token.
     #[error("{name} stands at {at}: no {terrain} under it")]
     StandsThere { name: String, at: Cell, terrain: String },
@@ -216,6 +219,7 @@ pub fn add(scenario: &Scenario, kind: TokenKind, at: Cell) -> Result<(Scenario, 
         facing: None,
         shield: None,
         player_character: false,
+        seat: None,
         skills: Default::default(),
         saves: Default::default(),
         tracker: false,
@@ -285,9 +289,6 @@ pub fn place(scenario: &Scenario, id: &str, anchor: Cell) -> Result<Scenario, Ed
     checked(&edited)
 }
 
-/// The statistics of the editor's form (`form`, a copy of token `form.id`) set on that token as
-/// it is now: what the form doesn't show (its place, attacks, conditions, siege state) stays as
-/// play left it.
 /// Puts a map image under the grid (or takes it away), checked as the file would be.
 pub fn set_background(scenario: &Scenario, background: Option<super::Background>) -> Result<Scenario, EditError> {
     let mut edited = scenario.clone();
@@ -295,6 +296,9 @@ pub fn set_background(scenario: &Scenario, background: Option<super::Background>
     checked(&edited)
 }
 
+/// The statistics of the editor's form (`form`, a copy of token `form.id`) set on that token as
+/// it is now: what the form doesn't show (its place, attacks, conditions, siege state, seat) stays
+/// as play left it.
 pub fn update(scenario: &Scenario, form: &Token) -> Result<Scenario, EditError> {
     let mut edited = scenario.clone();
     let token = edited.tokens.iter_mut().find(|t| t.id == form.id).ok_or_else(|| unknown(&form.id))?;
@@ -315,6 +319,18 @@ pub fn update(scenario: &Scenario, form: &Token) -> Result<Scenario, EditError> 
     token.player_character = form.player_character;
     token.inspiration = form.inspiration;
     token.hidden = form.hidden;
+    checked(&edited)
+}
+
+/// Creature `id` seated at `seat`, the edge of the table its player sits at (issue 30), or at
+/// none.
+pub fn seat(scenario: &Scenario, id: &str, seat: Option<super::TableEdge>) -> Result<Scenario, EditError> {
+    let mut edited = scenario.clone();
+    let token = edited.tokens.iter_mut().find(|t| t.id == id).ok_or_else(|| unknown(id))?;
+    if token.kind != TokenKind::Creature {
+        return Err(EditError::NotACreature { name: token.name.clone() });
+    }
+    token.seat = seat;
     checked(&edited)
 }
 
@@ -464,5 +480,19 @@ mod tests {
         let (scene, warning) = delete(&scene, "a").expect("deleted");
         assert!(scene.token("a").is_none() && warning.is_none());
         assert!(delete(&scene, "a").is_err());
+    }
+
+    #[test]
+    fn a_creature_takes_a_seat_and_leaves_it() {
+        let north = seat(&room(), "a", Some(super::super::TableEdge::North)).expect("seated");
+        assert_eq!(north.token("a").and_then(|t| t.seat), Some(super::super::TableEdge::North));
+        let written = north.to_ron().split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(written.contains("facing: North, seat: North)"), "{written}");
+        let standing = seat(&north, "a", None).expect("unseated");
+        assert_eq!(standing, room());
+        let (with_crate, crate_id) = add(&room(), TokenKind::Object, Cell::new(5, 0)).expect("added");
+        let refused = seat(&with_crate, &crate_id, Some(super::super::TableEdge::East)).expect_err("an object");
+        assert_eq!(refused.to_string(), "New object is an object: only a creature's player takes a seat");
+        assert!(seat(&room(), "nobody", None).is_err());
     }
 }

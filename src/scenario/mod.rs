@@ -90,6 +90,21 @@ pub enum ObjectIcon {
     Crate,
 }
 
+/// An edge of the table, the map being a screen laid flat on it (issue 30, "Seats around the
+/// table"): where a player sits, so that the cards meant for that player's creature face them.
+/// The south edge is the screen's bottom, as the map is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum TableEdge {
+    South,
+    North,
+    East,
+    West,
+}
+
+impl TableEdge {
+    pub const ALL: [Self; 4] = [Self::South, Self::North, Self::East, Self::West];
+}
+
 /// The chase a scene can start: its rules, who flees and who pursues, and set starting places.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChaseSetup {
@@ -131,6 +146,8 @@ pub struct Token {
     pub facing: Option<Direction>,
     pub shield: Option<ShieldSide>,
     pub player_character: bool,
+    /// The edge of the table its player sits at (creatures only).
+    pub seat: Option<TableEdge>,
     pub skills: BTreeMap<Skill, i8>,
     pub saves: BTreeMap<Ability, i8>,
     pub tracker: bool,

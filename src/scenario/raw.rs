@@ -19,7 +19,7 @@ use crate::rules::objects::{Durability, Substance};
 use crate::rules::siege::{Readiness, SiegeKind};
 use crate::rules::terrain::TileArt;
 use crate::rules::{Grid, Size};
-use crate::scenario::ObjectIcon;
+use crate::scenario::{ObjectIcon, TableEdge};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename = "Scenario")]
@@ -166,6 +166,9 @@ pub(super) struct RawCreature {
     pub shield: Option<ShieldSide>,
     #[serde(default)]
     pub pc: bool,
+    /// The edge of the table its player sits at.
+    #[serde(default)]
+    pub seat: Option<TableEdge>,
     #[serde(default)]
     pub skills: BTreeMap<Skill, i8>,
     #[serde(default)]

@@ -313,6 +313,9 @@ fn creature(t: &Token) -> Vec<Field> {
     if t.player_character {
         f.push(Field::new("pc", "true".to_owned()));
     }
+    if let Some(seat) = t.seat {
+        f.push(Field::new("seat", ron_value(&seat)));
+    }
     if !t.skills.is_empty() {
         let skills: Vec<String> = t.skills.iter().map(|(s, b)| format!("{}: {b}", ron_value(s))).collect();
         f.push(Field::new("skills", format!("{{{}}}", skills.join(", "))));
@@ -860,6 +863,30 @@ mod tests {
         assert!(!written.contains("name: \"Chase: Test\""), "the default name is left out:\n{written}");
         assert!(written.contains("        start: {\"a\": 10, \"b\": -40},\n"), "{written}");
         assert!(written.contains("                (roll: \"1-3\", text: \"Slick stones.\", test: Save(dc: 12, ability: Dex), on_fail: [Prone]),\n"), "{written}");
+    }
+
+    /// Issue 30: a creature's seat at the table is kept, after `pc` as the format's table lists
+    /// it, and left out when it has none.
+    #[test]
+    fn seats_around_the_table_round_trip() {
+        let creatures = r#"(id: "a", name: "Ann", side: Party, size: Medium, at: (1, 1), speed: 30, ac: 12, hp: 10,
+                seat: North, pc: true),
+            (id: "b", name: "Bo", side: Party, size: Small, at: (2, 1), speed: 25, ac: 12, hp: 10, seat: West),
+            (id: "c", name: "Cy", side: Enemy, size: Medium, at: (3, 1), speed: 30, ac: 12, hp: 10)"#;
+        let (scenario, written) = round_trip(&scene("Square", "", &ROOM, creatures, ""));
+        let seats: Vec<Option<super::super::TableEdge>> = scenario.tokens.iter().map(|t| t.seat).collect();
+        use super::super::TableEdge::{North, West};
+        assert_eq!(seats, [Some(North), Some(West), None]);
+        let written = flat(&written);
+        assert!(written.contains("hp: 10, pc: true, seat: North)"), "{written}");
+        assert!(written.contains("hp: 10, seat: West)"), "{written}");
+        assert_eq!(written.matches("seat").count(), 2, "{written}");
+        let object = r#"(id: "keg", name: "Keg", size: Small, at: (5, 1), ac: 11, hp: 10, seat: South)"#;
+        let error = Scenario::from_ron("keg.ron", &scene("Square", "", &ROOM, "", object)).expect_err("no seat");
+        assert!(error.to_string().contains("unknown field `seat`"), "{error}");
+        let bad = scene("Square", "", &ROOM, &creatures.replace("seat: West", "seat: Up"), "");
+        let error = Scenario::from_ron("up.ron", &bad).expect_err("no such edge");
+        assert!(error.to_string().contains("`Up` is not one of `South`, `North`, `East`, `West`"), "{error}");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::app::core::requests::ChaseRequest;
 use crate::rules::chase::{EscapeFactor, Resolution, Role};
 use crate::rules::creature::Side;
 use crate::rules::sight::CoverDegree;
+use crate::scenario::TableEdge;
 
 use super::style::{egui_color, side_color};
 
@@ -211,6 +212,9 @@ pub struct ChaseView {
     pub title: String,
     pub round: u32,
     pub stage: ChaseStage,
+    /// The seat at the table of the player the hand-over or turn card is for (issue 30): the card
+    /// is drawn against that edge, facing it.
+    pub seat: Option<TableEdge>,
     pub track: Vec<TrackRow>,
     /// The chase's log, oldest first.
     pub log: Vec<String>,
@@ -250,8 +254,48 @@ fn role_text(roles: &[Role]) -> &'static str {
     }
 }
 
-/// The whole chase screen.
+/// The whole chase screen. A seated player's card (`view.seat`) is drawn against that player's
+/// edge of the window, facing it, and the rest of the screen leaves it that side.
 pub fn chase_screen(ui: &mut egui::Ui, view: &ChaseView, edit: &mut ChaseEdit) -> (Vec<ChaseRequest>, Targets) {
+    let card_id = egui::Id::new("chase-card");
+    let seat = view.seat.filter(|_| !matches!(view.stage, ChaseStage::Over { .. }));
+    let mut room = ui.available_rect_before_wrap();
+    if let Some(edge) = seat {
+        let depth = super::seat::card_depth(ui.ctx(), card_id);
+        match edge {
+            TableEdge::South => room.max.y -= depth,
+            TableEdge::North => room.min.y += depth,
+            TableEdge::East => room.max.x -= depth,
+            TableEdge::West => room.min.x += depth,
+        }
+    }
+    let (mut requests, mut targets) =
+        ui.scope_builder(egui::UiBuilder::new().max_rect(room), |ui| screen_beside_card(ui, view, seat, edit)).inner;
+    if let Some(edge) = seat {
+        let screen = ui.ctx().content_rect();
+        let mut card_targets = Targets::new();
+        let (asked, turned) = super::seat::facing_card(ui.ctx(), card_id, edge, screen, |ui| {
+            let mut asked = Vec::new();
+            card(ui, view, edit, &mut asked, &mut card_targets);
+            asked
+        });
+        requests.extend(asked);
+        targets.extend(card_targets.into_iter().map(|(name, [x, y])| {
+            let at = turned.to_screen(egui::pos2(x, y));
+            (name, [at.x, at.y])
+        }));
+    }
+    (requests, targets)
+}
+
+/// The chase screen but a seated player's card: the title, the track, the card (or where it
+/// went), the log and the DM's overrides.
+fn screen_beside_card(
+    ui: &mut egui::Ui,
+    view: &ChaseView,
+    seat: Option<TableEdge>,
+    edit: &mut ChaseEdit,
+) -> (Vec<ChaseRequest>, Targets) {
     let mut requests = Vec::new();
     let mut targets = Targets::new();
     ui.horizontal(|ui| {
@@ -273,41 +317,17 @@ pub fn chase_screen(ui: &mut egui::Ui, view: &ChaseView, edit: &mut ChaseEdit) -
     ui.separator();
     ui.columns(2, |columns| {
         let (left, right) = columns.split_at_mut(1);
-        let card = &mut left[0];
-        match &view.stage {
-            ChaseStage::Handover { name, side, roles, complication } => {
-                card.add_space(12.0);
-                card.label(RichText::new("Pass the screen to").size(18.0));
-                card.label(
-                    RichText::new(format!("{name} ({})", role_text(roles)))
-                        .size(32.0)
-                        .strong()
-                        .color(egui_color(side_color(*side))),
-                );
-                if *complication {
-                    card.label(
-                        RichText::new("A complication waits for you.")
-                            .size(18.0)
-                            .color(Color32::from_rgb(230, 160, 60)),
-                    );
-                }
-                card.add_space(8.0);
-                let begin = big_button(card, &format!("{name}: start my turn"), true);
-                target(&mut targets, "chase.begin", &begin);
-                if begin.clicked() {
-                    requests.push(ChaseRequest::BeginTurn);
-                }
+        match seat {
+            Some(edge) => {
+                let whose = match &view.stage {
+                    ChaseStage::Handover { name, .. } => name.as_str(),
+                    ChaseStage::Turn(turn) => turn.name.as_str(),
+                    ChaseStage::Over { .. } => "",
+                };
+                let words = format!("{whose}'s card faces {}.", super::words::seat_words(edge));
+                left[0].label(RichText::new(words).italics().size(16.0));
             }
-            ChaseStage::Turn(turn) => turn_card(card, turn, edit, &mut requests, &mut targets),
-            ChaseStage::Over { outcome } => {
-                card.add_space(12.0);
-                card.label(RichText::new(outcome).size(24.0).strong());
-                let back = big_button(card, "Back to the map", true);
-                target(&mut targets, "chase.return_big", &back);
-                if back.clicked() {
-                    requests.push(ChaseRequest::ReturnToMap);
-                }
-            }
+            None => card(&mut left[0], view, edit, &mut requests, &mut targets),
         }
         let side = &mut right[0];
         side.label(RichText::new("Chase log").strong());
@@ -320,6 +340,49 @@ pub fn chase_screen(ui: &mut egui::Ui, view: &ChaseView, edit: &mut ChaseEdit) -
         dm_controls(side, view, edit, &mut requests);
     });
     (requests, targets)
+}
+
+/// The card of the chase's stage: the hand-over, the turn, or the outcome.
+fn card(
+    ui: &mut egui::Ui,
+    view: &ChaseView,
+    edit: &mut ChaseEdit,
+    requests: &mut Vec<ChaseRequest>,
+    targets: &mut Targets,
+) {
+    match &view.stage {
+        ChaseStage::Handover { name, side, roles, complication } => {
+            ui.add_space(12.0);
+            ui.label(RichText::new("Pass the screen to").size(18.0));
+            ui.label(
+                RichText::new(format!("{name} ({})", role_text(roles)))
+                    .size(32.0)
+                    .strong()
+                    .color(egui_color(side_color(*side))),
+            );
+            if *complication {
+                ui.label(
+                    RichText::new("A complication waits for you.").size(18.0).color(Color32::from_rgb(230, 160, 60)),
+                );
+            }
+            ui.add_space(8.0);
+            let begin = big_button(ui, &format!("{name}: start my turn"), true);
+            target(targets, "chase.begin", &begin);
+            if begin.clicked() {
+                requests.push(ChaseRequest::BeginTurn);
+            }
+        }
+        ChaseStage::Turn(turn) => turn_card(ui, turn, edit, requests, targets),
+        ChaseStage::Over { outcome } => {
+            ui.add_space(12.0);
+            ui.label(RichText::new(outcome).size(24.0).strong());
+            let back = big_button(ui, "Back to the map", true);
+            target(targets, "chase.return_big", &back);
+            if back.clicked() {
+                requests.push(ChaseRequest::ReturnToMap);
+            }
+        }
+    }
 }
 
 /// One lane per participant on a shared axis of feet, the lead pursuer ringed in gold.
@@ -521,14 +584,13 @@ fn turn_card(
         }
     });
     if !turn.attacks.is_empty() {
+        // Choices laid out in the card, not a popup: a card turned to a seat can't turn a popup.
         ui.horizontal_wrapped(|ui| {
-            ui.label("Attack or cast:");
+            ui.label("Attack or cast; the target's cover:");
             let cover = edit.cover.get_or_insert(CoverDegree::None);
-            egui::ComboBox::from_id_salt("chase-cover").selected_text(cover_name(*cover)).show_ui(ui, |ui| {
-                for degree in [CoverDegree::None, CoverDegree::Half, CoverDegree::ThreeQuarters] {
-                    ui.selectable_value(cover, degree, cover_name(degree));
-                }
-            });
+            for degree in [CoverDegree::None, CoverDegree::Half, CoverDegree::ThreeQuarters] {
+                ui.selectable_value(cover, degree, cover_name(degree));
+            }
         });
         for attack in &turn.attacks {
             ui.horizontal_wrapped(|ui| {

@@ -17,6 +17,7 @@ mod fight;
 mod legend;
 pub mod log;
 mod roster;
+pub mod seat;
 mod siege;
 mod status;
 pub mod style;
@@ -36,7 +37,7 @@ pub use status::{StatusEdit, StatusView, dm_banner, status_bar};
 pub use template::{InsideView, ShapeKind, TemplateView, template_panel};
 pub use turn::{
     EntryView, InitiativeAction, InitiativeView, PromptView, TurnAction, TurnEdit, TurnView, initiative_panel,
-    reaction_prompt, turn_section,
+    reaction_prompt, seated_turn_card, turn_section,
 };
 
 /// The buttons whose place on screen the state file reports, for tests that click them.
@@ -47,6 +48,20 @@ pub const BUTTON_TARGETS: [&str; 6] =
 pub(crate) fn remember(response: &egui::Response, name: &'static str) {
     let at = response.rect.center();
     response.ctx.data_mut(|d| d.insert_temp(egui::Id::new(("button-target", name)), [at.x, at.y]));
+}
+
+/// Moves the remembered places of `names`, laid out in a card turned to a seat, to where the card
+/// draws them.
+pub(crate) fn remembered_on_turned(ctx: &egui::Context, names: &[&'static str], turned: &seat::Turned) {
+    ctx.data_mut(|d| {
+        for name in names {
+            let id = egui::Id::new(("button-target", *name));
+            if let Some([x, y]) = d.get_temp::<[f32; 2]>(id) {
+                let at = turned.to_screen(egui::pos2(x, y));
+                d.insert_temp(id, [at.x, at.y]);
+            }
+        }
+    });
 }
 
 /// Where each remembered button was drawn this frame, forgetting them for the next.

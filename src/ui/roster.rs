@@ -8,9 +8,10 @@ use super::fight::{FightEdit, FightView, fight_section};
 use super::siege::{SiegeView, siege_section};
 use super::style::{egui_color, token_color};
 use super::turn::{InitiativeAction, TurnEdit, TurnView, turn_section};
+use crate::app::core::requests::EditRequest;
 use crate::rules::creature::{Abilities, Direction, ShieldSide, Side};
 use crate::rules::{Cell, Size};
-use crate::scenario::TokenKind;
+use crate::scenario::{TableEdge, TokenKind};
 
 /// One row of the list.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +40,10 @@ pub struct TokenDetails {
     pub facing: Option<Direction>,
     pub shield: Option<ShieldSide>,
     pub player_character: bool,
+    /// The edge of the table its player sits at (issue 30).
+    pub seat: Option<TableEdge>,
+    /// The DM's view: the seat is changed on the card.
+    pub dm: bool,
     /// Its turn: movement, action economy and the actions (creatures only).
     pub turn: Option<TurnView>,
     /// In the DM's view, whether it is kept from the players (the switch on the card).
@@ -194,6 +199,9 @@ fn selected_card(
         if let Some(facing) = details.facing {
             line("Facing", format!("{facing:?}"));
         }
+        if let Some(edge) = details.seat.filter(|_| !details.dm) {
+            line("Seat", super::words::seat_words(edge).to_owned());
+        }
         if row.kind == TokenKind::Creature {
             let a = details.abilities;
             let m = |v: i8| format!("{v:+}");
@@ -201,6 +209,9 @@ fn selected_card(
             line("Int Wis Cha", format!("{} {} {}", m(a.int), m(a.wis), m(a.cha)));
         }
     });
+    if details.dm && row.kind == TokenKind::Creature {
+        seat_choice(ui, details, requests);
+    }
     if let Some(secret) = details.secret {
         let mut kept = secret;
         let tip = "The players' view doesn't draw it or list it, nor its initiative";
@@ -229,4 +240,19 @@ fn selected_card(
     if let Some(fight) = &details.fight {
         requests.extend(fight_section(ui, &details.id, fight, edit));
     }
+}
+
+/// The DM's choice of the edge of the table the creature's player sits at (issue 30): the cards
+/// meant for that player face it.
+fn seat_choice(ui: &mut egui::Ui, details: &TokenDetails, requests: &mut Vec<PanelRequest>) {
+    ui.horizontal(|ui| {
+        ui.label("Seat:")
+            .on_hover_text("The edge of the table its player sits at: the cards meant for it face that edge");
+        for seat in std::iter::once(None).chain(TableEdge::ALL.map(Some)) {
+            let label = seat.map_or_else(|| "none".to_owned(), |edge| format!("{edge:?}"));
+            if ui.selectable_label(details.seat == seat, label).clicked() && details.seat != seat {
+                requests.push(PanelRequest::Edit(EditRequest::Seat { id: details.id.clone(), seat }));
+            }
+        }
+    });
 }

@@ -71,9 +71,31 @@ pub struct TurnEdit {
     pub ready_when: String,
 }
 
-fn mark(ui: &mut egui::Ui, label: &str, available: bool, words: &str) {
-    let (symbol, color) = if available { ("+", Color32::from_rgb(120, 210, 120)) } else { ("-", Color32::GRAY) };
-    ui.label(RichText::new(format!("{symbol} {label}")).color(color)).on_hover_text(words);
+/// What is left of the turn, each part marked `+` (left) or `-` (spent), its rule in `tip` when
+/// it has one.
+fn marks(ui: &mut egui::Ui, view: &TurnView, tip: impl Fn(egui::Response, &str)) {
+    let l = view.left;
+    let m = view.movement;
+    let mut mark = |label: &str, available: bool, words: &str| {
+        let (symbol, color) = if available { ("+", Color32::from_rgb(120, 210, 120)) } else { ("-", Color32::GRAY) };
+        tip(ui.label(RichText::new(format!("{symbol} {label}")).color(color)), words);
+    };
+    let action =
+        if l.attacks_left > 0 { format!("Action ({} attacks left)", l.attacks_left) } else { "Action".to_owned() };
+    mark(&action, l.action || l.attacks_left > 0, "One action a turn");
+    if !view.bonus_actions.is_empty() {
+        let can: Vec<&str> = view.bonus_actions.iter().map(|a| a.name()).collect();
+        mark("Bonus action", l.bonus_action, &format!("As a bonus action: {}", can.join(", ")));
+    }
+    let dashed = if m.dashes > 0 { ", Dashed" } else { "" };
+    mark(&format!("Movement {} of {} ft{dashed}", m.left, m.allowance), m.left > 0, "Split it around actions");
+    mark("Reaction", l.reaction, "One a round, back at the start of its turn");
+    mark("Object", l.object_interaction, "One free object interaction a turn");
+}
+
+/// Whether `action` can be taken now: with the action, or as a bonus action it may spend so.
+fn can_take(view: &TurnView, action: Action) -> bool {
+    view.left.action || (view.bonus_actions.contains(&action) && view.left.bonus_action)
 }
 
 /// Draws the turn part of the card of creature `id`.
@@ -89,17 +111,9 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
     let l = view.left;
     let m = view.movement;
     ui.horizontal_wrapped(|ui| {
-        let action =
-            if l.attacks_left > 0 { format!("Action ({} attacks left)", l.attacks_left) } else { "Action".to_owned() };
-        mark(ui, &action, l.action || l.attacks_left > 0, "One action a turn");
-        if !view.bonus_actions.is_empty() {
-            let can: Vec<&str> = view.bonus_actions.iter().map(|a| a.name()).collect();
-            mark(ui, "Bonus action", l.bonus_action, &format!("As a bonus action: {}", can.join(", ")));
-        }
-        let dashed = if m.dashes > 0 { ", Dashed" } else { "" };
-        mark(ui, &format!("Movement {} of {} ft{dashed}", m.left, m.allowance), m.left > 0, "Split it around actions");
-        mark(ui, "Reaction", l.reaction, "One a round, back at the start of its turn");
-        mark(ui, "Object", l.object_interaction, "One free object interaction a turn");
+        marks(ui, view, |response, words| {
+            response.on_hover_text(words);
+        });
     });
     if l.disengaged {
         ui.label(RichText::new("Disengaged: its movement provokes no opportunity attacks this turn").weak());
@@ -124,9 +138,8 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
     ui.add_enabled_ui(can_act, |ui| {
         ui.horizontal_wrapped(|ui| {
             for action in [Action::Dash, Action::Disengage, Action::Dodge, Action::UseAnObject] {
-                let bonus = view.bonus_actions.contains(&action) && l.bonus_action;
                 let button = ui
-                    .add_enabled(l.action || bonus, egui::Button::new(action.name()))
+                    .add_enabled(can_take(view, action), egui::Button::new(action.name()))
                     .on_hover_text(action.effect())
                     .on_disabled_hover_text(if can_act { "The action is spent" } else { why_not });
                 if button.clicked() {
@@ -134,9 +147,8 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
                 }
             }
             for (action, request) in [(Action::Hide, TurnAction::Hide), (Action::Search, TurnAction::Search)] {
-                let bonus = view.bonus_actions.contains(&action) && l.bonus_action;
                 if ui
-                    .add_enabled(l.action || bonus, egui::Button::new(action.name()))
+                    .add_enabled(can_take(view, action), egui::Button::new(action.name()))
                     .on_hover_text(action.effect())
                     .clicked()
                 {
@@ -174,6 +186,57 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
     }
     ui.label(RichText::new("Drag the token to move it: blue cells cost movement, amber ones a Dash.").weak().small());
     actions.into_iter().map(|action| PanelRequest::Turn { id: id.to_owned(), action }).collect()
+}
+
+/// The turn card of creature `id` (`name`) when it is its turn, drawn against the edge of
+/// `within` where its player sits and facing it (issue 30): what is left of its turn, its
+/// actions as big buttons, Undo move and End turn. The Help and Ready forms stay on the DM's card
+/// (their choices open popups, which a turned card can't turn).
+pub fn seated_turn_card(
+    ctx: &egui::Context,
+    id: &str,
+    name: &str,
+    view: &TurnView,
+    edge: crate::scenario::TableEdge,
+    within: egui::Rect,
+) -> Vec<PanelRequest> {
+    let card = egui::Id::new("seated-turn-card");
+    let ((actions, end), _) = super::seat::facing_card(ctx, card, edge, within, |ui| {
+        let mut actions = Vec::new();
+        ui.label(RichText::new(format!("{name}'s turn")).size(22.0).strong());
+        ui.horizontal_wrapped(|ui| marks(ui, view, |_, _| {}));
+        let big = |text: &str| egui::Button::new(RichText::new(text).size(18.0)).min_size(egui::vec2(0.0, 40.0));
+        ui.horizontal_wrapped(|ui| {
+            for action in [Action::Dash, Action::Disengage, Action::Dodge, Action::UseAnObject] {
+                if ui.add_enabled(can_take(view, action), big(action.name())).clicked() {
+                    actions.push(TurnAction::Act(action));
+                }
+            }
+            for (action, request) in [(Action::Hide, TurnAction::Hide), (Action::Search, TurnAction::Search)] {
+                if ui.add_enabled(can_take(view, action), big(action.name())).clicked() {
+                    actions.push(request);
+                }
+            }
+            let l = view.left;
+            if ui.add_enabled(l.object_interaction || l.action, big("Interact")).clicked() {
+                actions.push(TurnAction::Interact);
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.add_enabled(view.movement.moves > 0, big("Undo move")).clicked() {
+                actions.push(TurnAction::Undo);
+            }
+            let end = ui.add(big("End turn")).clicked();
+            (actions, end)
+        })
+        .inner
+    });
+    let mut requests: Vec<PanelRequest> =
+        actions.into_iter().map(|action| PanelRequest::Turn { id: id.to_owned(), action }).collect();
+    if end {
+        requests.push(PanelRequest::NextTurn);
+    }
+    requests
 }
 
 /// A combo box over `(id, name)` choices.
@@ -263,34 +326,51 @@ pub struct PromptView {
     pub lines: Vec<String>,
     pub yes: String,
     pub no: String,
+    /// The seat at the table of the reactor's player (issue 30): the prompt faces that edge.
+    pub seat: Option<crate::scenario::TableEdge>,
 }
 
-/// The prompt over the map; returns the answer when a button is clicked.
-pub fn reaction_prompt(ctx: &egui::Context, view: &PromptView) -> Option<bool> {
-    let mut answer = None;
+/// The prompt over the map, at the top; for a seated reactor, against its player's edge of
+/// `within` and facing it. Returns the answer when a button is clicked.
+pub fn reaction_prompt(ctx: &egui::Context, view: &PromptView, within: egui::Rect) -> Option<bool> {
+    if let Some(edge) = view.seat {
+        let card = egui::Id::new("reaction-prompt-seated");
+        let (answer, turned) = super::seat::facing_card(ctx, card, edge, within, |ui| {
+            ui.label(RichText::new(&view.title).strong().size(18.0));
+            prompt_body(ui, view)
+        });
+        super::remembered_on_turned(ctx, &["prompt.yes", "prompt.no"], &turned);
+        return answer;
+    }
     egui::Window::new(RichText::new(&view.title).strong())
         .id(egui::Id::new("reaction-prompt"))
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_TOP, [0.0, 48.0])
-        .show(ctx, |ui| {
-            for line in &view.lines {
-                ui.label(line);
-            }
-            ui.add_space(6.0);
-            ui.horizontal(|ui| {
-                let yes = ui.button(RichText::new(&view.yes).strong());
-                super::remember(&yes, "prompt.yes");
-                if yes.clicked() {
-                    answer = Some(true);
-                }
-                let no = ui.button(&view.no);
-                super::remember(&no, "prompt.no");
-                if no.clicked() {
-                    answer = Some(false);
-                }
-            });
-        });
+        .show(ctx, |ui| prompt_body(ui, view))
+        .and_then(|shown| shown.inner)
+        .flatten()
+}
+
+/// The prompt's lines and its two buttons; the answer when one is clicked.
+fn prompt_body(ui: &mut egui::Ui, view: &PromptView) -> Option<bool> {
+    let mut answer = None;
+    for line in &view.lines {
+        ui.label(line);
+    }
+    ui.add_space(6.0);
+    ui.horizontal(|ui| {
+        let yes = ui.button(RichText::new(&view.yes).strong());
+        super::remember(&yes, "prompt.yes");
+        if yes.clicked() {
+            answer = Some(true);
+        }
+        let no = ui.button(&view.no);
+        super::remember(&no, "prompt.no");
+        if no.clicked() {
+            answer = Some(false);
+        }
+    });
     answer
 }
 

@@ -309,6 +309,8 @@ fn edited_words(edited: &Edited) -> String {
         Edited::Background { on: true } => "The map image under the grid is set".to_owned(),
         Edited::Background { on: false } => "The map image under the grid is taken away".to_owned(),
         Edited::Changed { name } => format!("Changed {name}"),
+        Edited::Seated { name, seat: Some(edge) } => format!("{name}'s player sits at {}", seat_words(*edge)),
+        Edited::Seated { name, seat: None } => format!("{name}'s player has no seat"),
     }
 }
 
@@ -385,5 +387,16 @@ pub fn object_icon_name(icon: crate::scenario::ObjectIcon) -> &'static str {
         ObjectIcon::WallSection => "wall section",
         ObjectIcon::Barrel => "barrel",
         ObjectIcon::Crate => "crate",
+    }
+}
+
+/// An edge of the table, as a seat is named: "the north edge".
+pub fn seat_words(edge: crate::scenario::TableEdge) -> &'static str {
+    use crate::scenario::TableEdge;
+    match edge {
+        TableEdge::South => "the south edge",
+        TableEdge::North => "the north edge",
+        TableEdge::East => "the east edge",
+        TableEdge::West => "the west edge",
     }
 }

@@ -162,3 +162,36 @@ fn the_editor_paints_places_changes_and_saves_the_scene() {
     let original = std::fs::read_to_string(root().join("scenes/tavern_brawl.ron")).expect("original");
     assert_eq!(std::fs::read_to_string(&file).expect("copy"), original);
 }
+
+/// Issue 30: the DM seats a creature's player at an edge of the table from its card, in play;
+/// the creature's entity takes the `Seat`, the step undoes, and Save writes `seat` into the file.
+/// An object has no player to seat.
+#[test]
+fn a_creature_is_seated_from_its_card_and_the_scene_keeps_it() {
+    use battlemap::app::core::components::Seat;
+    use battlemap::scenario::TableEdge;
+    let dir = scratch("seats");
+    let file = dir.join("tavern.ron");
+    std::fs::copy(root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
+    let mut app = app_on(&file);
+    let seat_of = |app: &mut App| {
+        let lia = entity_of(app, "lia");
+        app.world().get::<Seat>(lia).map(|s| s.0)
+    };
+    assert_eq!(seat_of(&mut app), None);
+    let seat = |id: &str, seat| EditMessage::Panel(EditRequest::Seat { id: id.into(), seat });
+    send(&mut app, seat("lia", Some(TableEdge::North)));
+    assert_eq!(seat_of(&mut app), Some(TableEdge::North));
+    assert_eq!(notice(&app), "Lia's player sits at the north edge");
+    send(&mut app, seat("keg", Some(TableEdge::East)));
+    assert_eq!(refusal(&app), Some(EditError::NotACreature { name: "Ale keg".into() }));
+
+    send(&mut app, SaveScenario { path: None });
+    let saved = std::fs::read_to_string(&file).expect("saved");
+    let lia = saved.lines().skip_while(|l| !l.contains("(id: \"lia\"")).take(3).collect::<Vec<_>>().join(" ");
+    assert!(lia.contains("pc: true, seat: North,"), "{lia}");
+    assert_eq!(Scenario::load(&file).expect("loads").token("lia").and_then(|t| t.seat), Some(TableEdge::North));
+
+    send(&mut app, HistoryRequest::Undo);
+    assert_eq!(seat_of(&mut app), None, "a step to undo");
+}

@@ -43,6 +43,8 @@ fn roster(selected: Option<&str>) -> RosterView {
             facing: None,
             shield: None,
             player_character: true,
+            seat: None,
+            dm: false,
             turn: Some(turn_view()),
             secret: None,
             inspiration: Some(false),
@@ -377,11 +379,14 @@ fn the_reaction_prompt_answers_with_its_buttons() {
         lines: vec!["Lia is leaving Thug's reach (5 ft) at (5, 7).".into()],
         yes: "Opportunity attack".into(),
         no: "Let it go".into(),
+        seat: None,
     };
     for (button, answer) in [("Opportunity attack", true), ("Let it go", false)] {
         let view = view.clone();
         let mut harness = Harness::builder().with_size(bevy_egui::egui::Vec2::new(600.0, 400.0)).build_ui_state(
-            move |ui, answers: &mut Vec<bool>| answers.extend(reaction_prompt(ui.ctx(), &view)),
+            move |ui, answers: &mut Vec<bool>| {
+                answers.extend(reaction_prompt(ui.ctx(), &view, ui.ctx().content_rect()));
+            },
             Vec::new(),
         );
         harness.run();
@@ -633,11 +638,12 @@ mod chase {
         ]
     }
 
-    fn view(stage: ChaseStage) -> ChaseView {
+    pub(super) fn view(stage: ChaseStage) -> ChaseView {
         ChaseView {
             title: "Stop, thief!".into(),
             round: 2,
             stage,
+            seat: None,
             track: track(),
             log: vec!["R1 Nim dashes.".into()],
             other_chases: Vec::new(),
@@ -655,7 +661,7 @@ mod chase {
         )
     }
 
-    fn turn(complication: Option<ComplicationCard>) -> TurnCard {
+    pub(super) fn turn(complication: Option<ComplicationCard>) -> TurnCard {
         TurnCard {
             id: "lia".into(),
             name: "Lia".into(),
@@ -730,6 +736,285 @@ mod chase {
                 ChaseRequest::Resolve(Resolution::Negate { by: "lia".into() })
             ]
         );
+    }
+}
+
+/// Seats around the table (issue 30): the cards meant for a seated player are drawn against that
+/// player's edge, turned to face it, and their buttons answer where they are drawn.
+mod seats {
+    use std::f32::consts::{FRAC_PI_2, PI, TAU};
+
+    use battlemap::app::core::requests::{ChaseRequest, EditRequest};
+    use battlemap::rules::chase::Role;
+    use battlemap::rules::creature::Side;
+    use battlemap::scenario::TableEdge;
+    use battlemap::ui::chase::{ChaseEdit, ChaseStage, chase_screen};
+    use battlemap::ui::{
+        FightEdit, PanelRequest, PromptView, TurnAction, TurnEdit, reaction_prompt, roster_panel, seated_turn_card,
+    };
+    use bevy_egui::egui::{self, Pos2, Rect, epaint};
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    const SCREEN: egui::Vec2 = egui::Vec2::new(1000.0, 700.0);
+
+    /// Every text drawn in the last frame: its words, where (its bounding box on the screen), and
+    /// its angle (radians clockwise, in 0..2π).
+    fn texts(harness: &Harness<'_, impl Sized>) -> Vec<(String, Rect, f32)> {
+        fn walk(shape: &epaint::Shape, out: &mut Vec<(String, Rect, f32)>) {
+            match shape {
+                epaint::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, out)),
+                epaint::Shape::Text(text) => {
+                    out.push((text.galley.text().to_owned(), text.visual_bounding_rect(), text.angle.rem_euclid(TAU)));
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        for clipped in &harness.output().shapes {
+            walk(&clipped.shape, &mut out);
+        }
+        out
+    }
+
+    fn text(harness: &Harness<'_, impl Sized>, words: &str) -> (Rect, f32) {
+        let found = texts(harness).into_iter().find(|(t, ..)| t == words);
+        let (_, rect, angle) = found.unwrap_or_else(|| panic!("{words:?} is drawn: {:?}", texts(harness)));
+        (rect, angle)
+    }
+
+    /// A click at `at` on the screen, the pointer's way: each event goes through
+    /// `ui::seat::turn_pointer` before its pass, as the app sends them.
+    fn click_at<S>(harness: &mut Harness<'_, S>, at: Pos2) {
+        let press = |pressed| egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        };
+        for event in [egui::Event::PointerMoved(at), press(true), press(false)] {
+            let ctx = harness.ctx.clone();
+            harness.input_mut().events.push(event);
+            battlemap::ui::seat::turn_pointer(&ctx, harness.input_mut());
+            harness.step();
+        }
+        harness.run();
+    }
+
+    fn close(a: f32, b: f32) -> bool {
+        (a - b).abs() < 1e-3
+    }
+
+    fn seated_handover(seat: TableEdge) -> Harness<'static, Vec<ChaseRequest>> {
+        let stage = ChaseStage::Handover {
+            name: "Lia".into(),
+            side: Side::Party,
+            roles: vec![Role::Pursuer],
+            complication: false,
+        };
+        let view = battlemap::ui::chase::ChaseView { seat: Some(seat), ..super::chase::view(stage) };
+        Harness::builder().with_size(SCREEN).build_ui_state(
+            move |ui, requests: &mut Vec<ChaseRequest>| {
+                requests.extend(chase_screen(ui, &view, &mut ChaseEdit::default()).0);
+            },
+            Vec::new(),
+        )
+    }
+
+    /// Done when (issue 30): "a seated player's hand-over card faces its edge". Lia sits at the
+    /// north edge: her card is turned half a turn, against the top of the screen, its button at
+    /// the edge nearest her; the DM's side of the screen stays upright and says where it went.
+    #[test]
+    fn a_north_seated_hand_over_card_faces_the_top_edge_and_its_button_works() {
+        let mut harness = seated_handover(TableEdge::North);
+        let (heading, heading_angle) = text(&harness, "Pass the screen to");
+        let (button, button_angle) = text(&harness, "Lia: start my turn");
+        assert!(close(heading_angle, PI) && close(button_angle, PI), "{heading_angle} {button_angle}");
+        assert!(
+            button.bottom() < heading.top(),
+            "read from the north, the button is nearest her: {button:?} {heading:?}"
+        );
+        assert!(button.top() < 100.0 && heading.bottom() < 250.0, "against the top: {button:?} {heading:?}");
+        let middle = (button.center().x - SCREEN.x / 2.0).abs();
+        assert!(middle < 150.0, "centred along the edge: {button:?}");
+        let (note, note_angle) = text(&harness, "Lia's card faces the north edge.");
+        assert!(close(note_angle, 0.0) && note.top() > heading.bottom(), "the DM's screen leaves the card its side");
+        // The track's title and the log stay upright.
+        assert!(close(text(&harness, "Chase log").1, 0.0));
+
+        click_at(&mut harness, heading.center());
+        assert!(harness.state().is_empty(), "the heading is no button");
+        click_at(&mut harness, button.center());
+        assert_eq!(harness.state(), &vec![ChaseRequest::BeginTurn]);
+    }
+
+    /// East and west: a quarter turn, against the side edge, lines running along it (up the east
+    /// edge, down the west), and the button answers where it is drawn.
+    #[test]
+    fn an_east_or_west_seated_card_is_turned_a_quarter_against_its_side() {
+        for (seat, angle) in [(TableEdge::East, 3.0 * FRAC_PI_2), (TableEdge::West, FRAC_PI_2)] {
+            let mut harness = seated_handover(seat);
+            let (heading, heading_angle) = text(&harness, "Pass the screen to");
+            let (button, button_angle) = text(&harness, "Lia: start my turn");
+            assert!(close(heading_angle, angle) && close(button_angle, angle), "{seat:?}: {heading_angle}");
+            assert!(button.height() > 3.0 * button.width(), "{seat:?}: a line runs along the edge: {button:?}");
+            let middle = (button.center().y - SCREEN.y / 2.0).abs();
+            assert!(middle < 150.0, "{seat:?}: centred along the edge: {button:?}");
+            match seat {
+                // Read from the east, the card's top is toward the west, so its button is east.
+                TableEdge::East => assert!(button.left() > SCREEN.x - 100.0 && heading.right() < button.left()),
+                _ => assert!(button.right() < 100.0 && heading.left() > button.right()),
+            }
+            click_at(&mut harness, heading.center());
+            assert!(harness.state().is_empty(), "{seat:?}: the heading is no button");
+            click_at(&mut harness, button.center());
+            assert_eq!(harness.state(), &vec![ChaseRequest::BeginTurn], "{seat:?}");
+        }
+    }
+
+    /// The turn card of a seated player (south: upright, against the bottom) dashes, moves and
+    /// ends its turn from where its buttons are drawn; the reported targets are those places.
+    #[test]
+    fn a_seated_chase_turn_card_answers_where_it_is_drawn() {
+        let view = battlemap::ui::chase::ChaseView {
+            seat: Some(TableEdge::South),
+            ..super::chase::view(ChaseStage::Turn(Box::new(super::chase::turn(None))))
+        };
+        let mut harness = Harness::builder().with_size(SCREEN).build_ui_state(
+            move |ui, (requests, targets): &mut (Vec<ChaseRequest>, Vec<(String, [f32; 2])>)| {
+                let (asked, drawn) = chase_screen(ui, &view, &mut ChaseEdit::default());
+                requests.extend(asked);
+                *targets = drawn;
+            },
+            (Vec::new(), Vec::new()),
+        );
+        let (dash, angle) = text(&harness, "Dash (4 of 4 free left)");
+        assert!(close(angle, 0.0) && dash.bottom() > SCREEN.y - 250.0, "upright against the bottom: {dash:?}");
+        let target = |harness: &Harness<'_, (Vec<ChaseRequest>, Vec<(String, [f32; 2])>)>, name: &str| {
+            let found = harness.state().1.iter().find(|(n, _)| n == name).map(|(_, [x, y])| Pos2::new(*x, *y));
+            found.unwrap_or_else(|| panic!("{name} is reported"))
+        };
+        assert!(dash.expand(20.0).contains(target(&harness, "chase.dash")), "the target is where it is drawn");
+        click_at(&mut harness, dash.center());
+        let end = target(&harness, "chase.end");
+        click_at(&mut harness, end);
+        assert_eq!(harness.state().0, vec![ChaseRequest::Dash, ChaseRequest::EndTurn]);
+    }
+
+    /// A seated reactor's prompt faces its edge (north: half a turn, at the top of the map's
+    /// room), its buttons answer where they are drawn, and the places reported are those.
+    #[test]
+    fn a_seated_reactors_prompt_faces_its_edge() {
+        let view = PromptView {
+            title: "Opportunity attack?".into(),
+            lines: vec!["Lia is leaving Thug's reach (5 ft) at (5, 7).".into()],
+            yes: "Opportunity attack".into(),
+            no: "Let it go".into(),
+            seat: Some(TableEdge::North),
+        };
+        type State = (Vec<bool>, Vec<(String, [f32; 2])>);
+        let mut harness = Harness::builder().with_size(SCREEN).build_ui_state(
+            move |ui, (answers, targets): &mut State| {
+                let room = Rect::from_min_max(Pos2::new(300.0, 0.0), Pos2::new(1000.0, 650.0));
+                answers.extend(reaction_prompt(ui.ctx(), &view, room));
+                *targets = battlemap::ui::take_button_targets(ui.ctx());
+            },
+            (Vec::new(), Vec::new()),
+        );
+        let (title, angle) = text(&harness, "Opportunity attack?");
+        assert!(close(angle, PI) && title.bottom() < 200.0, "{title:?} {angle}");
+        assert!((title.center().x - 650.0).abs() < 150.0, "centred on the map's room: {title:?}");
+        let (no, _) = text(&harness, "Let it go");
+        let reported = harness.state().1.iter().find(|(n, _)| n == "prompt.no").map(|(_, [x, y])| Pos2::new(*x, *y));
+        assert!(reported.is_some_and(|at| no.expand(8.0).contains(at)), "{reported:?} in {no:?}");
+        click_at(&mut harness, no.center());
+        assert_eq!(harness.state().0, vec![false]);
+    }
+
+    /// The turn card of a creature whose player sits west: a quarter turn against the west edge,
+    /// its big buttons taking its actions and ending its turn.
+    #[test]
+    fn a_seated_creatures_turn_card_takes_its_actions() {
+        let view = super::turn_view();
+        let mut harness = Harness::builder().with_size(SCREEN).build_ui_state(
+            move |ui, requests: &mut Vec<PanelRequest>| {
+                let room = ui.ctx().content_rect();
+                requests.extend(seated_turn_card(ui.ctx(), "brom", "Brom", &view, TableEdge::West, room));
+            },
+            Vec::new(),
+        );
+        let (heading, angle) = text(&harness, "Brom's turn");
+        assert!(close(angle, FRAC_PI_2) && heading.right() < 350.0, "{heading:?} {angle}");
+        let (dodge, _) = text(&harness, "Dodge");
+        click_at(&mut harness, dodge.center());
+        let (end, _) = text(&harness, "End turn");
+        click_at(&mut harness, end.center());
+        let dodge =
+            PanelRequest::Turn { id: "brom".into(), action: TurnAction::Act(battlemap::rules::economy::Action::Dodge) };
+        assert_eq!(harness.state(), &vec![dodge, PanelRequest::NextTurn]);
+    }
+
+    /// Two seated players' cards at once (Brom's turn at the west edge, Lia's prompt at the
+    /// north): each button answers for its own card.
+    #[test]
+    fn two_turned_cards_at_once_keep_their_own_buttons() {
+        let turn = super::turn_view();
+        let prompt = PromptView {
+            title: "Readied action".into(),
+            lines: vec!["Thug has moved.".into()],
+            yes: "Fire".into(),
+            no: "Hold".into(),
+            seat: Some(TableEdge::North),
+        };
+        let mut harness = Harness::builder().with_size(SCREEN).build_ui_state(
+            move |ui, (requests, answers): &mut (Vec<PanelRequest>, Vec<bool>)| {
+                let room = ui.ctx().content_rect();
+                requests.extend(seated_turn_card(ui.ctx(), "brom", "Brom", &turn, TableEdge::West, room));
+                answers.extend(reaction_prompt(ui.ctx(), &prompt, room));
+            },
+            (Vec::new(), Vec::new()),
+        );
+        let (hold, hold_angle) = text(&harness, "Hold");
+        let (dash, dash_angle) = text(&harness, "Dash");
+        assert!(close(hold_angle, PI) && close(dash_angle, FRAC_PI_2));
+        click_at(&mut harness, hold.center());
+        click_at(&mut harness, dash.center());
+        let dash =
+            PanelRequest::Turn { id: "brom".into(), action: TurnAction::Act(battlemap::rules::economy::Action::Dash) };
+        assert_eq!(harness.state(), &(vec![dash], vec![false]));
+    }
+
+    /// The card shows the seat; the DM's view changes it there (an edit of the scene, saved with it).
+    #[test]
+    fn the_card_shows_the_seat_and_the_dm_changes_it() {
+        let mut view = super::roster(Some("brom"));
+        if let Some(details) = view.selected.as_mut() {
+            details.seat = Some(TableEdge::East);
+        }
+        let players = view.clone();
+        let harness = Harness::builder().with_size(egui::vec2(420.0, 900.0)).build_ui(move |ui| {
+            roster_panel(ui, &players, &mut FightEdit::default(), &mut TurnEdit::default());
+        });
+        assert!(harness.query_by_label("the east edge").is_some());
+        assert!(harness.query_by_label("North").is_none(), "the players don't change seats");
+        if let Some(details) = view.selected.as_mut() {
+            details.dm = true;
+        }
+        let mut harness = Harness::builder().with_size(egui::vec2(420.0, 900.0)).build_ui_state(
+            move |ui, requests: &mut Vec<PanelRequest>| {
+                requests.extend(roster_panel(ui, &view, &mut FightEdit::default(), &mut TurnEdit::default()));
+            },
+            Vec::new(),
+        );
+        harness.get_by_label("East").click();
+        harness.run();
+        assert!(harness.state().is_empty(), "already there");
+        harness.get_by_label("North").click();
+        harness.run();
+        harness.get_by_label("none").click();
+        harness.run();
+        let seat = |seat| PanelRequest::Edit(EditRequest::Seat { id: "brom".into(), seat });
+        assert_eq!(harness.state(), &vec![seat(Some(TableEdge::North)), seat(None)]);
     }
 }
 

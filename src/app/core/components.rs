@@ -173,6 +173,11 @@ pub struct Facing(pub Direction);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shield(pub ShieldSide);
 
+/// The edge of the table its player sits at (issue 30): the cards meant for that player (the
+/// chase's hand-over and turn cards, a reaction prompt, its turn card) face that edge.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seat(pub crate::scenario::TableEdge);
+
 /// The pictures a scenario gives a token: a portrait or picture file (as the scenario names it,
 /// relative to its file) and an object's icon. Siege equipment shows its kind's icon without one.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq)]

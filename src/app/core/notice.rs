@@ -139,6 +139,11 @@ pub enum Edited {
     Changed {
         name: String,
     },
+    /// A creature's player took a seat at the table, or left it (issue 30).
+    Seated {
+        name: String,
+        seat: Option<crate::scenario::TableEdge>,
+    },
 }
 
 /// Something the app tells the user.

@@ -101,6 +101,11 @@ pub enum EditRequest {
     Update(Box<Token>),
     /// Put this map image under the grid, aligned so (`None` takes it away).
     Background(Option<crate::scenario::Background>),
+    /// Seat the player of creature `id` at this edge of the table, or at none (issue 30).
+    Seat {
+        id: String,
+        seat: Option<crate::scenario::TableEdge>,
+    },
     /// Leave the editor.
     Close,
 }

@@ -116,6 +116,9 @@ pub fn spawn_all(commands: &mut Commands, scenario: &Scenario) {
         if let Some(shield) = token.shield {
             entity.insert(Shield(shield));
         }
+        if let Some(edge) = token.seat {
+            entity.insert(Seat(edge));
+        }
         if token.player_character {
             entity.insert((PlayerCharacter, Inspiration { has: token.inspiration, spent_on_next_roll: false }));
         }

@@ -308,6 +308,11 @@ fn edited(snapshot: &mut Snapshot, request: &EditMessage) -> Result<Done, EditEr
         EditMessage::Panel(EditRequest::Update(form)) => {
             (edit::update(board, form)?, Edited::Changed { name: form.name.clone() }, None)
         }
+        EditMessage::Panel(EditRequest::Seat { id, seat }) => {
+            let scene = edit::seat(board, id, *seat)?;
+            let name = scene.token(id).map_or_else(|| id.clone(), |t| t.name.clone());
+            (scene, Edited::Seated { name, seat: *seat }, None)
+        }
         EditMessage::Panel(EditRequest::Background(background)) => {
             (edit::set_background(board, background.clone())?, Edited::Background { on: background.is_some() }, None)
         }

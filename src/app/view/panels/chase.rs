@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use crate::app::core::chase::ChaseRun;
-use crate::app::core::components::{Allegiance, ChaseState, DisplayName, Kind, RosterOrder, TokenId};
+use crate::app::core::components::{Allegiance, ChaseState, DisplayName, Kind, RosterOrder, Seat, TokenId};
 use crate::app::core::messages::ChaseMessage;
 use crate::app::core::requests::ChaseRequest;
 use crate::app::core::state::Selection;
@@ -29,6 +29,7 @@ pub(super) struct ChaseCandidate {
     kind: &'static Kind,
     order: &'static RosterOrder,
     chase: Option<&'static ChaseState>,
+    seat: Option<&'static Seat>,
 }
 
 /// Draws the chase's screen while a chase runs, or its setup window while it is open.
@@ -47,7 +48,8 @@ pub(super) fn draw_chase(
     let mut requests = Vec::new();
     if let Some(chases) = &run.chases {
         let sides = tokens.iter().map(|t| (t.id.0.clone(), t.side.0)).collect();
-        let view = chase_view(chases, run.awaiting_handover, &sides, track(&tokens, chases.active));
+        let seats = tokens.iter().filter_map(|t| Some((t.id.0.clone(), t.seat?.0))).collect();
+        let view = chase_view(chases, run.awaiting_handover, (&sides, &seats), track(&tokens, chases.active));
         let screen = ctx.content_rect();
         egui::Area::new("chase-screen".into()).order(egui::Order::Foreground).fixed_pos(screen.min).show(ctx, |ui| {
             egui::Frame::new().fill(ui.visuals().panel_fill).inner_margin(16.0).show(ui, |ui| {
@@ -100,6 +102,9 @@ pub(super) fn draw_chase(
 /// The side of each creature on the map, so a participant keeps its token's colour.
 type Sides = std::collections::HashMap<String, Side>;
 
+/// The seat at the table of each creature whose player has one (issue 30).
+type Seats = std::collections::HashMap<String, crate::scenario::TableEdge>;
+
 fn side_of(sides: &Sides, id: &str) -> Side {
     sides.get(id).copied().unwrap_or(Side::Neutral)
 }
@@ -132,22 +137,30 @@ fn track(tokens: &Query<ChaseCandidate>, shown: usize) -> Vec<TrackRow> {
     rows
 }
 
-/// The chase screen's view model: the chase shown, its stage, its track and its log.
-fn chase_view(chases: &Chases, awaiting_handover: bool, sides: &Sides, track: Vec<TrackRow>) -> ChaseView {
+/// The chase screen's view model: the chase shown, its stage (with the seat of the player its card
+/// is for), its track and its log.
+fn chase_view(
+    chases: &Chases,
+    awaiting_handover: bool,
+    (sides, seats): (&Sides, &Seats),
+    track: Vec<TrackRow>,
+) -> ChaseView {
     let chase = chases.active();
-    let stage = if chases.is_over() {
-        ChaseStage::Over { outcome: chases.chases.iter().filter_map(Chase::outcome).collect::<Vec<_>>().join(" ") }
+    let (stage, card_for) = if chases.is_over() {
+        let outcome = chases.chases.iter().filter_map(Chase::outcome).collect::<Vec<_>>().join(" ");
+        (ChaseStage::Over { outcome }, None)
     } else if let Some(turn) = chase.turn.as_ref().filter(|_| !awaiting_handover) {
-        ChaseStage::Turn(Box::new(turn_card(chase, turn, sides)))
+        (ChaseStage::Turn(Box::new(turn_card(chase, turn, sides))), Some(turn.id.clone()))
     } else {
         let (index, id) = chases.next_up().unwrap_or((chases.active, String::new()));
         let next_chase = &chases.chases[index];
-        ChaseStage::Handover {
+        let stage = ChaseStage::Handover {
             name: next_chase.participant(&id).map_or(id.clone(), |p| p.name().to_owned()),
             side: side_of(sides, &id),
             roles: next_chase.roles(&id),
             complication: next_chase.pending.iter().any(|p| p.affected == id),
-        }
+        };
+        (stage, Some(id))
     };
     let sight = chase
         .rules
@@ -159,6 +172,7 @@ fn chase_view(chases: &Chases, awaiting_handover: bool, sides: &Sides, track: Ve
         title: chase.name.clone(),
         round: chase.order.round,
         stage,
+        seat: card_for.and_then(|id| seats.get(&id).copied()),
         track,
         log: chase
             .events

@@ -29,8 +29,8 @@ use crate::app::features::sight::{CoverPreview, SightOverlay};
 use crate::app::features::template::TemplateTool;
 use crate::ui::{
     DiceEdit, EditorEdit, FightEdit, PanelRequest, RosterView, StatusEdit, StatusView, TurnEdit, cursor_label,
-    dice_panel, dm_banner, editor_panel, initiative_panel, legend_panel, reaction_prompt, roster_panel, status_bar,
-    template_panel,
+    dice_panel, dm_banner, editor_panel, initiative_panel, legend_panel, reaction_prompt, roster_panel,
+    seated_turn_card, status_bar, template_panel,
 };
 
 mod chase;
@@ -64,7 +64,7 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             PreUpdate,
-            drop_repeated_modifier_events
+            (drop_repeated_modifier_events, turn_pointer_to_seated_cards)
                 .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
                 .before(bevy_egui::EguiPreUpdateSet::BeginPass),
         );
@@ -138,6 +138,14 @@ fn drop_repeated_modifier_events(
             }
             _ => true,
         });
+    }
+}
+
+/// The pointer over a card turned to a player's seat goes to the card's widgets, where egui laid
+/// them out upright (`ui::seat`).
+fn turn_pointer_to_seated_cards(mut contexts: Query<(&mut bevy_egui::EguiContext, &mut bevy_egui::EguiInput)>) {
+    for (mut context, mut input) in &mut contexts {
+        crate::ui::seat::turn_pointer(context.get_mut(), &mut input.0);
     }
 }
 
@@ -278,9 +286,17 @@ fn draw_panels(
     // window's clear colour is their background, and software rendering shades no extra pixels.
     root.style_mut().visuals.panel_fill = egui::Color32::TRANSPARENT;
     let mut asked = side_panels(&mut root, &tokens, &seen, &tools, &mut typed, &mut collapsed);
+    // The map's room: a seated player's card is drawn against its edge of it (issue 30).
+    let map_room = root.available_rect_before_wrap();
     draw_cursor_label(&ctx, &tokens, &seen, &tools);
+    // Its player's turn card has no Help form: no creature to help against is looked for.
+    if *seen.mode.get() == AppMode::Play
+        && let Some((id, name, seat, turn)) = views::seated_turn(&tokens, &roster_context(&seen, &tools, None))
+    {
+        asked.extend(seated_turn_card(&ctx, &id, &name, &turn, seat, map_room));
+    }
     if let Some(prompt) = views::prompt_view(&seen.reactions, &tokens)
-        && let Some(yes) = reaction_prompt(&ctx, &prompt)
+        && let Some(yes) = reaction_prompt(&ctx, &prompt, map_room)
     {
         asked.push(PanelRequest::Answer(yes));
     }
@@ -288,8 +304,7 @@ fn draw_panels(
     if button_targets.0 != drawn {
         button_targets.0 = drawn;
     }
-    let free = root.available_rect_before_wrap();
-    let free = Some(Rect::new(free.min.x, free.min.y, free.max.x, free.max.y));
+    let free = Some(Rect::new(map_room.min.x, map_room.min.y, map_room.max.x, map_room.max.y));
     if view_rect.0 != free {
         view_rect.0 = free;
     }
@@ -406,10 +421,16 @@ fn side_panels(
 
 /// The roster with the selected creature's card.
 fn roster(tokens: &Roster, seen: &Seen, tools: &Tools) -> RosterView {
+    views::roster_view(tokens, &roster_context(seen, tools, seen.selection.0))
+}
+
+/// What the cards need beyond the tokens, for the card of `card_of` (the selected creature's, or
+/// the seated turn card's).
+fn roster_context<'a>(seen: &'a Seen, tools: &'a Tools, card_of: Option<Entity>) -> RosterContext<'a> {
     let scenario = &seen.loaded.scenario;
     let help_targets =
-        seen.selection.0.map(|e| views::help_targets_of(scenario, &seen.battlefield.fighters(), e)).unwrap_or_default();
-    let cx = RosterContext {
+        card_of.map(|e| views::help_targets_of(scenario, &seen.battlefield.fighters(), e)).unwrap_or_default();
+    RosterContext {
         selection: *seen.selection,
         rules: scenario.fight_rules(),
         grid: scenario.grid,
@@ -418,8 +439,7 @@ fn roster(tokens: &Roster, seen: &Seen, tools: &Tools) -> RosterView {
         audience: *seen.audience,
         siege: &tools.siege_card.0,
         help_targets,
-    };
-    views::roster_view(tokens, &cx)
+    }
 }
 
 /// The status bar's view: the scene, the tools, the last notice, whose turn it is.

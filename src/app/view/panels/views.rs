@@ -42,6 +42,7 @@ pub(super) struct RosterToken {
     pub abilities: &'static AbilityModifiers,
     pub facing: Option<&'static Facing>,
     pub shield: Option<&'static Shield>,
+    pub seat: Option<&'static Seat>,
     pub pc: Has<PlayerCharacter>,
     pub order: &'static RosterOrder,
     pub moves: Option<&'static TurnMoves>,
@@ -164,6 +165,8 @@ pub(super) fn roster_view(tokens: &Roster, cx: &RosterContext) -> RosterView {
             facing: t.facing.map(|f| f.0),
             shield: t.shield.map(|s| s.0),
             player_character: t.pc,
+            seat: t.seat.map(|s| s.0),
+            dm: cx.audience.dm,
             turn: t.moves.zip(t.actions).map(|(m, a)| turn_view(tokens, cx, &t, m, a)),
             secret: cx.audience.dm.then_some(t.secret),
             inspiration: t.inspiration.map(|i| i.has),
@@ -199,6 +202,18 @@ pub(super) fn roster_view(tokens: &Roster, cx: &RosterContext) -> RosterView {
             .collect(),
         selected,
     }
+}
+
+/// The creature whose turn it is, if its player has a seat at the table (issue 30) and the
+/// audience sees it: its id, name, seat and turn, for the card that faces its player.
+pub(super) fn seated_turn(
+    tokens: &Roster,
+    cx: &RosterContext,
+) -> Option<(String, String, crate::scenario::TableEdge, TurnView)> {
+    let active = tokens.get(cx.turns.active?).ok().filter(|t| !t.out_of_view)?;
+    let seat = active.seat?.0;
+    let turn = turn_view(tokens, cx, &active, active.moves?, active.actions?);
+    Some((active.id.0.clone(), active.name.0.clone(), seat, turn))
 }
 
 /// The card's view of a creature's turn: what is left, its actions, and who it could help.
@@ -314,6 +329,7 @@ pub(super) fn prompt_view(reactions: &Reactions, tokens: &Roster) -> Option<Prom
     if let Some(interrupted) = &reactions.interrupted {
         let offer: &Provocation = interrupted.offers.front()?;
         let reactor = name_in_view(tokens, &offer.reactor, &offer.reactor_name);
+        let seat = tokens.by_id(&offer.reactor).and_then(|t| t.seat).map(|s| s.0);
         return Some(PromptView {
             title: "Opportunity attack?".into(),
             lines: vec![
@@ -327,6 +343,7 @@ pub(super) fn prompt_view(reactions: &Reactions, tokens: &Roster) -> Option<Prom
             ],
             yes: "Opportunity attack".into(),
             no: "Let it go".into(),
+            seat,
         });
     }
     let offer = reactions.readied.front()?;
@@ -339,6 +356,7 @@ pub(super) fn prompt_view(reactions: &Reactions, tokens: &Roster) -> Option<Prom
         ],
         yes: "Fire".into(),
         no: "Hold".into(),
+        seat: tokens.get(offer.reactor).ok().and_then(|t| t.seat).map(|s| s.0),
     })
 }
 
