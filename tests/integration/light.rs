@@ -101,10 +101,11 @@ fn send(app: &mut bevy::prelude::App, message: impl bevy::prelude::Message) {
 }
 
 /// The fog of war on the map (issue 30): in the hall with Ela's darkvision cut to 30 ft (and Tam
-/// fast enough to walk there and back in a turn), the far
-/// goblin is outside the party's sight: not drawn for the players, drawn for the DM, and its cell
-/// dark. When Tam walks his torch toward it, it comes into sight; when he walks back, its cell
-/// stays explored (dimmed) and the goblin leaves the players' view again.
+/// fast enough to walk there and back in a turn), the far goblin is outside the party's sight:
+/// not drawn for the players, drawn for the DM, and its cell dark; a chest in the dark beyond is
+/// not drawn either. When Tam walks his torch toward them, they come into sight; when he walks
+/// back, their cells stay explored (dimmed), the goblin leaves the players' view again and the
+/// chest, part of the scenery, stays.
 #[test]
 fn the_fog_of_war_follows_the_party() {
     use battlemap::app::core::components::OutOfView;
@@ -114,8 +115,13 @@ fn the_fog_of_war_follows_the_party() {
 
     let dir = super::scratch("fog");
     let path = dir.join("hall.ron");
-    let text =
-        HALL.replace("darkvision: 60", "darkvision: 30").replace("at: (1, 1), speed: 30", "at: (1, 1), speed: 60");
+    let text = HALL
+        .replace("darkvision: 60", "darkvision: 30")
+        .replace("at: (1, 1), speed: 30", "at: (1, 1), speed: 60")
+        .replace(
+            "    lights: [",
+            "    objects: [(id: \"chest\", name: \"Chest\", size: Small, at: (13, 2), ac: 11, hp: 10)],\n    lights: [",
+        );
     std::fs::write(&path, text).expect("writes");
     let mut app = super::headless::app_with(path.to_str().expect("utf-8"));
     let (far, tam) = (super::headless::entity_of(&mut app, "far"), super::headless::entity_of(&mut app, "tam"));
@@ -134,6 +140,8 @@ fn the_fog_of_war_follows_the_party() {
     assert!(sight.visible[index(2, 1)] && !sight.visible[index(12, 1)], "the torchlight is seen, the far dark isn't");
     assert!(app.world().get::<OutOfView>(far).is_some(), "out of the party's sight: not drawn for the players");
     assert!(app.world().get::<OutOfView>(tam).is_none());
+    let chest = super::headless::entity_of(&mut app, "chest");
+    assert!(app.world().get::<OutOfView>(chest).is_some(), "an object where the party never looked is not drawn");
     let never_seen = fog_at(&app, 12, 1).expect("fogged");
     assert!(fog_at(&app, 2, 1).is_none(), "a seen cell is clear");
 
@@ -152,6 +160,8 @@ fn the_fog_of_war_follows_the_party() {
     assert!(!sight.visible[index(12, 1)] && sight.explored[index(12, 1)], "seen before, not now");
     let explored = fog_at(&app, 12, 1).expect("fogged again");
     assert_ne!(explored, never_seen, "an explored cell is dimmed, not dark");
+    assert!(!sight.visible[index(13, 2)] && sight.explored[index(13, 2)]);
+    assert!(app.world().get::<OutOfView>(chest).is_none(), "an object once seen stays drawn, as the terrain");
     assert!(app.world().get::<OutOfView>(far).is_some());
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::{root, sample_scenes};
+use super::{root, sample_scenes, scratch};
 
 /// An X server for the test; stopped when dropped.
 struct Display {
@@ -748,7 +748,7 @@ fn the_frame_time_benchmark_times_frames_while_dragging() {
 #[test]
 fn a_wall_is_painted_with_the_mouse_and_saved() {
     let display = start_display(400);
-    let file = super::scratch("window-editor").join("tavern.ron");
+    let file = scratch("window-editor").join("tavern.ron");
     std::fs::copy(root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
     let (_running, state_file, _) = open_scene(&display, file.to_str().expect("utf-8"), "editor-state", None);
     xdotool(&display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
@@ -917,7 +917,7 @@ fn screenshot_with_f12(display: &Display, state_file: &Path, dir: &Path, name: &
 #[test]
 fn a_game_killed_mid_fight_comes_back_as_after_its_last_action() {
     let display = start_display(420);
-    let dir = super::scratch("window-killed");
+    let dir = scratch("window-killed");
     let scene = dir.join("tavern.ron");
     std::fs::copy(root().join("scenes/tavern_brawl.ron"), &scene).expect("copy");
     std::fs::create_dir_all(dir.join("tokens")).expect("a directory");
@@ -1022,14 +1022,36 @@ fn a_game_killed_mid_fight_comes_back_as_after_its_last_action() {
 
 /// The fog of war in the players' view (issue 30): a floor cell no creature of the party sees is
 /// dark, one they see is lit, the cells chosen by `query fog`; and `--no-fog` shows the unseen one
-/// lit. The dungeon corridor, whose walls hide half of it (in the open tavern the party sees every
-/// floor cell: `query scenes/tavern_brawl.ron fog` leaves only two corners of wall unseen).
+/// lit. In the dungeon corridor, whose walls hide half of it, and in the tavern at night (the
+/// tavern in the dark, Brom carrying a torch): in the tavern by day the party sees every floor
+/// cell (`query scenes/tavern_brawl.ron fog` leaves only two corners of wall unseen).
 #[test]
 fn the_players_view_is_dark_where_the_party_cannot_see() {
-    let (code, out, err) = super::cli::battlemap(&["query", "scenes/dungeon_corridor.ron", "fog"]);
+    let night = scratch("tavern-at-night");
+    let tavern = std::fs::read_to_string(root().join("scenes/tavern_brawl.ron")).expect("the tavern");
+    let dark = tavern.replacen("    grid: Square,\n", "    grid: Square,\n    light: Dark,\n", 1).replacen(
+        "at: (3, 5), speed: 25, ac: 18, hp: 31,",
+        "at: (3, 5), speed: 25, ac: 18, hp: 31, light: (bright: 20, dim: 20),",
+        1,
+    );
+    assert_ne!(dark, tavern, "the tavern is darkened and Brom carries a torch");
+    std::fs::write(night.join("tavern_at_night.ron"), dark).expect("writes");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(root().join("scenes/tokens"), night.join("tokens")).expect("the portraits beside it");
+    let display = start_display(460);
+    for (scene, name) in
+        [(root().join("scenes/dungeon_corridor.ron"), "corridor"), (night.join("tavern_at_night.ron"), "tavern")]
+    {
+        dark_where_the_party_cannot_see(&display, &scene, name);
+    }
+}
+
+fn dark_where_the_party_cannot_see(display: &Display, scene: &Path, name: &str) {
+    let path = scene.to_str().expect("utf-8");
+    let (code, out, err) = super::cli::battlemap(&["query", path, "fog"]);
     assert_eq!(code, 0, "{err}");
     let fog: Value = serde_json::from_str(&out).expect("JSON");
-    let scenario = battlemap::scenario::Scenario::load(&root().join("scenes/dungeon_corridor.ron")).expect("valid");
+    let scenario = battlemap::scenario::Scenario::load(scene).expect("valid");
     let floor = |list: &str| -> Vec<(i32, i32)> {
         fog[list]
             .as_array()
@@ -1044,16 +1066,13 @@ fn the_players_view_is_dark_where_the_party_cannot_see() {
             .collect()
     };
     let (seen, unseen) = (floor("seen"), floor("unseen"));
-    assert!(
-        !seen.is_empty() && !unseen.is_empty(),
-        "the corridor has floor the party sees and floor it doesn't: {fog}"
-    );
-    let display = start_display(460);
-    let shot = |name: &str, fogged: bool| {
-        let png = out_dir().join(format!("{name}.png"));
-        let state_file = out_dir().join(format!("{name}.json"));
+    assert!(!seen.is_empty() && !unseen.is_empty(), "{name}: floor the party sees and floor it doesn't: {fog}");
+    let shot = |fogged: bool| {
+        let stem = format!("fog-{name}-{}", if fogged { "players" } else { "off" });
+        let png = out_dir().join(format!("{stem}.png"));
+        let state_file = out_dir().join(format!("{stem}.json"));
         let mut args = vec![
-            "scenes/dungeon_corridor.ron",
+            path,
             "--screenshot",
             png.to_str().expect("utf-8"),
             "--frames",
@@ -1066,7 +1085,7 @@ fn the_players_view_is_dark_where_the_party_cannot_see() {
         if !fogged {
             args.push("--no-fog");
         }
-        let output = app(&display, &args).output().expect("the app runs");
+        let output = app(display, &args).output().expect("the app runs");
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         let image = image::open(&png).expect("a screenshot").to_rgb8();
         (image, read_state(&state_file).expect("state written"))
@@ -1076,11 +1095,11 @@ fn the_players_view_is_dark_where_the_party_cannot_see() {
         let (mean, _) = mean_and_spread(&patch(image, &serde_json::json!([sx, sy]), 4));
         mean.iter().map(|&v| u32::from(v)).sum::<u32>()
     };
-    let (fogged, state) = shot("fog-players", true);
-    let (clear, clear_state) = shot("fog-off", false);
+    let (fogged, state) = shot(true);
+    let (clear, clear_state) = shot(false);
     let dark = brightness(&fogged, &state, unseen[0]);
     let lit = brightness(&fogged, &state, seen[0]);
     let unfogged = brightness(&clear, &clear_state, unseen[0]);
-    assert!(dark * 4 < lit, "unseen floor {:?} is {dark}, seen floor {:?} is {lit}", unseen[0], seen[0]);
-    assert!(dark * 4 < unfogged, "without fog the same floor is {unfogged}, with it {dark}");
+    assert!(dark * 4 < lit, "{name}: unseen floor {:?} is {dark}, seen floor {:?} is {lit}", unseen[0], seen[0]);
+    assert!(dark * 4 < unfogged, "{name}: without fog the same floor is {unfogged}, with it {dark}");
 }

@@ -248,6 +248,17 @@ impl PartySight {
         self.explored.get(index).copied().unwrap_or(false) || self.marks.get(index) == Some(&Some(FogMark::Revealed))
     }
 
+    /// Whether the players have seen any cell of `space`, now or before (everything, before the
+    /// party's sight is first found).
+    pub fn explored_any(&self, map: &crate::rules::TerrainMap, space: &[Cell]) -> bool {
+        self.visible.is_empty()
+            || space.iter().any(|&c| {
+                map.index_of(c).is_some_and(|i| {
+                    self.shown(i) || (self.explored(i) && self.marks.get(i) != Some(&Some(FogMark::Hidden)))
+                })
+            })
+    }
+
     /// Whether the players see any cell of `space` now (everything, before it is first found).
     pub fn sees_any(&self, map: &crate::rules::TerrainMap, space: &[Cell]) -> bool {
         self.visible.is_empty() || space.iter().any(|&c| map.index_of(c).is_some_and(|i| self.shown(i)))

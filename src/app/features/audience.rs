@@ -2,8 +2,8 @@
 //! deliberate switch. The players' view doesn't draw creatures kept from them (a scene's hidden
 //! creature, or a monster that hid), shows monsters' hit points only as healthy, bloodied or down,
 //! hides hidden rolls ("The DM rolled.") and hidden initiative entries, and doesn't draw, list or
-//! let anyone pick a creature outside the party's sight (the fog of war, [`PartySight`]); the
-//! DM's view shows everything under a banner.
+//! let anyone pick a creature outside the party's sight (the fog of war, [`PartySight`]) or an
+//! object where the party never looked; the DM's view shows everything under a banner.
 
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
@@ -52,9 +52,12 @@ fn show_to_audience(
 ) {
     let (grid, map) = (loaded.scenario.grid, &loaded.scenario.map);
     for mut token in &mut tokens {
-        let in_fog = token.kind.0 == TokenKind::Creature
-            && token.side.0 != Side::Party
-            && !party_sight.sees_any(map, &token.size.cells(grid, token.position.0));
+        let space = token.size.cells(grid, token.position.0);
+        let in_fog = match token.kind.0 {
+            TokenKind::Creature => token.side.0 != Side::Party && !party_sight.sees_any(map, &space),
+            // An object is part of the scenery: shown where the party has looked, as the terrain.
+            TokenKind::Object => !party_sight.explored_any(map, &space),
+        };
         let sees =
             audience.sees(token.secret, token.combatant.hidden.is_some(), token.side.0) && (audience.dm || !in_fog);
         if sees != token.out_of_view {
