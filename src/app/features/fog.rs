@@ -1,8 +1,9 @@
 //! The fog of war: the cells the party sees, by the map's one sight rule (`Field::unseen_cells`,
 //! light and darkvision counted), kept in [`PartySight`] after every move, turn and edit, and
 //! shaded on the board: in the players' view a cell seen before but not now is dimmed, one never
-//! seen is dark; the DM's view tints what the party doesn't see, lightly. The audience feature
-//! keeps creatures outside the party's sight out of the players' view. In the DM's view, the fog
+//! seen is dark; the DM's view tints what the party doesn't see, lightly. Dim light and darkness
+//! are shaded under the fog. The audience feature keeps creatures outside the party's sight out
+//! of the players' view. In the DM's view, the fog
 //! brush reveals cells to the players or hides them whatever the party sees, or gives them back
 //! to the party's sight; the explored cells and the marks are autosaved with the game.
 
@@ -35,8 +36,8 @@ pub(crate) fn plugin(app: &mut App) {
     );
 }
 
-/// Dim light (lightly obscured) and darkness (heavily obscured: seen only by darkvision, as dim
-/// light in shades of grey), over the terrain.
+/// The shades of dim light (lightly obscured) and of darkness (heavily obscured: the party sees
+/// a dark cell only by darkvision), over the terrain (SRD "Vision and Light").
 const DIM_LIGHT: Color = Color::srgba(0.02, 0.03, 0.12, 0.45);
 const DARKNESS: Color = Color::srgba(0.0, 0.0, 0.04, 0.68);
 
@@ -152,7 +153,7 @@ fn follow_party_sight(battlefield: Battlefield, mut key: ResMut<SightKey>, mut s
     sight.visible = visible;
 }
 
-/// Shades the fog on the board for the audience.
+/// Shades the scene's light and the fog on the board for the audience.
 fn shade_fog(
     sight: Res<PartySight>,
     audience: Res<Audience>,
