@@ -144,6 +144,15 @@ fn the_fog_of_war_follows_the_party() {
     assert!(app.world().get::<OutOfView>(chest).is_some(), "an object where the party never looked is not drawn");
     let never_seen = fog_at(&app, 12, 1).expect("fogged");
     assert!(fog_at(&app, 2, 1).is_none(), "a seen cell is clear");
+    // The light is shaded under the fog: Tam's torch is bright to 20 ft and dim to 40 ft.
+    use bevy::color::Alpha;
+    let light_at = |app: &bevy::prelude::App, x, y| {
+        let shades = app.world().resource::<CellShades>();
+        shades.layer(ShadeLayer::Light).iter().find(|(c, _)| *c == Cell::new(x, y)).map(|(_, s)| *s)
+    };
+    let (dim, darkness) = (light_at(&app, 7, 1).expect("dim light is shaded"), light_at(&app, 12, 1));
+    assert!(light_at(&app, 3, 1).is_none(), "bright light is not shaded");
+    assert!(darkness.is_some_and(|d| d.alpha() > dim.alpha()), "darkness is shaded darker than dim light");
 
     send(&mut app, AudienceRequest { dm: true });
     assert!(app.world().get::<OutOfView>(far).is_none(), "the DM sees it");
@@ -171,7 +180,6 @@ fn the_fog_of_war_follows_the_party() {
 /// started again from its autosave, and *Clear* gives a cell back to the party's sight.
 #[test]
 fn the_dm_brushes_the_fog_and_the_autosave_keeps_it() {
-    use battlemap::app::LaunchOptions;
     use battlemap::app::SessionPlace;
     use battlemap::app::core::components::OutOfView;
     use battlemap::app::core::history::History;
@@ -186,17 +194,7 @@ fn the_dm_brushes_the_fog_and_the_autosave_keeps_it() {
     let text =
         HALL.replace("darkvision: 60", "darkvision: 30").replace("at: (1, 1), speed: 30", "at: (1, 1), speed: 60");
     std::fs::write(&path, text).expect("writes");
-    let start = |seed: u64| {
-        let mut app = App::new();
-        app.add_plugins(MinimalPlugins)
-            .insert_resource(LoadedScenario::from_file(Scenario::load(&path).expect("valid"), path.clone()))
-            .insert_resource(LaunchOptions { seed: Some(seed), session: SessionPlace::Beside, ..Default::default() })
-            .add_plugins(battlemap::app::headless_plugin);
-        for _ in 0..3 {
-            app.update();
-        }
-        app
-    };
+    let start = |seed: u64| super::session::app_on(&path, SessionPlace::Beside, seed);
     let stroke = |app: &mut App, brush: FogBrush, cell: Cell| {
         send(app, PickFogBrush(Some(brush)));
         app.world_mut().resource_mut::<PointerOnMap>().cell = Some(cell);
