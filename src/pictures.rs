@@ -12,19 +12,31 @@ pub const MAX_PICTURE_SIDE: u32 = 4096;
 /// The largest picture file read, in bytes.
 pub const MAX_PICTURE_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Why a picture can't be shown.
+/// Why a picture can't be shown. Its path is printed escaped (`rules::text::escaped`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PictureError {
-    #[error("{} is not there", .0.display())]
+    #[error("{} is not there", shown(.0))]
     Missing(PathBuf),
-    #[error("{} can't be read: {why}", path.display())]
+    #[error("{} can't be read: {why}", shown(path))]
     Unreadable { path: PathBuf, why: String },
-    #[error("{} is {bytes} bytes; a picture may have at most {MAX_PICTURE_BYTES}", path.display())]
+    #[error("{} is not a regular file (a directory, a pipe, a socket or a device): name a picture file", shown(.0))]
+    NotAFile(PathBuf),
+    #[error("{} is {bytes} bytes; a picture may have at most {MAX_PICTURE_BYTES}", shown(path))]
     TooManyBytes { path: PathBuf, bytes: u64 },
-    #[error("{} is not a PNG or JPEG image", .0.display())]
+    #[error("{} is not a PNG or JPEG image", shown(.0))]
     NotAnImage(PathBuf),
-    #[error("{} is {width}×{height} pixels; a picture may be at most {MAX_PICTURE_SIDE}×{MAX_PICTURE_SIDE}", path.display())]
+    #[error("{} is cut short or damaged: it can't be decoded whole", shown(.0))]
+    Broken(PathBuf),
+    #[error(
+        "{} is {width}×{height} pixels; a picture may be at most {MAX_PICTURE_SIDE}×{MAX_PICTURE_SIDE}",
+        shown(path)
+    )]
     TooLarge { path: PathBuf, width: u32, height: u32 },
+}
+
+/// A path as it may be printed: control and bidirectional characters escaped.
+fn shown(path: &Path) -> String {
+    crate::rules::text::escaped(&path.to_string_lossy()).into_owned()
 }
 
 /// Where the built-in scenario's pictures are: beside its file in the source tree.
@@ -37,12 +49,22 @@ pub fn resolve(scenario_file: Option<&Path>, picture: &str) -> PathBuf {
     folder.join(picture)
 }
 
-/// The picture's bytes, read only if the file is small enough.
+/// The picture's bytes, read only if the file is a regular file (looked at before it is opened,
+/// through any symbolic link: opening a FIFO waits forever, `/dev/zero` never ends, a link to
+/// `/dev/stdin` would read the terminal) and small enough.
 fn read_bytes(path: &Path) -> Result<Vec<u8>, PictureError> {
-    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+    let cant = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::NotFound => PictureError::Missing(path.to_owned()),
         _ => PictureError::Unreadable { path: path.to_owned(), why: e.to_string() },
-    })?;
+    };
+    let meta = std::fs::metadata(path).map_err(cant)?;
+    if !meta.is_file() {
+        return Err(PictureError::NotAFile(path.to_owned()));
+    }
+    if meta.len() > MAX_PICTURE_BYTES {
+        return Err(PictureError::TooManyBytes { path: path.to_owned(), bytes: meta.len() });
+    }
+    let file = std::fs::File::open(path).map_err(cant)?;
     let mut bytes = Vec::new();
     file.take(MAX_PICTURE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -77,9 +99,10 @@ fn checked_size(path: &Path, bytes: &[u8]) -> Result<(u32, u32), PictureError> {
     Ok((width, height))
 }
 
-/// Whether the picture would load, reading only its header: `battlemap check`'s warning.
+/// Whether the picture would load, decoding it whole (a file cut short has a whole header):
+/// `battlemap check`'s warning. Its size in pixels.
 pub fn probe(path: &Path) -> Result<(u32, u32), PictureError> {
-    checked_size(path, &read_bytes(path)?)
+    load(path).map(|image| image.dimensions())
 }
 
 /// The picture's pixels, as 8-bit RGBA.
@@ -92,7 +115,7 @@ pub fn load(path: &Path) -> Result<image::RgbaImage, PictureError> {
     limits.max_image_height = Some(MAX_PICTURE_SIDE);
     limits.max_alloc = Some(8 * u64::from(width) * u64::from(height) + 1024 * 1024);
     reader.limits(limits);
-    let image = reader.decode().map_err(|_| PictureError::NotAnImage(path.to_owned()))?;
+    let image = reader.decode().map_err(|_| PictureError::Broken(path.to_owned()))?;
     Ok(image.to_rgba8())
 }
 
@@ -119,7 +142,36 @@ mod tests {
         assert_eq!(probe(&huge), Err(PictureError::TooLarge { path: huge.clone(), width: 4097, height: 16 }));
         assert!(matches!(load(&huge), Err(PictureError::TooLarge { .. })));
         let folder = scenes();
-        assert!(matches!(load(&folder), Err(PictureError::Unreadable { .. } | PictureError::NotAnImage(_))));
+        assert_eq!(load(&folder), Err(PictureError::NotAFile(folder.clone())));
+    }
+
+    /// Issue 37 (22): a picture that is a device, a FIFO or a link to one is refused before it is
+    /// opened; one cut short is refused whole, not from its header; a path is printed escaped.
+    #[test]
+    fn pictures_are_regular_whole_files() {
+        let dir = std::env::temp_dir().join(format!("battlemap-pictures-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        let zero = Path::new("/dev/zero");
+        assert_eq!(probe(zero), Err(PictureError::NotAFile(zero.to_owned())));
+        let stdin = dir.join("stdin.png");
+        std::os::unix::fs::symlink("/dev/stdin", &stdin).expect("a link");
+        assert!(
+            matches!(probe(&stdin), Err(PictureError::NotAFile(_) | PictureError::Missing(_))),
+            "{:?}",
+            probe(&stdin)
+        );
+        let fifo = dir.join("pipe.png");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo makes the test's pipe: install coreutils");
+        assert_eq!(probe(&fifo), Err(PictureError::NotAFile(fifo.clone())), "without waiting for a writer");
+        let whole = std::fs::read(scenes().join("ogre.png")).expect("the portrait");
+        let cut = dir.join("cut.png");
+        std::fs::write(&cut, &whole[..whole.len() / 2]).expect("writes");
+        assert_eq!(probe(&cut), Err(PictureError::Broken(cut.clone())));
+        let odd = PictureError::Missing(PathBuf::from("right\u{202e}gnp.exe"));
+        assert_eq!(odd.to_string(), "right\\u{202e}gnp.exe is not there");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

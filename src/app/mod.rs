@@ -59,10 +59,48 @@ pub fn run(scenario: Option<(Scenario, PathBuf)>, options: LaunchOptions) -> Exi
     .insert_resource(loaded)
     .insert_resource(options);
     app.add_plugins((plugin, view::schedules::SingleThreadedSchedules));
+    if let Some(sentence) = no_display() {
+        eprintln!("{sentence}");
+        return ExitCode::from(1);
+    }
+    say_when_no_display_opens();
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
     }
+}
+
+/// What to tell a user who starts the map where no display can be opened.
+const NO_DISPLAY: &str = "battlemap: no display could be opened, and the map needs one: run it in a desktop session, \
+     or under a virtual display (`xvfb-run battlemap FILE`); the command line (`battlemap check`, `query`, `roll` …) \
+     needs none";
+
+/// Why the map can't open a window here, if it can't: on Linux, neither an X display nor a
+/// Wayland one is named.
+fn no_display() -> Option<String> {
+    let named = |var: &str| std::env::var_os(var).is_some_and(|v| !v.is_empty());
+    (cfg!(target_os = "linux") && !named("DISPLAY") && !named("WAYLAND_DISPLAY"))
+        .then(|| format!("{NO_DISPLAY} (neither DISPLAY nor WAYLAND_DISPLAY is set)"))
+}
+
+/// A display that is named but can't be opened makes the windowing library panic while the app
+/// starts: the user is told so in one sentence and the program exits with 1, without a backtrace.
+fn say_when_no_display_opens() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.contains("Failed to build event loop") {
+            let why = message.rsplit(':').next().unwrap_or_default().trim();
+            eprintln!("{NO_DISPLAY} ({why})");
+            std::process::exit(1);
+        }
+        default(info);
+    }));
 }
 
 /// Every part of the map window.

@@ -9,8 +9,9 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
+use super::ability::Ability;
 use super::advantage::Sources;
-use super::creature::Ability;
+use super::modifiers::{D20, RollModifiers};
 
 /// A condition of PHB appendix A.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -176,6 +177,12 @@ impl Conditions {
         all
     }
 
+    /// Exactly the conditions given, without the prone that falling unconscious brings (what an
+    /// effect lists).
+    pub fn exactly(conditions: impl IntoIterator<Item = Condition>) -> Self {
+        Self(conditions.into_iter().collect())
+    }
+
     /// Whether the creature has `condition`, given or included in another (a paralyzed creature is
     /// incapacitated).
     pub fn has(&self, condition: Condition) -> bool {
@@ -265,39 +272,85 @@ pub const EXHAUSTION_HAMPERS_CHECKS: u8 = 1;
 /// throws (PHB appendix A, "Exhaustion": level 3).
 pub const EXHAUSTION_HAMPERS_SAVES: u8 = 3;
 
-/// What `who`'s conditions and exhaustion give its ability checks, every one of them (a skill's,
-/// initiative's Dexterity check, Hide's Stealth, Search's Perception, a chase's checks; a passive
-/// score through [`Sources::passive_bonus`]): disadvantage while poisoned (PHB appendix A,
-/// "Poisoned") or frightened ("Frightened"; the source of the fear is not tracked, docs/rules.md),
-/// and from exhaustion level 1 ("Exhaustion"). The one definition of them.
-pub fn ability_check_sources(who: &str, conditions: &Conditions, exhaustion: u8) -> Sources {
-    let mut sources = Sources::default();
-    for condition in [Condition::Frightened, Condition::Poisoned] {
-        if conditions.has(condition) {
-            sources.disadvantage(format!("{who} is {}", condition.name()));
+/// A creature's own state as its d20 rolls read it: its conditions, its exhaustion and what its
+/// effects in force do to rolls (`rules::modifiers`), with its name for the sources.
+#[derive(Clone, Copy, Debug)]
+pub struct Rolling<'a> {
+    pub who: &'a str,
+    pub conditions: &'a Conditions,
+    pub exhaustion: u8,
+    pub effects: &'a RollModifiers,
+}
+
+impl Rolling<'_> {
+    /// What the creature's own state gives its `roll`, every source named. The one definition:
+    ///
+    /// - **ability checks** (a skill's, initiative's Dexterity check, Hide's Stealth, Search's
+    ///   Perception, a chase's checks; a passive score through [`Sources::passive_bonus`]):
+    ///   disadvantage while poisoned (PHB appendix A, "Poisoned") or frightened ("Frightened"; the
+    ///   source of the fear is not tracked, docs/rules.md), and from exhaustion level 1
+    ///   ("Exhaustion");
+    /// - **saving throws** (`None`: a death saving throw, of no ability): disadvantage from
+    ///   exhaustion level 3, and on Dexterity saving throws while restrained ("Restrained").
+    ///   Poisoned gives saving throws nothing; the automatic failures of paralyzed, petrified,
+    ///   stunned and unconscious creatures are [`Conditions::auto_fail_by`];
+    /// - **attack rolls**: disadvantage while frightened, poisoned, prone or restrained, and from
+    ///   exhaustion level 3;
+    ///
+    /// and, for each, the advantages and disadvantages of its effects ([`RollModifiers::sources`]).
+    pub fn sources(&self, roll: D20) -> Sources {
+        let mut sources = Sources::default();
+        let who = self.who;
+        let hampering: &[Condition] = match roll {
+            D20::Check { .. } => &[Condition::Frightened, Condition::Poisoned],
+            D20::Attack { .. } => {
+                &[Condition::Frightened, Condition::Poisoned, Condition::Prone, Condition::Restrained]
+            }
+            D20::Save(Some(Ability::Dex)) => &[Condition::Restrained],
+            D20::Save(_) => &[],
+        };
+        for &condition in hampering {
+            if self.conditions.has(condition) {
+                sources.disadvantage(format!("{who} is {}", condition.name()));
+            }
         }
+        let from = if matches!(roll, D20::Check { .. }) { EXHAUSTION_HAMPERS_CHECKS } else { EXHAUSTION_HAMPERS_SAVES };
+        if self.exhaustion >= from {
+            sources.disadvantage(format!("{who} has exhaustion {}", self.exhaustion));
+        }
+        sources.merge(self.effects.sources(who, roll));
+        sources
     }
-    if exhaustion >= EXHAUSTION_HAMPERS_CHECKS {
-        sources.disadvantage(format!("{who} has exhaustion {exhaustion}"));
+
+    /// The bonus (a penalty when negative) its effects give `roll` ([`RollModifiers::bonus`]).
+    pub fn bonus(&self, roll: D20) -> i32 {
+        self.effects.bonus(roll)
+    }
+}
+
+/// What `who`'s conditions give attack rolls against it (PHB appendix A): advantage while it is
+/// blinded, paralyzed, petrified, restrained, stunned or unconscious. (Prone depends on the
+/// attacker's distance: the adjudicator's and a chase's own.) The one definition the map's
+/// attacks and a chase's read.
+pub fn attacked_sources(who: &str, conditions: &Conditions) -> Sources {
+    let mut sources = Sources::default();
+    for condition in [
+        Condition::Blinded,
+        Condition::Paralyzed,
+        Condition::Petrified,
+        Condition::Restrained,
+        Condition::Stunned,
+        Condition::Unconscious,
+    ] {
+        if conditions.has(condition) {
+            sources.advantage(format!("{who} is {}", condition.name()));
+        }
     }
     sources
 }
 
-/// What `who`'s conditions and exhaustion give its saving throws of `ability` (`None`: a death
-/// saving throw, which is of no ability): disadvantage from exhaustion level 3 (PHB appendix A,
-/// "Exhaustion"), and on Dexterity saving throws while restrained ("Restrained"). Poisoned gives
-/// saving throws nothing. The one definition of them; the automatic failures of paralyzed,
-/// petrified, stunned and unconscious creatures are [`Conditions::auto_fail_by`].
-pub fn saving_throw_sources(who: &str, conditions: &Conditions, exhaustion: u8, ability: Option<Ability>) -> Sources {
-    let mut sources = Sources::default();
-    if ability == Some(Ability::Dex) && conditions.has(Condition::Restrained) {
-        sources.disadvantage(format!("{who} is restrained"));
-    }
-    if exhaustion >= EXHAUSTION_HAMPERS_SAVES {
-        sources.disadvantage(format!("{who} has exhaustion {exhaustion}"));
-    }
-    sources
-}
+/// No effect changes the roll: for a creature without effects (an object, a chase's newcomer).
+pub const NO_EFFECTS: &RollModifiers = &RollModifiers(Vec::new());
 
 /// A creature's speed after its conditions and exhaustion, and why it changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -399,18 +452,21 @@ mod tests {
         use crate::rules::dice::RollMode;
         let none = Conditions::default();
         let poisoned = Conditions::new([Condition::Poisoned]);
-        assert_eq!(ability_check_sources("Lia", &none, 0).mode(), RollMode::Normal);
-        assert_eq!(ability_check_sources("Lia", &poisoned, 0).describe(), "disadvantage: Lia is poisoned");
-        assert_eq!(ability_check_sources("Lia", &none, 1).describe(), "disadvantage: Lia has exhaustion 1");
-        assert_eq!(
-            ability_check_sources("Lia", &Conditions::new([Condition::Frightened]), 0).mode(),
-            RollMode::Disadvantage
-        );
-        assert_eq!(saving_throw_sources("Lia", &poisoned, 2, Some(Ability::Con)).mode(), RollMode::Normal);
-        assert_eq!(saving_throw_sources("Lia", &none, 3, None).describe(), "disadvantage: Lia has exhaustion 3");
+        let lia = |conditions, exhaustion| Rolling { who: "Lia", conditions, exhaustion, effects: NO_EFFECTS };
+        let check = D20::check(Ability::Dex);
+        assert_eq!(lia(&none, 0).sources(check).mode(), RollMode::Normal);
+        assert_eq!(lia(&poisoned, 0).sources(check).describe(), "disadvantage: Lia is poisoned");
+        assert_eq!(lia(&none, 1).sources(check).describe(), "disadvantage: Lia has exhaustion 1");
+        let frightened = Conditions::new([Condition::Frightened]);
+        assert_eq!(lia(&frightened, 0).sources(check).mode(), RollMode::Disadvantage);
+        assert_eq!(lia(&poisoned, 2).sources(D20::Save(Some(Ability::Con))).mode(), RollMode::Normal);
+        assert_eq!(lia(&none, 3).sources(D20::Save(None)).describe(), "disadvantage: Lia has exhaustion 3");
         let restrained = Conditions::new([Condition::Restrained]);
-        assert_eq!(saving_throw_sources("Lia", &restrained, 0, Some(Ability::Dex)).mode(), RollMode::Disadvantage);
-        assert_eq!(saving_throw_sources("Lia", &restrained, 0, Some(Ability::Wis)).mode(), RollMode::Normal);
+        assert_eq!(lia(&restrained, 0).sources(D20::Save(Some(Ability::Dex))).mode(), RollMode::Disadvantage);
+        assert_eq!(lia(&restrained, 0).sources(D20::Save(Some(Ability::Wis))).mode(), RollMode::Normal);
+        assert_eq!(lia(&poisoned, 0).sources(D20::Attack { weapon: true }).mode(), RollMode::Disadvantage);
+        assert_eq!(lia(&none, 2).sources(D20::Attack { weapon: true }).mode(), RollMode::Normal);
+        assert_eq!(lia(&none, 3).sources(D20::Attack { weapon: false }).mode(), RollMode::Disadvantage);
     }
 
     #[test]

@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use super::ability::{Abilities, Ability, Skill};
 use super::grid::{Grid, HexOrientation};
+use super::modifiers::RollModifiers;
 
 /// Which side a token fights on. Party and Ally are friends; both are hostile to Enemy;
 /// Neutral is hostile to no one.
@@ -30,130 +32,6 @@ impl Side {
     pub fn is_hostile_to(self, other: Side) -> bool {
         let friendly = |s: Side| matches!(s, Side::Party | Side::Ally);
         (friendly(self) && other == Side::Enemy) || (self == Side::Enemy && friendly(other))
-    }
-}
-
-/// The six ability modifiers (not scores), as the rules' checks and saves use them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Abilities {
-    pub str: i8,
-    pub dex: i8,
-    pub con: i8,
-    pub int: i8,
-    pub wis: i8,
-    pub cha: i8,
-}
-
-/// The six abilities, for checks and saving throws.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Ability {
-    Str,
-    Dex,
-    Con,
-    Int,
-    Wis,
-    Cha,
-}
-
-impl Ability {
-    pub const ALL: [Ability; 6] = [Ability::Str, Ability::Dex, Ability::Con, Ability::Int, Ability::Wis, Ability::Cha];
-
-    /// The three-letter abbreviation, as the command line writes it: `str`, `dex`, ...
-    pub fn id(self) -> &'static str {
-        match self {
-            Ability::Str => "str",
-            Ability::Dex => "dex",
-            Ability::Con => "con",
-            Ability::Int => "int",
-            Ability::Wis => "wis",
-            Ability::Cha => "cha",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Ability::Str => "Strength",
-            Ability::Dex => "Dexterity",
-            Ability::Con => "Constitution",
-            Ability::Int => "Intelligence",
-            Ability::Wis => "Wisdom",
-            Ability::Cha => "Charisma",
-        }
-    }
-}
-
-impl Abilities {
-    /// The modifier of one ability.
-    pub fn modifier(&self, ability: Ability) -> i8 {
-        match ability {
-            Ability::Str => self.str,
-            Ability::Dex => self.dex,
-            Ability::Con => self.con,
-            Ability::Int => self.int,
-            Ability::Wis => self.wis,
-            Ability::Cha => self.cha,
-        }
-    }
-}
-
-/// The skills (PHB chapter 7), each under its ability.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Skill {
-    Acrobatics,
-    AnimalHandling,
-    Arcana,
-    Athletics,
-    Deception,
-    History,
-    Insight,
-    Intimidation,
-    Investigation,
-    Medicine,
-    Nature,
-    Perception,
-    Performance,
-    Persuasion,
-    Religion,
-    SleightOfHand,
-    Stealth,
-    Survival,
-}
-
-impl Skill {
-    pub fn ability(self) -> Ability {
-        use Skill::*;
-        match self {
-            Athletics => Ability::Str,
-            Acrobatics | SleightOfHand | Stealth => Ability::Dex,
-            Arcana | History | Investigation | Nature | Religion => Ability::Int,
-            AnimalHandling | Insight | Medicine | Perception | Survival => Ability::Wis,
-            Deception | Intimidation | Performance | Persuasion => Ability::Cha,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        use Skill::*;
-        match self {
-            Acrobatics => "Acrobatics",
-            AnimalHandling => "Animal Handling",
-            Arcana => "Arcana",
-            Athletics => "Athletics",
-            Deception => "Deception",
-            History => "History",
-            Insight => "Insight",
-            Intimidation => "Intimidation",
-            Investigation => "Investigation",
-            Medicine => "Medicine",
-            Nature => "Nature",
-            Perception => "Perception",
-            Performance => "Performance",
-            Persuasion => "Persuasion",
-            Religion => "Religion",
-            SleightOfHand => "Sleight of Hand",
-            Stealth => "Stealth",
-            Survival => "Survival",
-        }
     }
 }
 
@@ -209,6 +87,11 @@ pub enum AttackKind {
 impl AttackKind {
     pub fn is_melee(self) -> bool {
         matches!(self, AttackKind::Melee | AttackKind::MeleeSpell)
+    }
+
+    /// A weapon attack, made with Strength or Dexterity (PHB "Attack Rolls": "Ability Modifier").
+    pub fn is_weapon(self) -> bool {
+        matches!(self, AttackKind::Melee | AttackKind::Ranged)
     }
 
     pub fn name(self) -> &'static str {
@@ -280,6 +163,9 @@ pub struct Sheet {
     /// The light it carries (a torch: 20/20), if any.
     #[serde(default)]
     pub light: Option<crate::rules::light::LightSource>,
+    /// What its effects in force do to its d20 rolls (`effects::hampered` sets it from them).
+    #[serde(default, skip_serializing_if = "RollModifiers::is_empty")]
+    pub effects: RollModifiers,
 }
 
 /// An ability check, with or without a skill (PHB "Ability Checks", "Skills").

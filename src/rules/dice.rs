@@ -79,8 +79,8 @@ pub enum DiceError {
     DividesByZero { text: String },
     #[error("can't roll {text:?}: {why}")]
     CantRoll { text: String, why: String },
-    #[error("can't total {text:?}: {why}")]
-    CantTotal { text: String, why: String },
+    #[error("can't total {text:?}: it divides by 0")]
+    CantTotal { text: String },
     #[error("{table} is not rolled on")]
     NotRolledOn { table: String },
 }
@@ -291,7 +291,9 @@ fn check_sizes(text: &str) -> Result<(), DiceError> {
 
 /// The smallest and largest totals `expr` can reach, refused when some step of the sum could pass
 /// ±[`MAX_TOTAL`] or divide by 0, so that a roll of checked notation always totals. A set of
-/// dice that explodes is bounded by what `tyche` can total for one set (65,535).
+/// dice that explodes is taken to total at most 65,535 (a set expected to throw at most 2,000
+/// dice passes it about never; if it did, the total is still summed wide and brought within
+/// `i32`, [`total_of`]).
 fn totals(expr: &tyche::Expr, text: &str) -> Result<(i64, i64), DiceError> {
     use tyche::Expr;
     use tyche::dice::modifier::Modifier;
@@ -427,15 +429,12 @@ impl SeededDice {
         let mut evaluations = Vec::with_capacity(times);
         for _ in 0..times {
             self.thrown = 0;
-            let evaled = notation
-                .expr
-                .eval(self)
-                .map_err(|e| DiceError::CantRoll { text: text.to_owned(), why: format!("{e}") })?;
+            let evaled =
+                notation.expr.eval(self).map_err(|e| DiceError::CantRoll { text: text.to_owned(), why: short(&e) })?;
             if self.thrown > MAX_ROLLED_DICE {
                 return Err(DiceError::TooManyThrown { text: text.to_owned(), thrown: self.thrown });
             }
-            let total =
-                evaled.calc().map_err(|e| DiceError::CantTotal { text: text.to_owned(), why: format!("{e}") })?;
+            let total = total_of(&evaled).ok_or_else(|| DiceError::CantTotal { text: text.to_owned() })?;
             evaluations.push(Evaluation { detail: evaled.describe(Some(50)), total });
         }
         let totals = evaluations.iter().map(|e| e.total);
@@ -446,6 +445,40 @@ impl SeededDice {
         .unwrap_or_default();
         Ok(DiceRoll { notation: text.to_owned(), mode, evaluations, total })
     }
+}
+
+/// The total of rolled notation, in whole numbers wide enough that no sum of checked notation
+/// overflows (`tyche` totals a set of dice in 16 bits, which an exploding set of many dice can
+/// pass: 255d255x<128 did about one roll in eight), brought within `i32`. `None` only for a
+/// division by 0, which checked notation can't make.
+fn total_of(evaled: &tyche::expr::Evaled) -> Option<i32> {
+    fn walk(evaled: &tyche::expr::Evaled) -> Option<i64> {
+        use tyche::expr::Evaled;
+        Some(match evaled {
+            Evaled::Num(n) => i64::from(*n),
+            Evaled::Dice(rolled) => rolled.rolls.iter().filter(|r| r.is_kept()).map(|r| i64::from(r.val)).sum(),
+            Evaled::Neg(x) => -walk(x)?,
+            Evaled::Add(a, b) => walk(a)?.saturating_add(walk(b)?),
+            Evaled::Sub(a, b) => walk(a)?.saturating_sub(walk(b)?),
+            Evaled::Mul(a, b) => walk(a)?.saturating_mul(walk(b)?),
+            // As `tyche` divides: `/` truncates, `\\` adds 1 to a quotient with a remainder.
+            Evaled::DivDown(a, b) => walk(a)?.checked_div(walk(b)?)?,
+            Evaled::DivUp(a, b) => {
+                let (a, b) = (walk(a)?, walk(b)?);
+                a.checked_div(b)? + i64::from(a.checked_rem(b)? != 0)
+            }
+            _ => return None,
+        })
+    }
+    let total = walk(evaled)?;
+    Some(total.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
+}
+
+/// A `tyche` error in a few words: its own text is the whole roll, thousands of characters.
+fn short(error: &impl std::fmt::Display) -> String {
+    let text = error.to_string();
+    let first = text.split([':', '\n']).next().unwrap_or_default().trim();
+    first.chars().take(80).collect()
 }
 
 impl Roller for SeededDice {

@@ -250,6 +250,10 @@ impl Economy {
 
     /// What would pay for `action` now: the bonus action when the sheet allows it there (keeping
     /// the action for something else), else the action; nothing while `conditions` incapacitate.
+    /// An Attack as a bonus action comes only after the Attack action this turn (**call**: PHB
+    /// "Two-Weapon Fighting": "When you take the Attack action and attack with a light melee
+    /// weapon ..., you can use a bonus action to attack"; so do the Martial Arts and Polearm
+    /// Master attacks), so the first attack of a turn takes the Attack action.
     pub fn can_take(
         &self,
         action: Action,
@@ -257,7 +261,8 @@ impl Economy {
         conditions: &Conditions,
     ) -> Result<Slot, EconomyError> {
         able_to_act(conditions)?;
-        if options.bonus_actions.contains(&action) && !self.bonus_action_used() {
+        let after_attack = action != Action::Attack || self.taken.contains(&(Action::Attack, Slot::Action));
+        if options.bonus_actions.contains(&action) && !self.bonus_action_used() && after_attack {
             return Ok(Slot::BonusAction);
         }
         match self.spent(Slot::Action) {
@@ -358,14 +363,17 @@ impl Economy {
         self.readied.take().ok_or(EconomyError::NothingReadied)
     }
 
-    /// What is left, for the card and the command line.
-    pub fn left(&self, options: &TurnOptions) -> Left {
+    /// What is left that the creature may spend now, for the card and the command line: nothing
+    /// while `conditions` incapacitate it ([`able_to_act`]: no action, bonus action, reaction or
+    /// object interaction).
+    pub fn left(&self, options: &TurnOptions, conditions: &Conditions) -> Left {
+        let able = able_to_act(conditions).is_ok();
         Left {
-            action: !self.action_used(),
-            attacks_left: self.attacks_left,
-            bonus_action: options.has_bonus_actions() && !self.bonus_action_used(),
-            object_interaction: !self.object_interaction_used,
-            reaction: !self.reaction_used,
+            action: able && !self.action_used(),
+            attacks_left: if able { self.attacks_left } else { 0 },
+            bonus_action: able && options.has_bonus_actions() && !self.bonus_action_used(),
+            object_interaction: able && !self.object_interaction_used,
+            reaction: able && !self.reaction_used,
             disengaged: self.disengaged,
         }
     }
@@ -412,10 +420,10 @@ mod tests {
     fn a_bonus_action_dash_keeps_the_action_and_allows_a_second_dash() {
         let mut turn = Economy::default();
         assert_eq!(turn.take(Action::Dash, &rogue(), &OK), Ok(Slot::BonusAction));
-        assert!(turn.left(&rogue()).action);
+        assert!(turn.left(&rogue(), &OK).action);
         assert_eq!(turn.take(Action::Dash, &rogue(), &OK), Ok(Slot::Action));
         assert!(turn.take(Action::Dash, &rogue(), &OK).is_err(), "two Dashes at most");
-        assert!(!turn.left(&rogue()).bonus_action);
+        assert!(!turn.left(&rogue(), &OK).bonus_action);
     }
 
     #[test]
@@ -423,7 +431,7 @@ mod tests {
         let fighter = TurnOptions { attacks_per_action: 2, bonus_actions: Vec::new() };
         let mut turn = Economy::default();
         assert_eq!(turn.attack(&fighter, &OK), Ok(()));
-        assert_eq!(turn.left(&fighter).attacks_left, 1);
+        assert_eq!(turn.left(&fighter, &OK).attacks_left, 1);
         assert_eq!(turn.attack(&fighter, &OK), Ok(()));
         assert_eq!(turn.attack(&fighter, &OK), Err(EconomyError::NoAttacksLeft));
         let mut dodger = Economy::default();
@@ -436,7 +444,7 @@ mod tests {
         let mut turn = Economy::default();
         assert_eq!(turn.react(&OK), Ok(()));
         assert_eq!(turn.react(&OK), Err(EconomyError::ReactionSpent));
-        assert!(!turn.left(&TurnOptions::default()).reaction);
+        assert!(!turn.left(&TurnOptions::default(), &OK).reaction);
         turn.start_turn();
         assert_eq!(turn.react(&OK), Ok(()), "restored at the start of its turn");
     }
@@ -497,7 +505,7 @@ mod tests {
             assert!(made <= 4, "runs away");
         }
         assert_eq!(made, 3, "two with the action and one with the bonus action");
-        assert_eq!(turn.taken, [(Action::Attack, Slot::BonusAction), (Action::Attack, Slot::Action)]);
+        assert_eq!(turn.taken, [(Action::Attack, Slot::Action), (Action::Attack, Slot::BonusAction)]);
         assert_eq!(turn.attack(&sheet, &OK), Err(EconomyError::NoAttacksLeft));
         let mut bonus_last = Economy::default();
         bonus_last
@@ -506,6 +514,26 @@ mod tests {
         assert_eq!(bonus_last.attacks_left, 1, "the Attack action: two attacks");
         assert_eq!(bonus_last.take(Action::Attack, &sheet, &OK), Ok(Slot::BonusAction));
         assert_eq!(bonus_last.attacks_left, 1, "the bonus action's one attack is made now; the action's waits");
+    }
+
+    /// PHB "Two-Weapon Fighting": "When you take the Attack action and attack with a light melee
+    /// weapon that you're holding in one hand, you can use a bonus action to attack". Without the
+    /// Attack action this turn (the action spent on a Dash), no bonus-action attack.
+    #[test]
+    fn a_bonus_action_attack_needs_the_attack_action_first() {
+        let two_weapons = TurnOptions { attacks_per_action: 1, bonus_actions: vec![Action::Attack] };
+        let mut dasher = Economy::default();
+        dasher.take(Action::Dash, &two_weapons, &OK).expect("the action is free");
+        assert_eq!(
+            dasher.attack(&two_weapons, &OK),
+            Err(EconomyError::ActionSpent { action: "Attack".into(), spent_on: "Dash".into() })
+        );
+        assert!(!dasher.bonus_action_used(), "nothing spent");
+        assert_eq!(Economy::default().can_take(Action::Attack, &two_weapons, &OK), Ok(Slot::Action));
+        let mut fighter = Economy::default();
+        assert_eq!(fighter.attack(&two_weapons, &OK), Ok(()), "the Attack action");
+        assert_eq!(fighter.attack(&two_weapons, &OK), Ok(()), "then the off hand, a bonus action");
+        assert_eq!(fighter.taken, [(Action::Attack, Slot::Action), (Action::Attack, Slot::BonusAction)]);
     }
 
     /// PHB appendix A, "Incapacitated": "can't take actions or reactions"; "Paralyzed",
@@ -532,6 +560,8 @@ mod tests {
             let readied = Readied { trigger: Trigger::Moves(None), response: Response::Other("duck".into()) };
             assert_eq!(turn.ready(readied.clone(), &out), refused);
             assert_eq!(turn, Economy::default(), "a refusal spends nothing");
+            let left = turn.left(&rogue(), &out);
+            assert!(!left.action && !left.bonus_action && !left.reaction && !left.object_interaction, "{left:?}");
             turn.ready(readied, &OK).expect("readied before it was stunned");
             assert_eq!(turn.fire_readied(&out).map(drop), refused, "the readied reaction waits");
             assert!(turn.readied.is_some() && !turn.reaction_used);

@@ -218,6 +218,15 @@ pub struct Health {
     pub makes_death_saves: bool,
     pub death_saves: DeathSaves,
     pub life: Life,
+    /// Exhaustion of level 4 or more halves the hit point maximum (PHB appendix A,
+    /// "Exhaustion"): set by `fight::set_exhaustion`, read by everything that measures against
+    /// the maximum ([`Health::max_now`]).
+    #[serde(skip_serializing_if = "is_false")]
+    pub max_halved: bool,
+}
+
+fn is_false(flag: &bool) -> bool {
+    !flag
 }
 
 /// What one instance of damage did.
@@ -291,7 +300,13 @@ impl Health {
             _ => Life::Dying,
         };
         let death_saves = if life == Life::Dying { death_saves } else { DeathSaves::default() };
-        Self { hp, max_hp: max_hp.max(0), temp_hp: 0, makes_death_saves, death_saves, life }
+        Self { hp, max_hp: max_hp.max(0), temp_hp: 0, makes_death_saves, death_saves, life, max_halved: false }
+    }
+
+    /// The hit point maximum now: halved (rounded down) while exhaustion of level 4 or more
+    /// halves it. Instant death, bloodied, healing and the health bar measure against it.
+    pub fn max_now(&self) -> i32 {
+        if self.max_halved { self.max_hp / 2 } else { self.max_hp }
     }
 
     /// The death saves to write in a scenario for this creature, so that [`Health::new`] gives
@@ -311,7 +326,7 @@ impl Health {
     /// DMG "Tracking Monster Hit Points": "You can describe a monster taken to half its hit
     /// points as bloodied" (at half or below, and still up).
     pub fn bloodied(&self) -> bool {
-        self.life == Life::Up && self.hp.saturating_mul(2) <= self.max_hp
+        self.life == Life::Up && self.hp.saturating_mul(2) <= self.max_now()
     }
 
     /// What the players are told of a monster's hit points (DMG "Tracking Monster Hit Points": the
@@ -346,7 +361,7 @@ impl Health {
             if self.hp == 0 {
                 if !self.makes_death_saves {
                     self.life = Life::Dead;
-                } else if left_over >= self.max_hp {
+                } else if left_over >= self.max_now() {
                     self.life = Life::Dead;
                     taken.instant_death = true;
                 } else {
@@ -354,7 +369,7 @@ impl Health {
                     self.death_saves = DeathSaves::default();
                 }
             }
-        } else if rest >= self.max_hp {
+        } else if rest >= self.max_now() {
             self.life = Life::Dead;
             taken.instant_death = true;
         } else {
@@ -376,14 +391,14 @@ impl Health {
         }
     }
 
-    /// Regains hit points up to `max_hp` (which exhaustion may have lowered); a creature at 0
-    /// comes to (its death saves reset). The dead regain nothing.
-    pub fn heal(&mut self, amount: i32, max_hp: i32) -> i32 {
+    /// Regains hit points up to the maximum now ([`Health::max_now`]: exhaustion may have halved
+    /// it); a creature at 0 comes to (its death saves reset). The dead regain nothing.
+    pub fn heal(&mut self, amount: i32) -> i32 {
         if self.life == Life::Dead || amount <= 0 {
             return 0;
         }
         let before = self.hp;
-        self.hp = self.hp.saturating_add(amount).min(max_hp.max(1)).max(self.hp);
+        self.hp = self.hp.saturating_add(amount).min(self.max_now().max(1)).max(self.hp);
         if self.hp > 0 {
             self.life = Life::Up;
             self.death_saves = DeathSaves::default();
@@ -412,7 +427,7 @@ impl Health {
         };
         match result {
             DeathSave::RegainOne => {
-                self.heal(1, self.max_hp);
+                self.heal(1);
             }
             DeathSave::Success => {
                 self.death_saves.successes += 1;
@@ -485,7 +500,7 @@ mod tests {
         assert_eq!((ogre.hp, ogre.life), (1, Life::Up));
         let taken = ogre.take_damage(10, false);
         assert_eq!((ogre.hp, ogre.life, taken.lost), (0, Life::Dead, 1));
-        assert_eq!(ogre.heal(10, 59), 0, "the dead regain nothing");
+        assert_eq!(ogre.heal(10), 0, "the dead regain nothing");
     }
 
     /// PHB "Falling Unconscious", "Damage at 0 Hit Points", "Instant Death".
@@ -544,7 +559,7 @@ mod tests {
         assert_eq!(brom.temp_hp, 5, "the larger is kept");
         let taken = brom.take_damage(8, false);
         assert_eq!((taken.absorbed, taken.lost, brom.hp, brom.temp_hp), (5, 3, 17, 0));
-        assert_eq!(brom.heal(100, 31), 14);
+        assert_eq!(brom.heal(100), 14);
         assert_eq!(brom.temp_hp, 0);
     }
 

@@ -4,14 +4,15 @@
 //! PHB "Combat": each participant rolls a Dexterity check for initiative and acts in order from
 //! the highest; DMG "Tracking Initiative". Being a Dexterity check, the roll has what the
 //! creature's ability checks have: disadvantage while poisoned, frightened or exhausted (PHB
-//! appendix A, `conditions::ability_check_sources`). Ties: the higher Dexterity modifier goes
+//! appendix A, `conditions::Rolling::sources`). Ties: the higher Dexterity modifier goes
 //! first, then a roll-off from the session's dice (a project call, recorded in docs/rules.md).
 
 use serde::{Deserialize, Serialize};
 
 use super::advantage::Sources;
-use super::conditions::{Conditions, ability_check_sources};
+use super::conditions::Rolling;
 use super::dice::{DiceError, DiceRoll, RollMode, SeededDice};
+use super::modifiers::D20;
 
 /// A creature about to roll initiative: its id, its Dexterity modifier, and what its conditions
 /// and exhaustion give its Dexterity check (PHB "Initiative": "a Dexterity check"; appendix A,
@@ -20,15 +21,15 @@ use super::dice::{DiceError, DiceRoll, RollMode, SeededDice};
 pub struct Roller {
     pub id: String,
     pub dex: i8,
-    /// Why the check has advantage or disadvantage ([`ability_check_sources`]).
+    /// Why the check has advantage or disadvantage ([`Rolling::sources`]).
     pub sources: Sources,
 }
 
 impl Roller {
-    /// The creature `id` (named `name` in the sources) with Dexterity modifier `dex`, its
-    /// conditions and its level of exhaustion.
-    pub fn new(id: &str, name: &str, dex: i8, conditions: &Conditions, exhaustion: u8) -> Self {
-        Self { id: id.to_owned(), dex, sources: ability_check_sources(name, conditions, exhaustion) }
+    /// The creature `id` with Dexterity modifier `dex`, and what its conditions, exhaustion and
+    /// effects give its Dexterity check ([`Rolling::sources`]).
+    pub fn new(id: &str, dex: i8, rolling: Rolling) -> Self {
+        Self { id: id.to_owned(), dex, sources: rolling.sources(D20::INITIATIVE) }
     }
 }
 
@@ -199,11 +200,15 @@ impl InitiativeOrder {
 mod tests {
     use super::*;
 
-    use crate::rules::conditions::Condition;
+    use crate::rules::conditions::{Condition, Conditions, NO_EFFECTS};
+
+    fn roller(id: &str, name: &str, dex: i8, conditions: &Conditions, exhaustion: u8) -> Roller {
+        Roller::new(id, dex, Rolling { who: name, conditions, exhaustion, effects: NO_EFFECTS })
+    }
 
     /// A creature with no condition and no exhaustion.
     fn plain(id: &str, dex: i8) -> Roller {
-        Roller::new(id, id, dex, &Conditions::default(), 0)
+        roller(id, id, dex, &Conditions::default(), 0)
     }
 
     fn party() -> Vec<Roller> {
@@ -214,9 +219,9 @@ mod tests {
     /// with exhaustion (level 1 on), has disadvantage on ability checks. The roll takes it.
     #[test]
     fn poison_and_exhaustion_give_initiative_disadvantage() {
-        let poisoned = Roller::new("thug", "Thug", 2, &Conditions::new([Condition::Poisoned]), 0);
-        let exhausted = Roller::new("lia", "Lia", 4, &Conditions::default(), 1);
-        let prone = Roller::new("brom", "Brom", 0, &Conditions::new([Condition::Prone]), 0);
+        let poisoned = roller("thug", "Thug", 2, &Conditions::new([Condition::Poisoned]), 0);
+        let exhausted = roller("lia", "Lia", 4, &Conditions::default(), 1);
+        let prone = roller("brom", "Brom", 0, &Conditions::new([Condition::Prone]), 0);
         let mut order = InitiativeOrder::default();
         let mut dice = SeededDice::new(9);
         assert_eq!(order.join(&poisoned, &mut dice).expect("rolls").mode, RollMode::Disadvantage);

@@ -109,6 +109,23 @@ pub enum RollReason {
         effect: String,
         reason: super::effects::EndReason,
     },
+    /// Not a roll: damage woke the creature from the effect's sleep; the rest of it lasts.
+    EffectWoke {
+        effect: String,
+    },
+    /// Not a roll: the creature is immune (a petrified creature to poison and disease).
+    EffectImmune {
+        effect: String,
+        because: super::conditions::Condition,
+    },
+    /// Not a roll: a saving throw against an effect fails without a roll (PHB appendix A:
+    /// paralyzed, petrified, stunned and unconscious creatures fail Strength and Dexterity saves).
+    EffectSaveFailed {
+        effect: String,
+        ability: Ability,
+        dc: i32,
+        because: super::conditions::Condition,
+    },
     /// A Constitution save to keep concentrating after damage (PHB "Concentration").
     Concentration {
         dc: i32,

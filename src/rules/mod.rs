@@ -4,6 +4,7 @@
 //! the PHB grid variant) and the geometric calls of `../shared/conventions.md`, which
 //! `docs/rules.md` restates and extends.
 
+pub mod ability;
 pub mod advantage;
 pub mod area;
 pub mod attack;
@@ -24,6 +25,7 @@ pub mod initiative;
 pub mod lattice;
 pub mod light;
 pub mod log;
+pub mod modifiers;
 pub mod movement;
 pub mod objects;
 #[cfg(test)]
@@ -34,6 +36,7 @@ pub mod size;
 pub mod sweep;
 pub mod tables;
 pub mod terrain;
+pub mod text;
 pub mod visibility;
 
 pub use grid::{Cell, Grid, HexOrientation};

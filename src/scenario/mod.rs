@@ -11,7 +11,7 @@ mod validate;
 mod write;
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use error::{ScenarioError, ScenarioErrors};
 pub use raw::{DamageMode, DiagonalRule, RuleOptions};
@@ -23,7 +23,7 @@ use crate::rules::economy::TurnOptions;
 use crate::rules::facing::ArcLayout;
 use crate::rules::fight::{Field, FightRules, Fighter};
 use crate::rules::health::{DeathSaves, Defenses, Health};
-use crate::rules::light::{LightLevel, LightSource};
+use crate::rules::light::{LightCache, LightLevel, LightSource};
 use crate::rules::movement::Mover;
 use crate::rules::objects::{Durability, Substance};
 use crate::rules::siege::{Siege, holds_creatures};
@@ -61,6 +61,9 @@ pub struct Scenario {
     pub light: LightLevel,
     /// Lights fixed to cells of the map (a sconce, a brazier), each with its light.
     pub lights: Vec<(Cell, LightSource)>,
+    /// The scene's light as last computed ([`Scenario::field`] computes it once per change of the
+    /// lights); no part of the scene's meaning.
+    pub light_cache: LightCache,
 }
 
 /// A map image under the grid (`background: (image: "maps/harrowgate.png", cell_px: 70,
@@ -215,6 +218,7 @@ impl Token {
             turn: self.turn.clone(),
             darkvision: self.darkvision,
             light: self.light,
+            effects: Default::default(),
         }
     }
 
@@ -265,10 +269,16 @@ impl Scenario {
         if let Some(background) = &self.background {
             named.push(("background.image".to_owned(), background.image.as_str()));
         }
+        // Each file is read once, however many tokens name it.
+        let mut probed: std::collections::HashMap<PathBuf, Option<crate::pictures::PictureError>> = Default::default();
         named
             .into_iter()
             .filter_map(|(path, image)| {
-                let error = crate::pictures::probe(&crate::pictures::resolve(Some(file), image)).err()?;
+                let picture = crate::pictures::resolve(Some(file), image);
+                let error = probed
+                    .entry(picture)
+                    .or_insert_with_key(|picture| crate::pictures::probe(picture).err())
+                    .clone()?;
                 Some(ScenarioError::at(
                     &name,
                     locations.nearest(&path),
@@ -373,7 +383,7 @@ impl Scenario {
     /// ([`Scenario::fighters`]) for the command line, the live ones for the map. Every question
     /// of sight, cover, distance, movement, areas, flanking and attacks asks this one view.
     pub fn field<'a>(&'a self, fighters: &'a [Fighter]) -> Field<'a> {
-        Field::new(&self.map, fighters, self.fight_rules()).in_light(self.light, &self.lights)
+        Field::new(&self.map, fighters, self.fight_rules()).in_light_kept(self.light, &self.lights, &self.light_cache)
     }
 }
 
@@ -418,11 +428,12 @@ impl Token {
     }
 
     /// Its effects as the scene opens (each valid: `check` refused the file otherwise; one a
-    /// creature can't take is left out), and its conditions with theirs.
+    /// creature can't take is left out), and its conditions with theirs. Given before the fight:
+    /// each timed one's first round begins at its clock's first turn.
     pub fn lasting_effects(&self) -> (crate::rules::effects::Effects, Conditions) {
         let mut effects = crate::rules::effects::Effects::default();
         for effect in &self.effects {
-            let _ = effects.give(effect.clone());
+            let _ = effects.give_before_fight(effect.clone());
         }
         let mut conditions = self.conditions.clone();
         effects.update_conditions(&mut conditions);

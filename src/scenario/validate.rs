@@ -197,6 +197,7 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
             background,
             light: raw.light,
             lights,
+            light_cache: Default::default(),
         }),
         _ => Err(ScenarioErrors(problems.list)),
     }

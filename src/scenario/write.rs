@@ -573,8 +573,11 @@ fn string(text: &str) -> String {
 /// `Save(dc: 12, ability: Dex)`.
 fn ron_value<T: Serialize + ?Sized>(value: &T) -> String {
     let config = ron::ser::PrettyConfig::new().compact_arrays(true).compact_structs(true).compact_maps(true);
+    // Optional fields without `Some(...)`, as docs/scenario-format.md writes them and the reader
+    // takes them (`implicit_some`).
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     // These are plain enums and structs of strings and numbers, which RON always writes.
-    ron::ser::to_string_pretty(value, config).expect("plain data is always written as RON")
+    options.to_string_pretty(value, config).expect("plain data is always written as RON")
 }
 
 /// `[a, b, c]` with each written by [`ron_value`].

@@ -1,7 +1,8 @@
 //! The card's effects: each effect on the creature with its source, duration, save and whether it
-//! is in force or waits behind a more potent one of its name (DMG "Combining Game Effects"), with
-//! an end button; and, in the DM's view, what gives effects: a poison (a dose, or coating the
-//! creature's weapon), a disease, a madness, a cure, a plain effect, and the long rest's dawn.
+//! is in force or waits behind a more potent one of its name (DMG "Combining Game Effects"), what
+//! it does to rolls, with an end button and the cures that end it; and, in the DM's view, what
+//! gives effects: a poison (a dose, or coating the creature's weapon), a disease, a madness, a
+//! plain effect (a condition, disadvantage on a kind of roll, a save), and the long rest's dawn.
 
 use bevy_egui::egui::{self, RichText};
 
@@ -10,9 +11,10 @@ use crate::app::core::requests::EffectAction;
 use crate::rules::conditions::Condition;
 use crate::rules::creature::Ability;
 use crate::rules::effects::diseases::Disease;
-use crate::rules::effects::madness::{Cure, MadnessKind};
+use crate::rules::effects::madness::MadnessKind;
 use crate::rules::effects::poisons::Poison;
-use crate::rules::effects::{Duration, Effect, RepeatedSave, Source, TurnPoint};
+use crate::rules::effects::{Cure, Duration, Effect, RepeatedSave, Source, TurnPoint};
+use crate::rules::modifiers::{Change, RollKind, RollModifier};
 
 /// One effect as the card lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +32,10 @@ pub struct EffectRow {
     pub in_force: bool,
     /// Kept from the players (only the DM's view lists it).
     pub secret: bool,
+    /// What it does to d20 rolls, in words (`disadvantage on ability checks`).
+    pub modifiers: Vec<String>,
+    /// The cures that end it (`rules::effects::Cure::ends`): the DM's view offers each.
+    pub cures: Vec<Cure>,
 }
 
 /// The card's effects section.
@@ -47,6 +53,8 @@ pub struct EffectsView {
 pub struct EffectsEdit {
     pub name: String,
     pub condition: Option<Condition>,
+    /// The rolls it gives disadvantage on, if any.
+    pub disadvantage: Option<RollKind>,
     pub rounds: u32,
     pub save: Option<Ability>,
     pub dc: i32,
@@ -59,6 +67,7 @@ impl Default for EffectsEdit {
         Self {
             name: String::new(),
             condition: Some(Condition::Frightened),
+            disadvantage: None,
             rounds: 10,
             save: Some(Ability::Wis),
             dc: 13,
@@ -118,6 +127,12 @@ pub fn save_words(save: &RepeatedSave) -> String {
     format!("DC {} {} save at the {at} of each of its turns{times}", save.dc, save.ability.name())
 }
 
+/// `text` with its first letter in capitals.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}
+
 /// Draws the effects section of the card of the creature `id`.
 pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &mut EffectsEdit) -> Vec<PanelRequest> {
     let mut asked = Vec::new();
@@ -150,8 +165,21 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
         if let Some(save) = &row.save {
             ui.label(RichText::new(save).small());
         }
+        if !row.modifiers.is_empty() {
+            ui.label(RichText::new(row.modifiers.join("; ")).small());
+        }
         if !row.note.is_empty() {
             ui.label(RichText::new(&row.note).small().italics());
+        }
+        if view.dm && !row.cures.is_empty() {
+            ui.horizontal(|ui| {
+                for &cure in &row.cures {
+                    let hover = format!("Cast {} to end {}", cure.name(), row.name);
+                    if ui.small_button(capitalized(cure.name())).on_hover_text(hover).clicked() {
+                        ask(EffectAction::Cure { effect: row.id, cure });
+                    }
+                }
+            });
         }
     }
     if let Some(poison) = view.coated {
@@ -182,6 +210,17 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
             ui.add(egui::DragValue::new(&mut edit.rounds).range(1..=100).suffix(" rounds"));
         });
         ui.horizontal(|ui| {
+            ui.label("Disadvantage on");
+            egui::ComboBox::from_id_salt(("disadvantage", id))
+                .selected_text(edit.disadvantage.map_or("nothing", RollKind::name))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut edit.disadvantage, None, "nothing");
+                    for kind in [RollKind::Attacks, RollKind::Checks, RollKind::Saves] {
+                        ui.selectable_value(&mut edit.disadvantage, Some(kind), kind.name());
+                    }
+                });
+        });
+        ui.horizontal(|ui| {
             egui::ComboBox::from_id_salt(("save", id))
                 .selected_text(edit.save.map_or("no save", Ability::name))
                 .show_ui(ui, |ui| {
@@ -199,6 +238,11 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
         if ui.button("Give").clicked() {
             let effect = Effect {
                 conditions: edit.condition.into_iter().collect(),
+                modifiers: edit
+                    .disadvantage
+                    .map(|on| RollModifier { on, abilities: Vec::new(), sight: false, change: Change::Disadvantage })
+                    .into_iter()
+                    .collect(),
                 save: edit.save.map(|ability| RepeatedSave { ability, dc: edit.dc, at: TurnPoint::End, successes: 1 }),
                 ..Effect::new(name, Source::Dm, Duration::Rounds(edit.rounds))
             };
@@ -239,14 +283,6 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
                 if ui.small_button(label).on_hover_text(format!("Roll a {}", kind.name())).clicked() {
                     ask(EffectAction::Madness(kind));
                 }
-            }
-        });
-        ui.horizontal(|ui| {
-            if ui.small_button("Lesser restoration").on_hover_text("Cures short- and long-term madness").clicked() {
-                ask(EffectAction::Cure(Cure::LesserRestoration));
-            }
-            if ui.small_button("Greater restoration").on_hover_text("Cures any madness").clicked() {
-                ask(EffectAction::Cure(Cure::GreaterRestoration));
             }
         });
     });

@@ -82,6 +82,13 @@ pub fn roll_reason(reason: &RollReason) -> String {
             format!("{effect} waits: a more potent {effect} is in force (they don't add)")
         }
         RollReason::EffectEnded { effect, reason } => format!("{effect} ends: {}", end_reason(reason)),
+        RollReason::EffectWoke { effect } => format!("damage wakes it from {effect}, which lasts"),
+        RollReason::EffectImmune { effect, because } => {
+            format!("{effect}: no effect, {} creatures are immune", because.name())
+        }
+        RollReason::EffectSaveFailed { effect, ability, dc, because } => {
+            format!("{} save DC {dc} against {effect}: fails automatically ({})", ability.name(), because.name())
+        }
         RollReason::Concentration { dc, kept } => {
             format!("Constitution save DC {dc} to keep concentrating: {}", if *kept { "keeps it" } else { "loses it" })
         }

@@ -56,9 +56,9 @@ fn check_refuses_bad_effects_and_fmt_keeps_good_ones() {
     let dir = scratch("effects-check");
     let text = std::fs::read_to_string(root().join(CRYPT)).expect("the crypt");
     for (from, to, says) in [
-        ("dc: 10", "dc: 31", "a save DC of 31: DCs run from 1 to 30"),
+        ("dc: 10", "dc: 31", "the save's `dc` is 31: DCs run from 1 to 30"),
         ("Creature(\"ghoul\")", "Creature(\"lich\")", "comes from \"lich\", but no creature has that id"),
-        ("duration: Minutes(1)", "duration: UntilSaved, penalty: 99", "a penalty of 99"),
+        ("duration: Minutes(1)", "duration: UntilSaved, penalty: 99", "`penalty` is 99: from -20 to 20"),
         ("dice: \"1d6\"", "dice: \"1d6+\"", "the damage"),
         ("duration: Rounds(2)", "duration: Rounds(2), mood: 3", "mood"),
     ] {
@@ -275,11 +275,24 @@ mod on_the_map {
                 .any(|l| l.effect.name == "short-term madness")
         };
         assert!(mad(&app));
+        let madness = app
+            .world()
+            .get::<LastingEffects>(vex)
+            .expect("effects")
+            .0
+            .list
+            .iter()
+            .find(|l| l.effect.name == "short-term madness")
+            .expect("mad")
+            .id;
         send(
             &mut app,
             EffectRequest {
                 target: Some(vex),
-                action: EffectAction::Cure(battlemap::rules::effects::madness::Cure::LesserRestoration),
+                action: EffectAction::Cure {
+                    effect: madness,
+                    cure: battlemap::rules::effects::Cure::LesserRestoration,
+                },
             },
         );
         assert!(!mad(&app));

@@ -71,7 +71,7 @@ fn turn_view() -> TurnView {
     TurnView {
         fight_runs: false,
         active: true,
-        left: Economy::default().left(&TurnOptions::default()),
+        left: Economy::default().left(&TurnOptions::default(), &Default::default()),
         movement: MovementView { speed: 30, left: 20, allowance: 30, dashes: 0, moves: 1, active: true },
         attacks_per_action: 1,
         bonus_actions: Vec::new(),
@@ -312,7 +312,8 @@ fn the_turn_section_spends_what_is_left_and_fills_help_and_ready() {
     let mut spent = Economy::default();
     spent.take(Action::Dash, &TurnOptions::default(), &Conditions::NONE).expect("free");
     spent.react(&Conditions::NONE).expect("free");
-    let view = TurnView { fight_runs: true, left: spent.left(&TurnOptions::default()), ..turn_view() };
+    let view =
+        TurnView { fight_runs: true, left: spent.left(&TurnOptions::default(), &Default::default()), ..turn_view() };
     let harness = run(view, TurnEdit::default());
     assert!(harness.query_by_label("- Action").is_some() && harness.query_by_label("- Reaction").is_some());
     assert!(harness.get_by_label("Disengage").accesskit_node().is_disabled(), "the action is spent");
@@ -1285,6 +1286,8 @@ fn effects_view(dm: bool) -> battlemap::ui::effects::EffectsView {
         note: String::new(),
         in_force,
         secret,
+        modifiers: if secret { vec!["disadvantage on ability checks".into()] } else { Vec::new() },
+        cures: if secret { vec![battlemap::rules::effects::Cure::GreaterRestoration] } else { Vec::new() },
     };
     EffectsView {
         rows: vec![row(0, "frightened", true, false), row(1, "frightened", false, false), row(2, "cursed", true, true)],
@@ -1324,6 +1327,18 @@ fn the_card_lists_effects_and_ends_one() {
     harness.get_by_label("Long rest / dawn").click();
     harness.run();
     assert_eq!(harness.state().as_slice(), [PanelRequest::Effect { id: None, action: EffectAction::Dawn }]);
+    // What the cursed effect does to rolls, and the one cure that ends it (issue 37: a cure ends
+    // one effect, the one it is cast on).
+    harness.get_by_label("disadvantage on ability checks");
+    assert!(harness.query_by_label("Lesser restoration").is_none());
+    harness.state_mut().clear();
+    harness.get_by_label("Greater restoration").click();
+    harness.run();
+    let cure = battlemap::rules::effects::Cure::GreaterRestoration;
+    assert_eq!(
+        harness.state().as_slice(),
+        [PanelRequest::Effect { id: Some("vex".into()), action: EffectAction::Cure { effect: 2, cure } }]
+    );
 
     let players = effects_view(false);
     let harness = Harness::new_ui_state(
@@ -1333,5 +1348,6 @@ fn the_card_lists_effects_and_ends_one() {
         Vec::new(),
     );
     assert_eq!(harness.query_all_by_label("End").count(), 0, "the players end nothing");
+    assert!(harness.query_by_label("Greater restoration").is_none(), "nor cure");
     assert!(harness.query_by_label("Long rest / dawn").is_none());
 }

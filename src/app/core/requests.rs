@@ -26,8 +26,8 @@ pub enum EffectAction {
     Disease(crate::rules::effects::diseases::Disease),
     /// Roll a madness of this kind for the creature.
     Madness(crate::rules::effects::madness::MadnessKind),
-    /// Cure the creature's madness with this magic.
-    Cure(crate::rules::effects::madness::Cure),
+    /// End this effect with this magic, if it ends it (`rules::effects::Cure::ends`).
+    Cure { effect: u32, cure: crate::rules::effects::Cure },
     /// A long rest ends at dawn for everyone: timed effects run on, diseases advance.
     Dawn,
 }

@@ -25,7 +25,7 @@ use crate::app::core::turns::Turns;
 use crate::rules::chase::{
     Chase, ChaseError, ChaseRules, Chases, ComplicationTable, DEFAULT_CATCH_FEET, Role, TableSource,
 };
-use crate::rules::fight::{heal, take_damage};
+use crate::rules::fight::{heal, set_exhaustion, take_damage};
 use crate::rules::initiative::InitiativeOrder;
 use crate::scenario::Scenario;
 use crate::ui::chase::{ChaseDraft, ChaseEdit, TableChoice, Targets};
@@ -321,13 +321,13 @@ fn carry_back(chases: &Chases, tokens: &mut ChaseTokens) {
     for p in chases.chases.iter().flat_map(|c| &c.participants) {
         let Some(entity) = tokens.index.entity(&p.id) else { continue };
         if let Ok(mut now) = tokens.tokens.get_mut(entity) {
-            now.vitals.exhaustion = p.exhaustion;
+            now.vitals.exhaustion = set_exhaustion(&mut now.hit_points.0, p.exhaustion);
             let change = p.hp - now.hit_points.0.hp;
             let (health, conditions) = (&mut now.hit_points.0, &mut now.combatant.conditions);
             if change < 0 {
                 take_damage(health, conditions, -change, false);
             } else if change > 0 {
-                heal(health, conditions, change, p.exhaustion);
+                heal(health, conditions, change);
             }
             if let Some(inspiration) = now.inspiration.as_mut() {
                 inspiration.has = p.inspiration;

@@ -16,10 +16,11 @@ use crate::app::core::notice::{Notice, Said};
 use crate::app::core::requests::EffectAction;
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::tokens::Battlefield;
+use crate::app::core::turns::Turns;
 use crate::rules::conditions::Condition;
 use crate::rules::dice::DiceError;
-use crate::rules::effects::tracker::{self, Subject, Tracked};
-use crate::rules::effects::{EndReason, Source, TurnPoint, grapple_holds};
+use crate::rules::effects::tracker::{Subject, Tracked, Tracker};
+use crate::rules::effects::{EndReason, TurnPoint, grapple_holds};
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
@@ -131,13 +132,14 @@ fn run(
     creatures: &mut Creatures,
     rolls: &mut Rolls,
     notice: &mut Notice,
-    step: impl FnOnce(&mut [Subject], &mut crate::rules::dice::SeededDice) -> Result<Vec<Tracked>, DiceError>,
+    step: impl FnOnce(&mut Tracker, &mut crate::rules::dice::SeededDice) -> Result<Vec<Tracked>, DiceError>,
 ) {
-    let (entities, mut all) = subjects(creatures);
-    match step(&mut all, &mut rolls.dice.0) {
+    let (entities, all) = subjects(creatures);
+    let mut tracker = Tracker::new(all);
+    match step(&mut tracker, &mut rolls.dice.0) {
         Ok(done) => {
-            record(rolls, notice, &all, done);
-            write_back(creatures, &entities, all);
+            record(rolls, notice, &tracker.subjects, done);
+            write_back(creatures, &entities, tracker.subjects);
         }
         Err(error) => notice.say(Said::Dice(error)),
     }
@@ -157,7 +159,7 @@ fn run_turn_points(
         ended.read().map(|e| (e.0, TurnPoint::End)).chain(started.read().map(|s| (s.0, TurnPoint::Start))).collect();
     for (entity, point) in points {
         let Ok(whose) = ids.get(entity).map(|id| id.0.clone()) else { continue };
-        run(&mut creatures, &mut rolls, &mut notice, |all, dice| tracker::at_turn(all, &whose, point, dice));
+        run(&mut creatures, &mut rolls, &mut notice, |tracker, dice| tracker.at_turn(&whose, point, dice));
     }
 }
 
@@ -185,7 +187,7 @@ fn after_damage(mut creatures: Creatures, mut commands: Commands, mut rolls: Rol
     for (entity, drop) in hurt {
         let (entities, _) = subjects(&creatures);
         let Some(index) = entities.iter().position(|e| *e == entity) else { continue };
-        run(&mut creatures, &mut rolls, &mut notice, |all, dice| tracker::took_damage(all, index, drop, dice));
+        run(&mut creatures, &mut rolls, &mut notice, |tracker, dice| tracker.took_damage(index, drop, dice));
     }
 }
 
@@ -246,7 +248,7 @@ fn follow_up(mut creatures: Creatures, mut rolls: Rolls, mut notice: ResMut<Noti
     let changed =
         creatures.iter_mut().any(|c| c.combatant.is_changed() || c.hit_points.is_changed() || c.effects.is_changed());
     if changed {
-        run(&mut creatures, &mut rolls, &mut notice, |all, _| Ok(tracker::follow_up(all)));
+        run(&mut creatures, &mut rolls, &mut notice, |tracker, _| Ok(tracker.follow_up()));
     }
 }
 
@@ -269,24 +271,30 @@ fn deliver_coatings(
         commands.entity(attack.attacker).remove::<CoatedWeapon>();
         let (entities, _) = subjects(&creatures);
         let Some(index) = entities.iter().position(|e| *e == attack.target) else { continue };
-        run(&mut creatures, &mut rolls, &mut notice, |all, dice| tracker::expose(all, index, poison, dice));
+        run(&mut creatures, &mut rolls, &mut notice, |tracker, dice| tracker.expose(index, poison, dice));
     }
 }
 
 /// The card's requests: end or give an effect, a poison, a disease, a madness, a cure, a dawn.
+/// An effect given while no fight runs has its first round at its clock's first turn.
 fn apply_effect_requests(
     mut requests: MessageReader<EffectRequest>,
     mut commands: Commands,
     mut creatures: Creatures,
     mut rolls: Rolls,
     mut notice: ResMut<Notice>,
+    turns: Res<Turns>,
 ) {
+    let in_fight = turns.fight_runs();
     for request in requests.read() {
+        if request.action == EffectAction::Dawn {
+            run(&mut creatures, &mut rolls, &mut notice, Tracker::dawn);
+            continue;
+        }
         let (entities, _) = subjects(&creatures);
-        let index = request.target.and_then(|t| entities.iter().position(|e| *e == t));
-        let at = |all: &mut [Subject]| -> Option<usize> { index.filter(|i| *i < all.len()) };
+        let Some(index) = request.target.and_then(|t| entities.iter().position(|e| *e == t)) else { continue };
         match &request.action {
-            EffectAction::Dawn => run(&mut creatures, &mut rolls, &mut notice, tracker::dawn),
+            EffectAction::Dawn => {}
             EffectAction::Coat(poison) => {
                 let Some(target) = request.target else { continue };
                 match poison {
@@ -296,69 +304,35 @@ fn apply_effect_requests(
                 notice.say(Said::Coated { poison: *poison });
             }
             EffectAction::Give(effect) => {
-                let (entities, mut all) = subjects(&creatures);
-                let Some(i) = index else { continue };
-                match tracker::give(&mut all, i, (**effect).clone()) {
+                let (entities, all) = subjects(&creatures);
+                let mut tracker = Tracker::new(all);
+                match tracker.give(index, (**effect).clone(), in_fight) {
                     Ok(done) => {
-                        record(&mut rolls, &mut notice, &all, done);
-                        write_back(&mut creatures, &entities, all);
+                        record(&mut rolls, &mut notice, &tracker.subjects, done);
+                        write_back(&mut creatures, &entities, tracker.subjects);
                     }
                     Err(why) => notice.say(Said::EffectRefused(why)),
                 }
             }
             EffectAction::Poison(poison) => {
                 let poison = *poison;
-                run(&mut creatures, &mut rolls, &mut notice, |all, dice| match at(all) {
-                    Some(i) => tracker::expose(all, i, poison, dice),
-                    None => Ok(Vec::new()),
-                });
+                run(&mut creatures, &mut rolls, &mut notice, |tracker, dice| tracker.expose(index, poison, dice));
             }
-            action => {
-                let action = action.clone();
-                run(&mut creatures, &mut rolls, &mut notice, |all, dice| {
-                    let Some(i) = at(all) else { return Ok(Vec::new()) };
-                    let mut done = Vec::new();
-                    let who = all[i].name.clone();
-                    let mut tell = |event| done.push(Tracked::Effect { who: who.clone(), event });
-                    let effects = &mut all[i].effects;
-                    match action {
-                        EffectAction::End(id) => {
-                            if let Some(event) = effects.end(id, EndReason::Removed) {
-                                tell(event);
-                            }
-                        }
-                        EffectAction::Disease(disease) => {
-                            let days = if disease == crate::rules::effects::diseases::Disease::SewerPlague {
-                                dice.roll("1d4", crate::rules::dice::RollMode::Normal)?.total.clamp(1, 4) as u8
-                            } else {
-                                1
-                            };
-                            if let Ok((_, event)) = effects.give(disease.caught(days)) {
-                                tell(event);
-                            }
-                        }
-                        EffectAction::Madness(kind) => {
-                            let madness = crate::rules::effects::madness::roll(kind, dice)?;
-                            if let Ok((_, event)) = effects.give(madness.effect) {
-                                tell(event);
-                            }
-                        }
-                        EffectAction::Cure(cure) => {
-                            for event in effects.end_where(
-                                |l| matches!(l.effect.source, Source::Madness(kind) if kind.cured_by(cure)),
-                                EndReason::Cured,
-                            ) {
-                                tell(event);
-                            }
-                        }
-                        EffectAction::Dawn
-                        | EffectAction::Coat(_)
-                        | EffectAction::Poison(_)
-                        | EffectAction::Give(_) => {}
-                    }
-                    done.extend(tracker::follow_up(all));
-                    Ok(done)
-                });
+            EffectAction::Disease(disease) => {
+                let disease = *disease;
+                run(&mut creatures, &mut rolls, &mut notice, |tracker, dice| tracker.infect(index, disease, dice));
+            }
+            EffectAction::Madness(kind) => {
+                let kind = *kind;
+                run(&mut creatures, &mut rolls, &mut notice, |tracker, dice| tracker.madden(index, kind, dice));
+            }
+            EffectAction::End(id) => {
+                let id = *id;
+                run(&mut creatures, &mut rolls, &mut notice, |tracker, _| Ok(tracker.end(index, id, None)));
+            }
+            EffectAction::Cure { effect, cure } => {
+                let (id, cure) = (*effect, *cure);
+                run(&mut creatures, &mut rolls, &mut notice, |tracker, _| Ok(tracker.end(index, id, Some(cure))));
             }
         }
     }

@@ -16,6 +16,7 @@ use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::Reactions;
 use crate::app::core::tokens::TokenIndex;
 use crate::app::core::turns::Turns;
+use crate::rules::conditions::Rolling;
 use crate::rules::economy::{Action, Readied, Slot};
 use crate::rules::initiative::{InitiativeOrder, Roller};
 use crate::rules::log::RollReason;
@@ -68,8 +69,17 @@ struct Turner {
 type Turners<'w, 's> = Query<'w, 's, Turner>;
 
 /// What the turn requests change, and read (the exhaustion of `Vitals`).
-type Economies<'w, 's> =
-    Query<'w, 's, (&'static mut Actions, &'static mut Combatant, &'static AbilityModifiers, &'static Vitals)>;
+type Economies<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static mut Actions,
+        &'static mut Combatant,
+        &'static AbilityModifiers,
+        &'static Vitals,
+        Option<&'static LastingEffects>,
+    ),
+>;
 
 fn apply_turn_requests(
     mut commands: Commands,
@@ -140,14 +150,19 @@ fn next_turn(
 }
 
 /// The creature `entity` (`id`, named `name`) as it rolls initiative: a Dexterity check, with the
-/// disadvantage its conditions and exhaustion give ([`Roller::new`]).
+/// disadvantage its conditions, exhaustion and effects give ([`Roller::new`]).
 fn roller(id: &str, name: &str, fighters: &Economies, entity: Entity) -> Roller {
-    match fighters.get(entity) {
-        Ok((_, combatant, abilities, vitals)) => {
-            Roller::new(id, name, abilities.0.dex, &combatant.conditions, vitals.exhaustion)
-        }
-        Err(_) => Roller::new(id, name, 0, &Default::default(), 0),
-    }
+    let none = Default::default();
+    let (conditions, dex, exhaustion, effects) = match fighters.get(entity) {
+        Ok((_, combatant, abilities, vitals, effects)) => (
+            &combatant.conditions,
+            abilities.0.dex,
+            vitals.exhaustion,
+            effects.map(|e| e.0.modifiers()).unwrap_or_default(),
+        ),
+        Err(_) => (&none, 0, 0, Default::default()),
+    };
+    Roller::new(id, dex, Rolling { who: name, conditions, exhaustion, effects: &effects })
 }
 
 /// Rolls initiative for every creature, in the roster's order, hiding the entries (and the rolls)

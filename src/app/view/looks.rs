@@ -70,7 +70,8 @@ pub(crate) fn bar_color(health: &Health) -> Color {
 
 /// The share of the bar filled: hit points over the maximum.
 pub(crate) fn bar_share(health: &Health) -> f32 {
-    if health.max_hp <= 0 { 0.0 } else { (health.hp as f32 / health.max_hp as f32).clamp(0.0, 1.0) }
+    let max = health.max_now();
+    if max <= 0 { 0.0 } else { (health.hp as f32 / max as f32).clamp(0.0, 1.0) }
 }
 
 /// The badge's words (the map's font has no middle dot, so commas): its place in a running chase,

@@ -6,8 +6,9 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{Board, QueryError};
+use crate::rules::conditions::Rolling;
 use crate::rules::dice::SeededDice;
-use crate::rules::effects::tracker::{self, Subject, Tracked};
+use crate::rules::effects::tracker::{Subject, Tracked, Tracker};
 use crate::rules::effects::{Duration, Effects, Lasting, TurnPoint};
 use crate::rules::initiative::{InitiativeOrder, Roller};
 use crate::rules::log::LogEntry;
@@ -113,12 +114,15 @@ pub(super) fn effects(board: &Board, id: &str) -> Result<EffectsAnswer, QueryErr
 
 pub(super) fn advance(board: &Board, args: &AdvanceArgs) -> Result<AdvanceAnswer, QueryError> {
     let mut dice = SeededDice::new(args.seed);
-    let mut all = subjects(board);
+    let all = subjects(board);
     let participants: Vec<Roller> = all
         .iter()
         .map(|s| {
             let dex = s.sheet.abilities.modifier(crate::rules::creature::Ability::Dex);
-            Roller::new(&s.id, &s.name, dex, &s.conditions, s.exhaustion)
+            let effects = s.effects.modifiers();
+            let rolling =
+                Rolling { who: &s.name, conditions: &s.conditions, exhaustion: s.exhaustion, effects: &effects };
+            Roller::new(&s.id, dex, rolling)
         })
         .collect();
     let (order, rolls) = InitiativeOrder::roll(&participants, &mut dice).map_err(QueryError::Dice)?;
@@ -132,16 +136,17 @@ pub(super) fn advance(board: &Board, args: &AdvanceArgs) -> Result<AdvanceAnswer
         })
         .collect();
     let order: Vec<String> = order.entries.iter().map(|e| e.id.clone()).collect();
-    events.extend(tracker::follow_up(&mut all));
+    let mut tracker = Tracker::new(all);
+    events.extend(tracker.follow_up());
     for _ in 0..args.rounds {
         for whose in &order {
             for point in [TurnPoint::Start, TurnPoint::End] {
-                events.extend(tracker::at_turn(&mut all, whose, point, &mut dice).map_err(QueryError::Dice)?);
+                events.extend(tracker.at_turn(whose, point, &mut dice).map_err(QueryError::Dice)?);
             }
         }
     }
     for _ in 0..args.dawns {
-        events.extend(tracker::dawn(&mut all, &mut dice).map_err(QueryError::Dice)?);
+        events.extend(tracker.dawn(&mut dice).map_err(QueryError::Dice)?);
     }
-    Ok(AdvanceAnswer { seed: args.seed, order, events, after: all.iter().map(effects_answer).collect() })
+    Ok(AdvanceAnswer { seed: args.seed, order, events, after: tracker.subjects.iter().map(effects_answer).collect() })
 }

@@ -386,7 +386,7 @@ fn tokens(board: &Board) -> TokensAnswer {
                 anchor: f.anchor,
                 cells: f.cells.clone(),
                 turn: (!f.is_object).then(|| TurnAnswer {
-                    left: Economy::default().left(&f.sheet.turn),
+                    left: Economy::default().left(&f.sheet.turn, &f.conditions),
                     movement: f.speed_now(),
                     attacks_per_action: f.sheet.turn.attacks(),
                     bonus_actions: f.sheet.turn.bonus_actions.iter().map(|a| a.name()).collect(),
@@ -645,7 +645,7 @@ fn sight(board: &Board, from: &str, to: &str) -> Result<SightAnswer, QueryError>
         line: line.map(|l| LineAnswer::of(board.grid(), &l)),
         sees: unseen.is_none(),
         unseen_because: unseen,
-        light: field.light_seen(a, &b.cells).name(),
+        light: field.light_seen(a, b).name(),
     })
 }
 

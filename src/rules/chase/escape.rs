@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::Chase;
 use crate::rules::advantage::Sources;
 use crate::rules::dice::RollMode;
+use crate::rules::modifiers::D20;
 
 /// A factor of the scene, chosen by the DM.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,7 +58,7 @@ impl EscapeFactor {
 impl Chase {
     /// The advantages and disadvantages of `quarry`'s escape check with `lead` as the lead
     /// pursuer: the scene's factors, a ranger or Survival-proficient lead pursuer, and what the
-    /// quarry's conditions and exhaustion give its checks (`Participant::check_sources`: poisoned,
+    /// quarry's conditions and exhaustion give its checks (`Participant::sources`: poisoned,
     /// exhaustion from level 1).
     pub fn escape_sources(&self, quarry: &str, lead: &str) -> Sources {
         let mut sources = Sources::default();
@@ -69,7 +70,7 @@ impl Chase {
             sources.disadvantage("the lead pursuer is a ranger or proficient in Survival");
         }
         if let Some(p) = self.participant(quarry) {
-            sources.merge(p.check_sources());
+            sources.merge(p.sources(D20::STEALTH));
         }
         sources
     }

@@ -32,11 +32,12 @@ pub use event::{Event, EventKind};
 pub use turn::{Resolution, Turn};
 
 use super::advantage::Sources;
-use super::conditions::{Condition, Conditions, ability_check_sources, saving_throw_sources};
-use super::creature::{Ability, Sheet};
+use super::conditions::{Condition, Conditions, Rolling, speed};
+use super::creature::Sheet;
 use super::dice::{DiceError, DiceRoll, Evaluation, Notation, RollMode, SeededDice};
 use super::initiative::{InitiativeOrder, Roller};
 use super::log::{ChaseTestFor, LogEntry, RollReason};
+use super::modifiers::D20;
 use roster::Roster;
 
 /// Feet within which a pursuer catches its quarry unless the scene says otherwise: next to it,
@@ -121,21 +122,27 @@ impl Participant {
         self.free_dashes().saturating_sub(self.dashes)
     }
 
-    /// Its speed now: halved at exhaustion 2, 0 at exhaustion 5 or when restrained (PHB
-    /// appendix A, "Exhaustion" and "Restrained").
+    /// Its speed now, as on the map (`conditions::speed`, PHB appendix A): 0 while grappled,
+    /// restrained (a net's hold too), paralyzed, petrified, stunned or unconscious, or at
+    /// exhaustion 5; halved at exhaustion 2 to 4.
     pub fn speed(&self) -> u32 {
-        match () {
-            _ if self.exhaustion >= 5 || self.restrained => 0,
-            _ if self.exhaustion >= 2 => self.sheet.speed / 2,
-            _ => self.sheet.speed,
-        }
+        speed(self.sheet.speed, &self.conditions_now(), self.exhaustion).feet
+    }
+
+    /// Its own state as its d20 rolls read it, with `conditions` (its [`Self::conditions_now`]).
+    pub fn rolling<'a>(&'a self, conditions: &'a Conditions) -> Rolling<'a> {
+        Rolling { who: self.name(), conditions, exhaustion: self.exhaustion, effects: &self.sheet.effects }
     }
 
     /// Passive Wisdom (Perception), 5 lower with disadvantage on its ability checks (poisoned,
     /// exhaustion 1 and more): disadvantage counts as -5 on a passive score (PHB "Passive
-    /// Checks").
+    /// Checks"); with its effects' bonus on checks that rely on sight.
     pub fn passive_perception(&self) -> i32 {
-        self.sheet.passive_perception() + self.check_sources().passive_bonus()
+        let conditions = self.conditions_now();
+        let rolling = self.rolling(&conditions);
+        self.sheet.passive_perception()
+            + rolling.sources(D20::PERCEPTION).passive_bonus()
+            + rolling.bonus(D20::PERCEPTION)
     }
 
     /// Its conditions now: those it came with, and restrained while a net holds it.
@@ -147,16 +154,12 @@ impl Participant {
         conditions
     }
 
-    /// What its conditions and exhaustion give its ability checks (PHB appendix A: disadvantage
-    /// while poisoned, and from exhaustion 1): `conditions::ability_check_sources`.
-    pub fn check_sources(&self) -> Sources {
-        ability_check_sources(self.name(), &self.conditions_now(), self.exhaustion)
-    }
-
-    /// What its conditions and exhaustion give its saving throws of `ability` (exhaustion 3;
-    /// restrained on Dexterity): `conditions::saving_throw_sources`.
-    pub fn save_sources(&self, ability: Ability) -> Sources {
-        saving_throw_sources(self.name(), &self.conditions_now(), self.exhaustion, Some(ability))
+    /// What its conditions, exhaustion and effects give its d20 `roll` (PHB appendix A:
+    /// disadvantage on checks while poisoned and from exhaustion 1; on saves from exhaustion 3
+    /// and on Dexterity saves while restrained; on attack rolls while poisoned, frightened,
+    /// prone, restrained or from exhaustion 3): `conditions::Rolling::sources`.
+    pub fn sources(&self, roll: D20) -> Sources {
+        self.rolling(&self.conditions_now()).sources(roll)
     }
 
     pub fn is_running(&self) -> bool {
@@ -386,13 +389,8 @@ impl Chase {
         };
         let name = participant.name().to_owned();
         // Initiative is a Dexterity check: what hampers its checks hampers it.
-        let roller = Roller::new(
-            &id,
-            &name,
-            participant.sheet.abilities.dex,
-            &participant.conditions_now(),
-            participant.exhaustion,
-        );
+        let conditions = participant.conditions_now();
+        let roller = Roller::new(&id, participant.sheet.abilities.dex, participant.rolling(&conditions));
         self.names.insert(id.clone(), name.clone());
         self.index.insert(id.clone(), self.participants.len());
         self.participants.push(participant);
@@ -639,8 +637,8 @@ impl Chase {
     }
 
     /// A d20 test for `id`: an ability check (with a skill or not) or a saving throw, with what
-    /// its conditions and exhaustion give it ([`Participant::check_sources`]: poisoned, exhaustion
-    /// from level 1; [`Participant::save_sources`]: exhaustion from level 3, restrained on
+    /// its conditions, exhaustion and effects give it ([`Participant::sources`]: poisoned,
+    /// exhaustion from level 1 on checks; exhaustion from level 3, restrained on
     /// Dexterity saves). Returns whether it met the DC.
     fn test(
         &mut self,
@@ -663,7 +661,9 @@ impl Chase {
                 (p.sheet.save_bonus(*ability), format!("{} saving throw", ability.name()), true, *ability)
             }
         };
-        let sources = if is_save { p.save_sources(ability) } else { p.check_sources() };
+        let roll = if is_save { D20::Save(Some(ability)) } else { D20::check(ability) };
+        let sources = p.sources(roll);
+        let bonus = i32::from(bonus) + p.sheet.effects.bonus(roll);
         let name = p.name().to_owned();
         let dc = test.dc();
         let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;
@@ -898,8 +898,10 @@ impl Chase {
                     continue;
                 }
                 let sources = self.escape_sources(quarry, &lead);
-                let bonus =
-                    self.participant(quarry).map_or(0, |p| p.sheet.skill_bonus(super::creature::Skill::Stealth));
+                let bonus = self.participant(quarry).map_or(0, |p| {
+                    i32::from(p.sheet.skill_bonus(super::creature::Skill::Stealth))
+                        + p.sheet.effects.bonus(D20::STEALTH)
+                });
                 let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;
                 let escaped = roll.total > passive;
                 let event = EventKind::Escape {

@@ -9,7 +9,9 @@
 
 use super::complication::{Alternative, Test};
 use super::{Chase, ChaseError, Chases, Participant, Resolution};
+use crate::rules::creature::Ability;
 use crate::rules::dice::{RollMode, SeededDice};
+use crate::rules::modifiers::D20;
 
 /// The chance of meeting `dc` with `bonus` on a d20, with disadvantage or not.
 fn chance(bonus: i32, dc: i32, disadvantage: bool) -> f64 {
@@ -18,7 +20,7 @@ fn chance(bonus: i32, dc: i32, disadvantage: bool) -> f64 {
 }
 
 fn wants_extra_dash(chase: &Chase, p: &Participant) -> bool {
-    let hampered = p.check_sources().mode() == RollMode::Disadvantage;
+    let hampered = p.sources(D20::check(Ability::Con)).mode() == RollMode::Disadvantage;
     if p.exhaustion >= 3 || chance(i32::from(p.sheet.abilities.con), 10, hampered) < 0.5 {
         return false;
     }
@@ -49,7 +51,7 @@ fn choose(chase: &Chase) -> Option<Resolution> {
             if chance(
                 i32::from(affected.sheet.save_bonus(*ability)),
                 *dc,
-                affected.save_sources(*ability).mode() == RollMode::Disadvantage,
+                affected.sources(D20::Save(Some(*ability))).mode() == RollMode::Disadvantage,
             ) < 0.5 =>
         {
             return Some(Resolution::Alternative);

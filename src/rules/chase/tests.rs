@@ -4,7 +4,7 @@
 use super::roster::Roster;
 use super::*;
 use crate::rules::attack::Outcome;
-use crate::rules::creature::{Abilities, Attack, Skill};
+use crate::rules::creature::{Abilities, Ability, Attack, Skill};
 use crate::rules::initiative::Entry;
 use crate::rules::sight::CoverDegree;
 use crate::rules::tables::RangeError;
@@ -719,6 +719,52 @@ fn a_restrained_attacker_has_disadvantage() {
         let expected = if restrained { RollMode::Disadvantage } else { RollMode::Normal };
         assert_eq!(attack.roll.mode, expected, "restrained: {restrained}");
     }
+}
+
+/// Issue 37 (3): a participant's speed is its speed on the map (PHB appendix A): 0 while
+/// grappled, restrained, paralyzed, stunned, unconscious or petrified, halved at exhaustion 2; and
+/// a poisoned attacker has disadvantage ("Poisoned": "disadvantage on attack rolls"), as on the
+/// map.
+#[test]
+fn a_participants_conditions_set_its_speed_and_its_attack_rolls() {
+    let with = |conditions: &[Condition], exhaustion: u8| {
+        let mut thief =
+            Entrant { conditions: Conditions::new(conditions.iter().copied()), ..entrant("thief", Role::Quarry, 40) };
+        thief.sheet.exhaustion = exhaustion;
+        let (chase, _) = start(vec![thief, entrant("guard", Role::Pursuer, 0)], ChaseRules::default());
+        chase.participant("thief").expect("there").speed()
+    };
+    assert_eq!(with(&[], 0), 30);
+    for stop in [
+        Condition::Grappled,
+        Condition::Restrained,
+        Condition::Paralyzed,
+        Condition::Stunned,
+        Condition::Unconscious,
+        Condition::Petrified,
+    ] {
+        assert_eq!(with(&[stop], 0), 0, "{stop:?}");
+    }
+    assert_eq!(with(&[Condition::Prone, Condition::Poisoned], 0), 30);
+    assert_eq!(with(&[], 2), 15, "exhaustion 2 halves it");
+    let (mut chase, mut dice) = start(
+        vec![
+            Entrant { conditions: Conditions::new([Condition::Poisoned]), ..archer(80, 320) },
+            entrant("thief", Role::Quarry, 20),
+        ],
+        ChaseRules::default(),
+    );
+    chase.begin_turn(&mut dice).expect("guard");
+    chase.attack("thief", 0, CoverDegree::None, &mut dice).expect("in range");
+    let attack = chase
+        .events
+        .iter()
+        .find_map(|e| e.roll.as_ref().filter(|r| matches!(&r.reason, RollReason::Attack { .. })))
+        .expect("the attack roll");
+    assert_eq!(attack.roll.mode, RollMode::Disadvantage);
+    assert!(
+        matches!(&attack.reason, RollReason::Attack { sources, .. } if sources.describe() == "disadvantage: guard is poisoned")
+    );
 }
 
 /// "If a pursuit splits into several smaller chases, resolve each chase separately. Run a round

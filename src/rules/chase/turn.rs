@@ -9,11 +9,12 @@ use serde::Serialize;
 
 use super::complication::{Alternative, Effect};
 use super::{Chase, ChaseError, Entrant, EventKind, Pending, Role, Status};
-use crate::rules::advantage::Sources;
 use crate::rules::attack::Outcome;
+use crate::rules::conditions::attacked_sources;
 use crate::rules::creature::{Ability, Attack};
 use crate::rules::dice::{RollMode, SeededDice};
 use crate::rules::log::{AttackOccasion, ChaseTestFor, RollReason};
+use crate::rules::modifiers::D20;
 use crate::rules::sight::CoverDegree;
 
 /// The turn in progress.
@@ -269,11 +270,9 @@ impl Chase {
             self.note(EventKind::NoOpportunityAttack { attacker: attacker.clone(), target: id.to_owned() });
             return Ok(());
         }
-        let (name, ac) = self.participant(id).map(|p| (p.name().to_owned(), p.sheet.ac)).unwrap_or_default();
-        let mut sources = Sources::default();
-        if self.participant(id).is_some_and(|p| p.restrained) {
-            sources.advantage("target restrained");
-        }
+        let (name, ac, conditions) =
+            self.participant(id).map(|p| (p.name().to_owned(), p.sheet.ac, p.conditions_now())).unwrap_or_default();
+        let sources = attacked_sources(&name, &conditions);
         let roll = self.roll(&format!("1d20{bonus:+}"), sources.mode(), dice)?;
         let outcome = Outcome::of(roll.total - bonus, roll.total, ac);
         let (target, total) = (id.to_owned(), roll.total);
@@ -392,13 +391,13 @@ impl Chase {
             .get(attack_index)
             .cloned()
             .ok_or_else(|| ChaseError::Refused(format!("{} has no such attack", attacker.name())))?;
-        let exhausted = attacker.exhaustion >= 3;
-        // PHB appendix A, "Restrained": the creature's attack rolls have disadvantage.
-        let attacker_restrained = attacker.restrained;
-        let (target_name, ac, target_restrained) = self
+        // PHB appendix A: poisoned, frightened, prone, restrained (a net's hold), exhaustion 3
+        // and the attacker's effects, as on the map (`conditions::Rolling::sources`).
+        let mut sources = attacker.sources(D20::Attack { weapon: attack.kind().is_weapon() });
+        let (target_name, ac, target_conditions) = self
             .participant(target)
             .filter(|p| p.is_running())
-            .map(|p| (p.name().to_owned(), p.sheet.ac, p.restrained))
+            .map(|p| (p.name().to_owned(), p.sheet.ac, p.conditions_now()))
             .ok_or_else(|| ChaseError::UnknownParticipant(target.to_owned()))?;
         let Some(cover_bonus) = cover.bonus() else {
             return Err(ChaseError::Refused(format!("{target_name} has total cover: it can't be targeted")));
@@ -411,22 +410,14 @@ impl Chase {
                 attack.name
             )));
         }
-        let mut sources = Sources::default();
         if distance > attack.range {
             sources.disadvantage("long range");
-        }
-        if exhausted {
-            sources.disadvantage("exhaustion 3");
-        }
-        if attacker_restrained {
-            sources.disadvantage("restrained");
         }
         if self.turn_ref()?.blinded {
             sources.disadvantage("blinded");
         }
-        if target_restrained {
-            sources.advantage("target restrained");
-        }
+        // The target's state (PHB appendix A): restrained by a net, and the rest as on the map.
+        sources.merge(attacked_sources(&target_name, &target_conditions));
         let name = self.name_of(&id);
         let roll = self.roll(&format!("1d20{:+}", attack.bonus), sources.mode(), dice)?;
         let target_ac = ac + cover_bonus;

@@ -18,7 +18,9 @@ use super::conditions::{Condition, Conditions};
 use super::creature::Ability;
 use super::dice::{DiceError, Notation};
 use super::health::DamageType;
+use super::modifiers::{Change, ModifierError, RollKind, RollModifier, RollModifiers};
 use super::size::Size;
+use super::text::{self, TextError};
 
 /// The most effects one creature carries at once (a scenario or a session can't hold more).
 pub const MAX_EFFECTS: usize = 64;
@@ -95,7 +97,9 @@ fn one() -> u8 {
     1
 }
 
-/// Damage the creature takes at a point of each of its turns while the effect is in force.
+/// Damage the creature takes at a point of each of its turns while the effect is in force, or
+/// only when it fails the effect's repeated save there (burnt othur fumes: "on each successive
+/// failed save, the character takes 3 (1d6) poison damage").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TurnDamage {
@@ -103,6 +107,9 @@ pub struct TurnDamage {
     pub kind: DamageType,
     #[serde(default)]
     pub at: TurnPoint,
+    /// Only on a failed repeated save at the same point of the turn.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub on_failed_save: bool,
 }
 
 /// What an effect is, as a scenario writes it and a session keeps it.
@@ -117,9 +124,14 @@ pub struct Effect {
     /// Damage each turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage: Option<TurnDamage>,
-    /// A penalty to attack rolls and ability checks (sight rot's).
+    /// A penalty to attack rolls and to ability checks that rely on sight (sight rot's): the same
+    /// as `modifiers` of a `Bonus` on both.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub penalty: i32,
+    /// What it does to d20 rolls: advantage, disadvantage or a bonus on attack rolls, ability
+    /// checks or saving throws (`rules::modifiers`; a madness's "disadvantage on ability checks").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<RollModifier>,
     /// What else it does, in the DM's words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
@@ -135,9 +147,14 @@ pub struct Effect {
     /// A disease's course, for a disease's effect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disease: Option<diseases::Course>,
-    /// Taking damage ends it (a short-term madness's paralysis, a poison's sleep).
+    /// Taking damage ends it (a short-term madness's paralysis).
     #[serde(default, skip_serializing_if = "is_false")]
     pub ends_on_damage: bool,
+    /// Taking damage wakes the creature: the effect's unconsciousness ends, the rest of it lasts
+    /// (drow poison, essence of ether, oil of taggit: "the creature wakes up if it takes damage",
+    /// still poisoned).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub wakes_on_damage: bool,
 }
 
 fn dm() -> Source {
@@ -156,33 +173,42 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// Why an effect can't be given.
+/// The most roll modifiers one effect may give.
+pub const MAX_MODIFIERS: usize = 12;
+
+/// Why an effect can't be given. Each names the field and the range it must be in.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EffectError {
     #[error("an effect needs a name")]
     NoName,
-    #[error("the name is {0} characters long; at most 60")]
-    LongName(usize),
-    #[error("the note is {0} characters long; at most 500")]
-    LongNote(usize),
-    #[error("a save DC of {0}: DCs run from 1 to 30")]
+    #[error("the `{what}`: {error}")]
+    Text { what: &'static str, error: TextError },
+    #[error("the save's `dc` is {0}: DCs run from 1 to 30")]
     Dc(i32),
     #[error("a duration of {0} rounds: at most {MAX_ROUNDS} (a year)")]
     TooLong(u64),
-    #[error("a penalty of {0}: at most 20 either way")]
+    #[error("`penalty` is {0}: from -20 to 20")]
     Penalty(i32),
     #[error("the damage {0}")]
     Dice(DiceError),
     #[error("\"until saved\" needs a repeated save")]
     UntilSavedWithoutSave,
-    #[error("a save that needs {0} successes: 1 to 10")]
+    #[error("damage `on_failed_save` needs a repeated save at the same point of the turn (`at`)")]
+    DamageOnFailedSaveWithoutSave,
+    #[error("the save's `successes` is {0}: from 1 to 10")]
     Successes(u8),
     #[error("a concentration or grapple effect needs a creature as its source")]
     NeedsCreatureSource,
-    #[error("a reach of {0} ft: at most 1000")]
+    #[error("`grapple_reach` is {0} ft: from 0 to 1000")]
     Reach(u32),
     #[error("a creature carries at most {MAX_EFFECTS} effects")]
     TooMany,
+    #[error("`modifiers` holds {0}: at most {MAX_MODIFIERS}")]
+    TooManyModifiers(usize),
+    #[error("`modifiers[{index}]`: {error}")]
+    Modifier { index: usize, error: ModifierError },
+    #[error("`disease`: {0}")]
+    Course(diseases::CourseError),
 }
 
 impl Effect {
@@ -201,21 +227,21 @@ impl Effect {
             grapple_reach: None,
             disease: None,
             ends_on_damage: false,
+            wakes_on_damage: false,
+            modifiers: Vec::new(),
         }
     }
 
-    /// Checks what a file or a user gave: bounded names, DCs, durations, rollable damage.
+    /// Checks what a file, a session or a user gave: plain, bounded names and notes; every number
+    /// within its range (DCs, successes, penalties, reaches, durations, modifiers, a disease's
+    /// course); damage that always rolls.
     pub fn validate(&self) -> Result<(), EffectError> {
         let name = self.name.trim();
         if name.is_empty() {
             return Err(EffectError::NoName);
         }
-        if name.chars().count() > 60 {
-            return Err(EffectError::LongName(name.chars().count()));
-        }
-        if self.note.chars().count() > 500 {
-            return Err(EffectError::LongNote(self.note.chars().count()));
-        }
+        text::plain(&self.name, 60).map_err(|error| EffectError::Text { what: "name", error })?;
+        text::plain(&self.note, 500).map_err(|error| EffectError::Text { what: "note", error })?;
         if let Some(save) = self.save {
             if !(1..=30).contains(&save.dc) {
                 return Err(EffectError::Dc(save.dc));
@@ -235,11 +261,14 @@ impl Effect {
         if let Some(rounds) = rounds.filter(|r| *r > u64::from(MAX_ROUNDS)) {
             return Err(EffectError::TooLong(rounds));
         }
-        if self.penalty.abs() > 20 {
+        if !(-20..=20).contains(&self.penalty) {
             return Err(EffectError::Penalty(self.penalty));
         }
         if let Some(damage) = &self.damage {
             Notation::parse(&damage.dice).map_err(EffectError::Dice)?;
+            if damage.on_failed_save && self.save.is_none_or(|save| save.at != damage.at) {
+                return Err(EffectError::DamageOnFailedSaveWithoutSave);
+            }
         }
         let by_creature = matches!(self.source, Source::Creature(_));
         if (self.duration == Duration::Concentration || self.grapple_reach.is_some()) && !by_creature {
@@ -248,7 +277,28 @@ impl Effect {
         if let Some(reach) = self.grapple_reach.filter(|r| *r > 1000) {
             return Err(EffectError::Reach(reach));
         }
+        if self.modifiers.len() > MAX_MODIFIERS {
+            return Err(EffectError::TooManyModifiers(self.modifiers.len()));
+        }
+        for (index, modifier) in self.modifiers.iter().enumerate() {
+            modifier.validate().map_err(|error| EffectError::Modifier { index, error })?;
+        }
+        if let Some(course) = &self.disease {
+            course.validate().map_err(EffectError::Course)?;
+        }
         Ok(())
+    }
+
+    /// What it does to d20 rolls: its `modifiers`, and its `penalty` on attack rolls and on
+    /// ability checks that rely on sight.
+    pub fn roll_modifiers(&self) -> impl Iterator<Item = RollModifier> + '_ {
+        let penalty = (self.penalty != 0).then_some(self.penalty).into_iter().flat_map(|p| {
+            [
+                RollModifier { on: RollKind::Attacks, abilities: Vec::new(), sight: false, change: Change::Bonus(p) },
+                RollModifier { on: RollKind::Checks, abilities: Vec::new(), sight: true, change: Change::Bonus(p) },
+            ]
+        });
+        self.modifiers.iter().cloned().chain(penalty)
     }
 
     /// The creature that gave it, if a creature did.
@@ -263,10 +313,10 @@ impl Effect {
     /// most potent one ... applies"). A project call, in docs/rules.md: the harder save first,
     /// then the more damage each turn (its average), then the bigger penalty, then the more
     /// conditions.
-    pub fn potency(&self) -> (i32, i32, i32, usize) {
+    pub fn potency(&self) -> (i32, i32, u32, usize) {
         let dc = self.save.map_or(0, |s| s.dc);
         let damage = self.damage.as_ref().and_then(|d| Notation::parse(&d.dice).ok()?.average()).unwrap_or(0);
-        (dc, damage, self.penalty.abs(), self.conditions.len())
+        (dc, damage, self.penalty.unsigned_abs(), self.conditions.len())
     }
 }
 
@@ -284,6 +334,11 @@ pub struct Lasting {
     pub given: u64,
     /// For "until the end of the source's next turn": that turn has started.
     pub source_turn_started: bool,
+    /// Given outside a fight (a scene's effect, one the DM gave between fights): its first round
+    /// begins at the first start of its clock's turn, which doesn't count it down, so "1d6 fire
+    /// for two rounds" burns twice (docs/rules.md, "Effects that last").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub before_first_round: bool,
 }
 
 /// Why an effect ended: the log says it.
@@ -326,9 +381,20 @@ pub enum EffectEvent {
         name: String,
         reason: EndReason,
     },
+    /// Damage woke the creature from the effect's sleep; the rest of the effect lasts.
+    Woke {
+        name: String,
+    },
+    /// The creature is immune: a petrified creature to poison and disease (PHB appendix A,
+    /// "Petrified").
+    Immune {
+        name: String,
+        because: Condition,
+    },
 }
 
-/// What comes due at a point of a turn, for the tracker to roll.
+/// What comes due at a point of a turn, for the tracker to roll, in order: an effect's damage
+/// each turn, its save, then its damage on a failed save (due only if that save fails).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Due {
     Save { effect: u32, name: String, save: RepeatedSave },
@@ -355,6 +421,15 @@ impl Effects {
     /// Gives `effect`: it applies unless a same-named one in force is more potent, then it
     /// waits while their durations overlap (DMG "Combining Game Effects").
     pub fn give(&mut self, effect: Effect) -> Result<(u32, EffectEvent), EffectError> {
+        self.give_at(effect, true)
+    }
+
+    /// As [`Effects::give`], outside a fight: its first round begins at its clock's first turn.
+    pub fn give_before_fight(&mut self, effect: Effect) -> Result<(u32, EffectEvent), EffectError> {
+        self.give_at(effect, false)
+    }
+
+    fn give_at(&mut self, effect: Effect, in_fight: bool) -> Result<(u32, EffectEvent), EffectError> {
         effect.validate()?;
         if self.list.len() >= MAX_EFFECTS {
             return Err(EffectError::TooMany);
@@ -365,7 +440,16 @@ impl Effects {
         self.next_given += 1;
         let name = effect.name.clone();
         let rounds_left = effect.duration.rounds();
-        self.list.push(Lasting { id, effect, rounds_left, successes: 0, given, source_turn_started: false });
+        let before_first_round = !in_fight && rounds_left.is_some();
+        self.list.push(Lasting {
+            id,
+            effect,
+            rounds_left,
+            successes: 0,
+            given,
+            source_turn_started: false,
+            before_first_round,
+        });
         let event = if self.in_force_id(&name) == Some(id) {
             EffectEvent::Given { name }
         } else {
@@ -376,11 +460,12 @@ impl Effects {
 
     /// The effect in force among those named `name`: the most potent, the most recent of equals.
     fn in_force_id(&self, name: &str) -> Option<u32> {
-        self.list
-            .iter()
-            .filter(|l| l.effect.name.eq_ignore_ascii_case(name))
-            .max_by_key(|l| (l.effect.potency(), l.given))
-            .map(|l| l.id)
+        let named = || self.list.iter().filter(|l| l.effect.name.eq_ignore_ascii_case(name));
+        let mut first_two = named().take(2);
+        match (first_two.next(), first_two.next()) {
+            (Some(only), None) => Some(only.id),
+            _ => named().max_by_key(|l| (l.effect.potency(), l.given)).map(|l| l.id),
+        }
     }
 
     /// Whether this effect applies now (none more potent of its name).
@@ -397,14 +482,18 @@ impl Effects {
         self.list.iter().find(|l| l.id == id)
     }
 
-    /// The conditions the effects in force give.
+    /// The conditions the effects in force give, as they list them: the prone that falling
+    /// unconscious brings is the creature's, not the effect's, so it stays when the creature
+    /// wakes (PHB appendix A, "Unconscious").
     pub fn conditions(&self) -> Conditions {
-        Conditions::new(self.applying().flat_map(|l| l.effect.conditions.iter().copied()))
+        Conditions::exactly(self.applying().flat_map(|l| l.effect.conditions.iter().copied()))
     }
 
-    /// The penalty to attack rolls and ability checks the effects in force give (the worst).
-    pub fn penalty(&self) -> i32 {
-        self.applying().map(|l| l.effect.penalty).min().unwrap_or(0).min(0)
+    /// What the effects in force do to d20 rolls, each modifier with its effect's name.
+    pub fn modifiers(&self) -> RollModifiers {
+        RollModifiers(
+            self.applying().flat_map(|l| l.effect.roll_modifiers().map(|m| (l.effect.name.clone(), m))).collect(),
+        )
     }
 
     /// Brings `conditions` in step with the effects: sets what they give now, takes off what
@@ -456,6 +545,9 @@ impl Effects {
                 (Duration::EndOfSourcesNextTurn, TurnPoint::End) if clock == whose && lasting.source_turn_started => {
                     over.push(lasting.id);
                 }
+                (_, TurnPoint::Start) if clock == whose && lasting.before_first_round => {
+                    lasting.before_first_round = false;
+                }
                 (_, TurnPoint::Start) if clock == whose => {
                     if let Some(left) = lasting.rounds_left.as_mut() {
                         *left = left.saturating_sub(1);
@@ -473,16 +565,20 @@ impl Effects {
         let mut due = Vec::new();
         if whose == me {
             for lasting in self.applying() {
-                if let Some(damage) = lasting.effect.damage.as_ref().filter(|d| d.at == point) {
-                    due.push(Due::Damage {
+                let damage = |on_failed_save: bool| {
+                    let damage =
+                        lasting.effect.damage.as_ref().filter(|d| d.at == point && d.on_failed_save == on_failed_save);
+                    damage.map(|d| Due::Damage {
                         effect: lasting.id,
                         name: lasting.effect.name.clone(),
-                        damage: damage.clone(),
-                    });
-                }
+                        damage: d.clone(),
+                    })
+                };
+                due.extend(damage(false));
                 if let Some(save) = lasting.effect.save.filter(|s| s.at == point) {
                     due.push(Due::Save { effect: lasting.id, name: lasting.effect.name.clone(), save });
                 }
+                due.extend(damage(true));
             }
         }
         (ended, due)
@@ -499,9 +595,16 @@ impl Effects {
         (lasting.successes >= needed).then_some(()).and_then(|_| self.end(id, EndReason::Saved))
     }
 
-    /// The creature took damage: the effects that end on damage end.
+    /// The creature took damage: the effects that end on damage end, and those that put it to
+    /// sleep wake it (their unconsciousness ends; the rest lasts).
     pub fn damaged(&mut self) -> Vec<EffectEvent> {
-        self.end_where(|l| l.effect.ends_on_damage, EndReason::Damaged)
+        let mut events = self.end_where(|l| l.effect.ends_on_damage, EndReason::Damaged);
+        for lasting in self.list.iter_mut().filter(|l| l.effect.wakes_on_damage) {
+            lasting.effect.wakes_on_damage = false;
+            lasting.effect.conditions.retain(|&c| c != Condition::Unconscious);
+            events.push(EffectEvent::Woke { name: lasting.effect.name.clone() });
+        }
+        events
     }
 
     /// Time passes out of combat (a rest, a march): timed durations lose `rounds`.
@@ -539,6 +642,52 @@ impl Effects {
     }
 }
 
+/// The magic that ends an affliction: lesser restoration ("You touch a creature and can end
+/// either one disease or one condition afflicting it. The condition can be blinded, deafened,
+/// paralyzed, or poisoned", SRD 5.1; and "a lesser restoration spell can rid a character of a
+/// short-term or long-term madness", DMG "Curing Madness") and greater restoration ("one effect
+/// that charmed or petrified the target", SRD 5.1; "A greater restoration spell or more powerful
+/// magic is required to rid a character of indefinite madness", DMG). Each ends one effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cure {
+    LesserRestoration,
+    GreaterRestoration,
+}
+
+impl Cure {
+    pub fn name(self) -> &'static str {
+        match self {
+            Cure::LesserRestoration => "lesser restoration",
+            Cure::GreaterRestoration => "greater restoration",
+        }
+    }
+
+    /// Whether it ends `effect`: lesser restoration a disease, a short- or long-term madness, or
+    /// an effect that makes the creature blinded, deafened, paralyzed or poisoned (the whole
+    /// effect: a call, docs/rules.md); greater restoration any madness, or an effect that charms
+    /// or petrifies it.
+    pub fn ends(self, effect: &Effect) -> bool {
+        let gives = |list: &[Condition]| effect.conditions.iter().any(|c| list.contains(c));
+        match (self, &effect.source) {
+            (Cure::LesserRestoration, Source::Disease(_)) => true,
+            (Cure::LesserRestoration, Source::Madness(kind)) => *kind != madness::MadnessKind::Indefinite,
+            (Cure::GreaterRestoration, Source::Madness(_)) => true,
+            (Cure::LesserRestoration, _) => {
+                gives(&[Condition::Blinded, Condition::Deafened, Condition::Paralyzed, Condition::Poisoned])
+            }
+            (Cure::GreaterRestoration, _) => gives(&[Condition::Charmed, Condition::Petrified]),
+        }
+    }
+}
+
+impl Effects {
+    /// Ends the one effect `id` with `cure`, if the cure ends it ([`Cure::ends`]).
+    pub fn cure(&mut self, id: u32, cure: Cure) -> Option<EffectEvent> {
+        self.get(id).filter(|l| cure.ends(&l.effect))?;
+        self.end(id, EndReason::Cured)
+    }
+}
+
 /// The DC of the Constitution save to keep concentrating after taking `damage`: 10 or half the
 /// damage, whichever is higher (PHB chapter 10, "Concentration").
 pub fn concentration_dc(damage: i32) -> i32 {
@@ -571,12 +720,15 @@ pub fn drag_factor(grappler: Size, grappled: Size) -> u32 {
     if (grappler as i32) - (grappled as i32) >= 2 { 1 } else { 2 }
 }
 
-/// A creature's sheet as its effects leave it for attacking: the penalty of the effects in force
-/// (sight rot's, SRD 5.1: "a -1 penalty to attack rolls") taken off each attack's bonus.
+/// A creature's sheet as its effects leave it: what they do to its d20 rolls in
+/// `sheet.effects`, which its checks and saves read, and their bonus on attack rolls (sight rot's
+/// "-1 penalty to attack rolls", SRD 5.1) added to each attack's bonus, which every attack roll
+/// reads (the map's, the command line's and a chase's).
 pub fn hampered(sheet: &mut crate::rules::creature::Sheet, effects: &Effects) {
-    let penalty = effects.penalty();
+    sheet.effects = effects.modifiers();
     for attack in &mut sheet.attacks {
-        attack.bonus = attack.bonus.saturating_add(penalty);
+        let roll = super::modifiers::D20::Attack { weapon: attack.kind().is_weapon() };
+        attack.bonus = attack.bonus.saturating_add(sheet.effects.bonus(roll));
     }
 }
 

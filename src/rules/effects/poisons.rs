@@ -49,6 +49,9 @@ pub struct Exposure {
     pub damage: Option<(&'static str, bool)>,
     /// The effect it leaves, if any.
     pub effect: Option<Effect>,
+    /// Dice of hours the effect lasts, rolled when it is given (torpor's "4d6 hours"); `None`
+    /// when its duration is fixed.
+    pub hours: Option<&'static str>,
 }
 
 impl Poison {
@@ -169,8 +172,12 @@ impl Poison {
                     effect.conditions.clear();
                     effect.save =
                         Some(RepeatedSave { ability: Ability::Con, dc: 13, at: TurnPoint::Start, successes: 3 });
-                    effect.damage =
-                        Some(TurnDamage { dice: "1d6".to_owned(), kind: DamageType::Poison, at: TurnPoint::Start });
+                    effect.damage = Some(TurnDamage {
+                        dice: "1d6".to_owned(),
+                        kind: DamageType::Poison,
+                        at: TurnPoint::Start,
+                        on_failed_save: true,
+                    });
                     effect
                 });
                 (failed.then_some(("3d6", false)), effect)
@@ -192,12 +199,12 @@ impl Poison {
                         Duration::Hours(1),
                         also,
                         if asleep {
-                            "unconscious: wakes on damage or when another creature shakes it awake"
+                            "unconscious while poisoned: wakes on damage or when another creature shakes it awake"
                         } else {
                             ""
                         },
                     );
-                    effect.ends_on_damage = asleep;
+                    effect.wakes_on_damage = asleep;
                     effect
                 });
                 (None, effect)
@@ -205,12 +212,13 @@ impl Poison {
             Poison::EssenceOfEther | Poison::OilOfTaggit => {
                 let hours = if self == Poison::EssenceOfEther { 8 } else { 24 };
                 let effect = failed.then(|| {
-                    let mut effect = poisoned(
-                        Duration::Hours(hours),
-                        &[Condition::Unconscious],
-                        "unconscious: wakes on damage or when another creature shakes it awake",
-                    );
-                    effect.ends_on_damage = true;
+                    let wakes = if self == Poison::EssenceOfEther {
+                        "unconscious while poisoned: wakes on damage or when another creature shakes it awake"
+                    } else {
+                        "unconscious while poisoned: wakes on damage"
+                    };
+                    let mut effect = poisoned(Duration::Hours(hours), &[Condition::Unconscious], wakes);
+                    effect.wakes_on_damage = true;
                     effect
                 });
                 (None, effect)
@@ -240,15 +248,15 @@ impl Poison {
             Poison::SerpentVenom => (Some(("3d6", !failed)), None),
             Poison::WyvernPoison => (Some(("7d6", !failed)), None),
             Poison::Torpor => {
-                let effect = failed.then(|| poisoned(Duration::Hours(4), &[Condition::Incapacitated], "4d6 hours"));
-                (None, effect)
+                let effect = failed.then(|| poisoned(Duration::Hours(4), &[Condition::Incapacitated], ""));
+                return Exposure { damage: None, effect, hours: failed.then_some("4d6") };
             }
             Poison::TruthSerum => {
                 let effect = failed.then(|| poisoned(Duration::Hours(1), &[], "can't knowingly speak a lie"));
                 (None, effect)
             }
         };
-        Exposure { damage, effect }
+        Exposure { damage, effect, hours: None }
     }
 }
 
@@ -280,8 +288,14 @@ mod tests {
     /// as much on a successful one; delivered by piercing or slashing damage (DMG "Injury").
     #[test]
     fn serpent_venom_deals_3d6_or_half() {
-        assert_eq!(Poison::SerpentVenom.exposure(10), Exposure { damage: Some(("3d6", false)), effect: None });
-        assert_eq!(Poison::SerpentVenom.exposure(11), Exposure { damage: Some(("3d6", true)), effect: None });
+        assert_eq!(
+            Poison::SerpentVenom.exposure(10),
+            Exposure { damage: Some(("3d6", false)), effect: None, hours: None }
+        );
+        assert_eq!(
+            Poison::SerpentVenom.exposure(11),
+            Exposure { damage: Some(("3d6", true)), effect: None, hours: None }
+        );
         assert!(Poison::SerpentVenom.delivered_by_hit(DamageType::Piercing));
         assert!(!Poison::SerpentVenom.delivered_by_hit(DamageType::Bludgeoning));
         assert!(!Poison::Malice.delivered_by_hit(DamageType::Piercing));
@@ -295,7 +309,7 @@ mod tests {
         assert_eq!(light.conditions, vec![Condition::Poisoned]);
         assert_eq!(light.duration, Duration::Hours(1));
         let deep = Poison::DrowPoison.exposure(8).effect.expect("poisoned");
-        assert!(deep.conditions.contains(&Condition::Unconscious) && deep.ends_on_damage);
+        assert!(deep.conditions.contains(&Condition::Unconscious) && deep.wakes_on_damage && !deep.ends_on_damage);
         assert!(Poison::DrowPoison.exposure(13).effect.is_none(), "a success");
         let mucus = Poison::CarrionCrawlerMucus.exposure(1).effect.expect("paralyzed");
         assert_eq!(mucus.save.map(|s| (s.dc, s.at)), Some((13, TurnPoint::End)));
@@ -309,5 +323,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// SRD 5.1 "Drow Poison": "The creature wakes up if it takes damage" — and stays poisoned for
+    /// the hour; so for essence of ether (8 hours) and oil of taggit (24 hours).
+    #[test]
+    fn damage_wakes_the_sleeper_who_stays_poisoned() {
+        use crate::rules::effects::{EffectEvent, Effects};
+        for poison in [Poison::DrowPoison, Poison::EssenceOfEther, Poison::OilOfTaggit] {
+            let mut effects = Effects::default();
+            effects.give(poison.exposure(1).effect.expect("a sleep")).expect("valid");
+            let mut conditions = crate::rules::conditions::Conditions::default();
+            effects.update_conditions(&mut conditions);
+            assert!(conditions.has(Condition::Unconscious), "{poison:?}");
+            assert_eq!(effects.damaged(), vec![EffectEvent::Woke { name: poison.name().to_owned() }]);
+            effects.update_conditions(&mut conditions);
+            assert!(!conditions.has(Condition::Unconscious), "{poison:?}: awake");
+            assert!(conditions.has(Condition::Poisoned), "{poison:?}: still poisoned");
+            assert!(conditions.has(Condition::Prone), "{poison:?}: falling unconscious left it prone");
+            assert_eq!(effects.list.len(), 1);
+            assert_eq!(effects.damaged(), vec![], "once awake, damage changes nothing more");
+        }
+    }
+
+    /// SRD 5.1 "Torpor": "poisoned for 4d6 hours": the hours are dice, rolled when it is given.
+    #[test]
+    fn torpor_lasts_4d6_hours() {
+        let failed = Poison::Torpor.exposure(1);
+        assert_eq!(failed.hours, Some("4d6"));
+        assert!(failed.effect.is_some_and(|e| e.conditions.contains(&Condition::Incapacitated)));
+        assert_eq!(Poison::Torpor.exposure(30).hours, None);
     }
 }

@@ -155,7 +155,12 @@ fn bad_effects_are_refused() {
     effect = Effect::new("x", Source::Dm, Duration::UntilSaved);
     assert_eq!(effect.validate(), Err(EffectError::UntilSavedWithoutSave));
     effect = Effect {
-        damage: Some(TurnDamage { dice: "1d6+".into(), kind: DamageType::Fire, at: TurnPoint::Start }),
+        damage: Some(TurnDamage {
+            dice: "1d6+".into(),
+            kind: DamageType::Fire,
+            at: TurnPoint::Start,
+            on_failed_save: false,
+        }),
         ..Effect::new("x", Source::Dm, Duration::Rounds(1))
     };
     assert!(matches!(effect.validate(), Err(EffectError::Dice(_))));

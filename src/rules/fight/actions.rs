@@ -8,10 +8,12 @@ use serde::Serialize;
 
 use super::{Field, Fighter};
 use crate::rules::Grid;
+use crate::rules::advantage::Sources;
 use crate::rules::conditions::Conditions;
 use crate::rules::creature::Direction;
 use crate::rules::economy::{Economy, EconomyError};
 use crate::rules::facing::turned;
+use crate::rules::modifiers::D20;
 
 /// The Help action's reach: the target must be within 5 ft of the helper.
 pub const HELP_FEET: u32 = 5;
@@ -141,16 +143,44 @@ pub fn hide(field: &Field, hider: &Fighter, stealth: i32) -> HideOutcome {
     }
 }
 
-/// The Search action with a Wisdom (Perception) total of `perception` (rolled with
-/// [`Fighter::check_sources`]): the hidden enemies of
-/// `searcher` whose Stealth total it beats (a contest: PHB "Contests", a tie leaves things as they
-/// were, so a hidden creature stays hidden).
-pub fn search<'a>(field: &'a Field, searcher: &Fighter, perception: i32) -> Vec<&'a Fighter> {
-    field
-        .fighters
-        .iter()
-        .filter(|f| f.side.is_hostile_to(searcher.side) && f.hidden.is_some_and(|stealth| perception > stealth))
-        .collect()
+/// One Wisdom (Perception) check of the Search action, and the hidden enemies it is rolled
+/// against: all those the searcher looks for with the same advantage or disadvantage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchCheck<'a> {
+    /// What the check has: the searcher's own sources ([`Fighter::check_sources`]) and, against
+    /// enemies in dim light as it sees them, disadvantage ([`Field::perception_sources`]).
+    pub sources: Sources,
+    pub against: Vec<&'a Fighter>,
+}
+
+impl<'a> SearchCheck<'a> {
+    /// The enemies a Perception total of `perception` finds: those whose Stealth total it beats
+    /// (a contest: PHB "Contests", a tie leaves things as they were, so a hidden creature stays
+    /// hidden).
+    pub fn found(&self, perception: i32) -> Vec<&'a Fighter> {
+        self.against.iter().copied().filter(|f| f.hidden.is_some_and(|stealth| perception > stealth)).collect()
+    }
+}
+
+/// The Search action (PHB "Search"): a Wisdom (Perception) check that relies on sight against
+/// each hidden enemy of `searcher`. The check is rolled once for each way it is rolled: an enemy
+/// the searcher sees in dim light is looked for with disadvantage (SRD 5.1 "Vision and Light":
+/// "disadvantage on Wisdom (Perception) checks that rely on sight"), one in bright light without
+/// it. With no one hidden, one check with the searcher's own sources, against no one.
+pub fn search<'a>(field: &'a Field, searcher: &Fighter) -> Vec<SearchCheck<'a>> {
+    let mut checks: Vec<SearchCheck> = Vec::new();
+    let hidden = field.fighters.iter().filter(|f| f.side.is_hostile_to(searcher.side) && f.hidden.is_some());
+    for enemy in hidden {
+        let sources = field.perception_sources(searcher, enemy);
+        match checks.iter_mut().find(|c| c.sources.mode() == sources.mode()) {
+            Some(check) => check.against.push(enemy),
+            None => checks.push(SearchCheck { sources, against: vec![enemy] }),
+        }
+    }
+    if checks.is_empty() {
+        checks.push(SearchCheck { sources: searcher.check_sources(D20::PERCEPTION), against: Vec::new() });
+    }
+    checks
 }
 
 #[cfg(test)]
@@ -238,8 +268,10 @@ mod tests {
         let field = Field::new(&map, &hidden, Default::default());
         assert!(!field.sees(&hidden[1], &hidden[0]), "a hidden creature is unseen by its enemies");
         assert!(field.sees(&hidden[0], &hidden[1]));
-        assert!(search(&field, thug, 13).is_empty(), "a tie leaves it hidden");
-        assert_eq!(search(&field, thug, 14).len(), 1);
+        let checks = search(&field, thug);
+        assert_eq!(checks.len(), 1);
+        assert!(checks[0].found(13).is_empty(), "a tie leaves it hidden");
+        assert_eq!(checks[0].found(14).len(), 1);
     }
 
     /// DMG "Optional Rule: Facing": a creature "can change its facing at the end of its move"
@@ -289,9 +321,37 @@ mod tests {
         fighters[0].sheet.exhaustion = 1;
         let field = Field::new(&map, &fighters, Default::default());
         let (lia, thug) = (&fighters[0], &fighters[1]);
-        assert_eq!(lia.check_sources().mode(), RollMode::Disadvantage, "her Stealth");
-        assert_eq!(thug.check_sources().mode(), RollMode::Disadvantage, "its Perception");
+        assert_eq!(lia.check_sources(D20::STEALTH).mode(), RollMode::Disadvantage, "her Stealth");
+        assert_eq!(thug.check_sources(D20::PERCEPTION).mode(), RollMode::Disadvantage, "its Perception");
         assert_eq!(thug.passive_perception(), 8, "13, less 5 for disadvantage");
         assert_eq!(hide(&field, lia, 8), HideOutcome::Hidden { stealth: 8, against: 8 });
+    }
+
+    /// SRD 5.1 "Vision and Light": dim light "creates a lightly obscured area", where "creatures
+    /// have disadvantage on Wisdom (Perception) checks that rely on sight". Searching for one
+    /// hider in the thug's torchlight and one in its dim edge, the thug rolls twice: normally
+    /// against the first, with disadvantage against the second.
+    #[test]
+    fn searching_in_dim_light_has_disadvantage() {
+        use crate::rules::dice::RollMode;
+        use crate::rules::light::{LightLevel, LightSource};
+        let map = open_map();
+        let mut fighters = vec![
+            fighter("thug", Side::Enemy, (2, 2)),
+            fighter("lia", Side::Party, (3, 2)),
+            fighter("pip", Side::Party, (7, 2)),
+        ];
+        fighters[0].sheet.light = Some(LightSource { bright: 10, dim: 20 });
+        fighters[1].hidden = Some(12);
+        fighters[2].hidden = Some(12);
+        let rules = FightRules { facing: false, ..Default::default() };
+        let field = Field::new(&map, &fighters, rules).in_light(LightLevel::Dark, &[]);
+        let checks = search(&field, &fighters[0]);
+        let modes: Vec<(RollMode, Vec<&str>)> =
+            checks.iter().map(|c| (c.sources.mode(), c.against.iter().map(|f| f.id.as_str()).collect())).collect();
+        assert_eq!(modes, vec![(RollMode::Normal, vec!["lia"]), (RollMode::Disadvantage, vec!["pip"])]);
+        assert_eq!(checks[1].sources.describe(), "disadvantage: pip is in dim light as thug sees it");
+        let day = Field::new(&map, &fighters, rules);
+        assert_eq!(search(&day, &fighters[0]).len(), 1, "in daylight one check");
     }
 }

@@ -14,11 +14,12 @@ use serde::Serialize;
 use super::{CLOSE_FEET, Field, Fighter, Unseen};
 use crate::rules::Cell;
 use crate::rules::advantage::Sources;
-use crate::rules::conditions::Condition;
+use crate::rules::conditions::{Condition, attacked_sources};
 use crate::rules::creature::{Attack, AttackKind};
 use crate::rules::facing::{Arc, shield_counts};
 use crate::rules::flanking::{cells_that_flank_with, flanking_cells_of};
 use crate::rules::health::Life;
+use crate::rules::modifiers::D20;
 use crate::rules::siege::{Shelter, Siege, SiegeKind, Step, ram_crew};
 use crate::rules::sight::{Cover, CoverDegree};
 
@@ -436,14 +437,8 @@ fn sources(
     if let Some(why) = unseen {
         s.disadvantage(format!("can't see the target: {}", why.describe(a, t)));
     }
-    for c in [Condition::Frightened, Condition::Poisoned, Condition::Prone, Condition::Restrained] {
-        if attacker.conditions.has(c) {
-            s.disadvantage(format!("{a} is {}", c.name()));
-        }
-    }
-    if attacker.sheet.exhaustion >= 3 {
-        s.disadvantage(format!("{a} has exhaustion {}", attacker.sheet.exhaustion));
-    }
+    // Frightened, poisoned, prone, restrained, exhaustion 3 and the attacker's effects.
+    s.merge(attacker.rolling().sources(D20::Attack { weapon: kind.is_weapon() }));
     if attacker.squeezing {
         s.disadvantage(format!("{a} is squeezing"));
     }
@@ -482,18 +477,7 @@ fn sources(
         Some(Unseen::InDarkness) => s.advantage(format!("unseen attacker: {a} is in darkness as {t} sees it")),
     }
     // The target's state (PHB appendix A).
-    for c in [
-        Condition::Blinded,
-        Condition::Paralyzed,
-        Condition::Petrified,
-        Condition::Restrained,
-        Condition::Stunned,
-        Condition::Unconscious,
-    ] {
-        if target.conditions.has(c) {
-            s.advantage(format!("{t} is {}", c.name()));
-        }
-    }
+    s.merge(attacked_sources(t, &target.conditions));
     if target.conditions.has(Condition::Prone) {
         if distance > CLOSE_FEET {
             s.disadvantage(format!("{t} is prone, and the attacker beyond 5 ft"));

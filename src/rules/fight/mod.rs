@@ -16,17 +16,15 @@ use serde::{Deserialize, Serialize};
 
 use super::advantage::Sources;
 use super::area::Volume;
-use super::conditions::{
-    Condition, Conditions, DEATH_BY_EXHAUSTION, ability_check_sources, exhausted_max_hp, saving_throw_sources, speed,
-    standing_cost,
-};
+use super::conditions::{Condition, Conditions, DEATH_BY_EXHAUSTION, Rolling, exhausted_max_hp, speed, standing_cost};
 use super::creature::{Direction, Sheet, ShieldSide, Side};
 use super::distance::DiagonalParity;
 use super::distance::{DiagonalRule, Spot, range_between};
 use super::facing::{Arc, ArcLayout, Facer, arc_of_cell, arc_of_space};
 use super::health::{DamageTaken, DamageType, DeathSave, Defenses, Health, Life};
 use super::lattice::Segment;
-use super::light::{self, LightLevel, LightSource};
+use super::light::{self, Lamp, LightCache, LightLevel, LightSource, SceneLight};
+use super::modifiers::D20;
 use super::movement::{self, MoveError, Mover, Occupant, Path, Reach};
 use super::siege::{Siege, holds_creatures, shelter};
 use super::sight::{Cover, CoverContext, From, SightBoard, line_of_sight, unseen_flags};
@@ -132,16 +130,29 @@ impl Fighter {
         speed(self.sheet.speed, &self.conditions, self.sheet.exhaustion).feet
     }
 
-    /// What its conditions and exhaustion give its ability checks (Hide's Stealth, Search's
-    /// Perception, initiative): [`ability_check_sources`].
-    pub fn check_sources(&self) -> Sources {
-        ability_check_sources(self.name(), &self.conditions, self.sheet.exhaustion)
+    /// Its own state as its d20 rolls read it: conditions, exhaustion and its effects' modifiers.
+    pub fn rolling(&self) -> Rolling<'_> {
+        Rolling {
+            who: self.name(),
+            conditions: &self.conditions,
+            exhaustion: self.sheet.exhaustion,
+            effects: &self.sheet.effects,
+        }
+    }
+
+    /// What its conditions, exhaustion and effects give its ability check `check` (Hide's
+    /// Stealth, Search's Perception, initiative): [`Rolling::sources`].
+    pub fn check_sources(&self, check: D20) -> Sources {
+        self.rolling().sources(check)
     }
 
     /// Its passive Wisdom (Perception) now: its sheet's, 5 higher with advantage on its checks and
-    /// 5 lower with disadvantage (PHB "Passive Checks"), so 5 lower while poisoned or exhausted.
+    /// 5 lower with disadvantage (PHB "Passive Checks"), so 5 lower while poisoned or exhausted,
+    /// and with its effects' bonus on checks that rely on sight (sight rot's penalty).
     pub fn passive_perception(&self) -> i32 {
-        self.sheet.passive_perception() + self.check_sources().passive_bonus()
+        self.sheet.passive_perception()
+            + self.check_sources(D20::PERCEPTION).passive_bonus()
+            + self.rolling().bonus(D20::PERCEPTION)
     }
 
     /// Able to act: not an object, not dead, not incapacitated. (A siege weapon acts through its
@@ -156,15 +167,9 @@ impl Fighter {
         Some(Facer { cells: &self.cells, facing, layout: self.arcs })
     }
 
-    /// Its defenses now: a petrified creature also resists all damage and is immune to poison
-    /// (PHB appendix A, "Petrified").
+    /// Its defenses now ([`defenses_now`]).
     pub fn defenses_now(&self) -> Defenses {
-        let mut defenses = self.defenses.clone();
-        if self.conditions.has(Condition::Petrified) {
-            defenses.resistances.extend(DamageType::ALL);
-            defenses.immunities.insert(DamageType::Poison);
-        }
-        defenses
+        defenses_now(&self.defenses, &self.conditions)
     }
 
     /// Whether it keeps the Dodge action's benefit: dodging, not incapacitated, and its speed not
@@ -182,8 +187,26 @@ pub struct Field<'a> {
     pub fighters: &'a [Fighter],
     pub rules: FightRules,
     occupants: Vec<Occupant>,
-    /// The light of every cell (storage order), when the scene is not in bright light throughout.
-    light: Option<Vec<LightLevel>>,
+    /// The scene's light, when it is not in bright light throughout.
+    light: Option<Lighting>,
+}
+
+/// A lit field's light: the lamps fixed to the map, and the scene's light with the lights its
+/// fighters carry.
+#[derive(Clone)]
+struct Lighting {
+    fixed: Vec<(Cell, LightSource)>,
+    scene: std::sync::Arc<SceneLight>,
+}
+
+/// Every light of a scene: its lamps (on the ground) and the lights its fighters carry (at their
+/// height).
+fn lamps_of(fixed: &[(Cell, LightSource)], fighters: &[Fighter]) -> Vec<Lamp> {
+    let lamps = fixed.iter().map(|&(cell, light)| Lamp { cells: vec![cell], elevation: 0, light });
+    let carried = fighters
+        .iter()
+        .filter_map(|f| Some(Lamp { cells: f.cells.clone(), elevation: f.elevation, light: f.sheet.light? }));
+    lamps.chain(carried).collect()
 }
 
 impl<'a> Field<'a> {
@@ -205,30 +228,58 @@ impl<'a> Field<'a> {
     /// This field lit as a scene is: `ambient` where no light reaches, brightened by the `lamps`
     /// on the map and the lights its creatures and objects carry (`rules::light`). In bright
     /// light no one is hidden by darkness, and nothing is computed.
-    pub fn in_light(mut self, ambient: LightLevel, lamps: &[(Cell, LightSource)]) -> Self {
+    pub fn in_light(self, ambient: LightLevel, lamps: &[(Cell, LightSource)]) -> Self {
+        self.lit(ambient, lamps, None)
+    }
+
+    /// As [`Self::in_light`], the scene's light taken from `cache` when nothing it depends on
+    /// changed since it was computed (`Scenario::field`: once per change of the lights, not once
+    /// per question).
+    pub fn in_light_kept(self, ambient: LightLevel, lamps: &[(Cell, LightSource)], cache: &LightCache) -> Self {
+        self.lit(ambient, lamps, Some(cache))
+    }
+
+    fn lit(mut self, ambient: LightLevel, fixed: &[(Cell, LightSource)], cache: Option<&LightCache>) -> Self {
         if ambient == LightLevel::Bright {
             return self;
         }
-        let lamp_cells: Vec<[Cell; 1]> = lamps.iter().map(|(cell, _)| [*cell]).collect();
-        let lights: Vec<(&[Cell], LightSource)> = lamp_cells
-            .iter()
-            .zip(lamps)
-            .map(|(cells, (_, light))| (&cells[..], *light))
-            .chain(self.fighters.iter().filter_map(|f| Some((&f.cells[..], f.sheet.light?))))
-            .collect();
-        self.light = Some(light::light_map(self.map, ambient, &lights));
+        let lamps = lamps_of(fixed, self.fighters);
+        let rule = self.rules.diagonals;
+        let scene = match cache {
+            Some(cache) => cache.get(self.map, rule, ambient, lamps),
+            None => std::sync::Arc::new(SceneLight::new(self.map, rule, ambient, lamps)),
+        };
+        self.light = Some(Lighting { fixed: fixed.to_vec(), scene });
         self
     }
 
-    /// The light of every cell of the map (storage order), or `None` in a bright scene.
-    pub fn light_levels(&self) -> Option<&[LightLevel]> {
-        self.light.as_deref()
+    /// The same board with `fighters` on it instead (a mover further along its path): the same
+    /// terrain, rules and light, the light computed again only if a light it carries moved.
+    pub fn with_fighters<'b>(&'b self, fighters: &'b [Fighter]) -> Field<'b> {
+        let mut field = Field::new(self.map, fighters, self.rules);
+        field.light = self.light.as_ref().map(|lighting| {
+            let lamps = lamps_of(&lighting.fixed, fighters);
+            if lamps == lighting.scene.lamps() {
+                lighting.clone()
+            } else {
+                let scene = SceneLight::new(self.map, self.rules.diagonals, lighting.scene.ambient(), lamps);
+                Lighting { fixed: lighting.fixed.clone(), scene: std::sync::Arc::new(scene) }
+            }
+        });
+        field
     }
 
-    /// The light at `cell` (bright off a lit scene's map, and everywhere in a bright scene).
+    /// The light on the ground of every cell of the map (storage order), or `None` in a bright
+    /// scene.
+    pub fn light_levels(&self) -> Option<&[LightLevel]> {
+        self.light.as_ref().map(|l| l.scene.ground())
+    }
+
+    /// The light on the ground at `cell` (bright off a lit scene's map, and everywhere in a bright
+    /// scene).
     pub fn light_at(&self, cell: Cell) -> LightLevel {
-        match (&self.light, self.map.index_of(cell)) {
-            (Some(levels), Some(i)) => levels[i],
+        match &self.light {
+            Some(lighting) if self.map.contains(cell) => lighting.scene.at(self.map, cell, 0),
             _ => LightLevel::Bright,
         }
     }
@@ -238,8 +289,8 @@ impl<'a> Field<'a> {
     /// (SRD "Vision and Light": a lightly obscured area gives "disadvantage on Wisdom
     /// (Perception) checks that rely on sight"). Darkness hides the target outright.
     pub fn perception_sources(&self, viewer: &Fighter, target: &Fighter) -> Sources {
-        let mut sources = viewer.check_sources();
-        if self.light_seen(viewer, &target.cells) == LightLevel::Dim {
+        let mut sources = viewer.check_sources(D20::PERCEPTION);
+        if self.light_seen(viewer, target) == LightLevel::Dim {
             sources.disadvantage(format!("{} is in dim light as {} sees it", target.name(), viewer.name()));
         }
         sources
@@ -247,17 +298,34 @@ impl<'a> Field<'a> {
 
     /// `viewer`'s passive Wisdom (Perception) against `target` (PHB "Passive Checks": 5 lower
     /// with disadvantage, 5 higher with advantage), the light counted
-    /// ([`Self::perception_sources`]).
+    /// ([`Self::perception_sources`]), with its effects' bonus on sight checks.
     pub fn passive_perception_against(&self, viewer: &Fighter, target: &Fighter) -> i32 {
-        viewer.sheet.passive_perception() + self.perception_sources(viewer, target).passive_bonus()
+        viewer.sheet.passive_perception()
+            + self.perception_sources(viewer, target).passive_bonus()
+            + viewer.rolling().bonus(D20::PERCEPTION)
     }
 
-    /// The light `viewer` sees `space` in: the best lit of its cells, darkvision counted.
-    pub fn light_seen(&self, viewer: &Fighter, space: &[Cell]) -> LightLevel {
-        match &self.light {
-            Some(levels) => light::space_seen_in(self.map, levels, &viewer.cells, viewer.sheet.darkvision, space),
-            None => LightLevel::Bright,
-        }
+    /// The light `viewer` sees `target` in: the best lit of the cells of its space at its height,
+    /// darkvision counted within its range by the one distance (height included).
+    pub fn light_seen(&self, viewer: &Fighter, target: &Fighter) -> LightLevel {
+        self.light_seen_at(viewer, &target.cells, target.elevation)
+    }
+
+    /// The light `viewer` sees the cells of `space` in, `elevation` feet above the ground.
+    pub fn light_seen_at(&self, viewer: &Fighter, space: &[Cell], elevation: u32) -> LightLevel {
+        let Some(lighting) = &self.light else { return LightLevel::Bright };
+        space
+            .iter()
+            .map(|&cell| {
+                let level = lighting.scene.at(self.map, cell, elevation);
+                let here = [cell];
+                let feet =
+                    range_between(self.grid(), self.rules.diagonals, viewer.spot(), Spot { cells: &here, elevation })
+                        .unwrap_or(u32::MAX);
+                light::perceived(level, feet, viewer.sheet.darkvision)
+            })
+            .max()
+            .unwrap_or(LightLevel::Dark)
     }
 
     pub fn grid(&self) -> Grid {
@@ -369,17 +437,17 @@ impl<'a> Field<'a> {
         if viewer.conditions.cannot_see() {
             return self.map.cells().map(|c| !own(c)).collect();
         }
-        let within = self.light.as_ref().map(|levels| self.sight_reach(viewer, levels));
+        let levels = self.light_levels();
+        let within = levels.map(|levels| self.sight_reach(viewer, levels));
         let mut unseen = unseen_flags(&self.sight_board(), &viewer.cells, within);
-        if let Some(levels) = &self.light {
+        if let Some(levels) = levels {
             // Cells in darkness as the viewer sees them are unseen too (SRD "Vision and Light"):
             // only a dark cell can be, and only darkvision needs its distance.
             for ((cell, level), unseen) in self.map.cells().zip(levels).zip(unseen.iter_mut()) {
                 if *level == LightLevel::Dark
                     && !*unseen
                     && !own(cell)
-                    && light::space_seen_in(self.map, levels, &viewer.cells, viewer.sheet.darkvision, &[cell])
-                        == LightLevel::Dark
+                    && self.light_seen_at(viewer, &[cell], 0) == LightLevel::Dark
                 {
                     *unseen = true;
                 }
@@ -443,7 +511,7 @@ impl<'a> Field<'a> {
         if self.line_of_sight(viewer, target).is_none() {
             return Some(Unseen::NoLineOfSight);
         }
-        if self.light_seen(viewer, &target.cells) == LightLevel::Dark {
+        if self.light_seen(viewer, target) == LightLevel::Dark {
             return Some(Unseen::InDarkness);
         }
         None
@@ -501,6 +569,17 @@ impl Unseen {
     }
 }
 
+/// A creature's defenses with its conditions: a petrified creature also resists all damage and is
+/// immune to poison (PHB appendix A, "Petrified"). Attacks, areas and effects all read them.
+pub fn defenses_now(defenses: &Defenses, conditions: &Conditions) -> Defenses {
+    let mut defenses = defenses.clone();
+    if conditions.has(Condition::Petrified) {
+        defenses.resistances.extend(DamageType::ALL);
+        defenses.immunities.insert(DamageType::Poison);
+    }
+    defenses
+}
+
 /// Deals damage already adjusted for defenses, and updates the conditions that follow: a creature
 /// dropped to 0 and dying falls unconscious (and prone); one that dies keeps its conditions.
 pub fn take_damage(health: &mut Health, conditions: &mut Conditions, amount: i32, critical: bool) -> DamageTaken {
@@ -521,29 +600,25 @@ pub fn death_save(health: &mut Health, conditions: &mut Conditions, natural: i32
     Some(save)
 }
 
-/// What gives `who`'s death saving throw advantage or disadvantage: a saving throw of no ability,
-/// so exhaustion 3 gives it disadvantage (PHB appendix A, "Exhaustion"; [`saving_throw_sources`]).
-/// Roll the d20 with its mode and give [`death_save`] the die kept.
-pub fn death_save_sources(who: &str, conditions: &Conditions, exhaustion: u8) -> Sources {
-    saving_throw_sources(who, conditions, exhaustion, None)
-}
-
-/// Heals up to the hit point maximum that `exhaustion` leaves (PHB appendix A: halved from level
-/// 4), on the map and in a chase alike; a creature at 0 that regains hit points is no longer
-/// unconscious (it stays prone). Returns the hit points regained.
-pub fn heal(health: &mut Health, conditions: &mut Conditions, amount: i32, exhaustion: u8) -> i32 {
+/// Heals up to the hit point maximum that exhaustion leaves (PHB appendix A: halved from level
+/// 4; [`Health::max_now`]), on the map and in a chase alike; a creature at 0 that regains hit
+/// points is no longer unconscious (it stays prone). Returns the hit points regained.
+pub fn heal(health: &mut Health, conditions: &mut Conditions, amount: i32) -> i32 {
     let was_down = health.hp == 0;
-    let regained = health.heal(amount, exhausted_max_hp(health.max_hp, exhaustion));
+    let regained = health.heal(amount);
     if was_down && health.life == Life::Up {
         conditions.set(Condition::Unconscious, false);
     }
     regained
 }
 
-/// Sets a creature's exhaustion to `level` (at most 6) and returns it: at level 6 it dies (PHB
-/// appendix A, "Exhaustion").
+/// Sets a creature's exhaustion to `level` (at most 6) and returns it: from level 4 its hit point
+/// maximum is halved (its hit points brought down to it), and at level 6 it dies (PHB appendix A,
+/// "Exhaustion").
 pub fn set_exhaustion(health: &mut Health, level: u8) -> u8 {
     let level = level.min(DEATH_BY_EXHAUSTION);
+    health.max_halved = exhausted_max_hp(health.max_hp, level) < health.max_hp;
+    health.hp = health.hp.min(health.max_now());
     if level >= DEATH_BY_EXHAUSTION {
         health.life = Life::Dead;
     }

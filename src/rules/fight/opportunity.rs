@@ -102,7 +102,7 @@ pub fn provocations(
         if let Some(m) = moved.iter_mut().find(|f| f.id == me.id) {
             m.cells = here.clone();
         }
-        let now = Field::new(field.map, &moved, field.rules);
+        let now = field.with_fighters(&moved);
         let Some(target) = now.fighter(&me.id) else { continue };
         for (reactor, attack) in leaving {
             if now.fighter(&reactor.id).is_some_and(|viewer| now.sees(viewer, target)) {
@@ -199,5 +199,28 @@ mod tests {
         let field = Field::new(&map, &fighters, FightRules::default());
         let path = cells(&[(3, 3), (3, 4), (2, 4)]);
         assert_eq!(who(&provocations(&field, "lia", &path, Moving::Walking, |_| true, &[])), vec![(1, "thug")]);
+    }
+
+    /// PHB "Opportunity Attacks": "when a hostile creature that you can see moves out of your
+    /// reach". In darkness a thug without darkvision doesn't see Lia leave (SRD "Vision and
+    /// Light": darkness is heavily obscured): no attack. With a torch in her hand she is lit, and
+    /// the thug strikes; the ogre's darkvision sees her in the dark.
+    #[test]
+    fn in_darkness_an_unseen_mover_provokes_nothing() {
+        use crate::rules::light::{LightLevel, LightSource};
+        let map = map(Grid::Square, &["........"; 8]);
+        let mut fighters = board();
+        let path = cells(&[(2, 2), (1, 2), (0, 2)]);
+        let rules = FightRules::default();
+        let dark = Field::new(&map, &fighters, rules).in_light(LightLevel::Dark, &[]);
+        assert!(provocations(&dark, "lia", &path, Moving::Walking, |_| true, &[]).is_empty());
+        fighters[2].sheet.darkvision = 60;
+        let dark = Field::new(&map, &fighters, rules).in_light(LightLevel::Dark, &[]);
+        assert_eq!(who(&provocations(&dark, "lia", &path, Moving::Walking, |_| true, &[])), vec![(1, "ogre")]);
+        fighters[2].sheet.darkvision = 0;
+        fighters[0].sheet.light = Some(LightSource { bright: 20, dim: 20 });
+        let torchlit = Field::new(&map, &fighters, rules).in_light(LightLevel::Dark, &[]);
+        let found = provocations(&torchlit, "lia", &path, Moving::Walking, |_| true, &[]);
+        assert_eq!(who(&found), vec![(0, "thug"), (1, "ogre")], "her torch lights her as she goes");
     }
 }

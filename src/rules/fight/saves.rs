@@ -14,11 +14,12 @@ use serde::Serialize;
 use super::{Field, Fighter};
 use crate::rules::advantage::Sources;
 use crate::rules::area::Volume;
-use crate::rules::conditions::{Condition, saving_throw_sources};
+use crate::rules::conditions::Condition;
 use crate::rules::creature::Ability;
 use crate::rules::dice::{DiceError, DiceRoll, Notation, RollMode, SeededDice};
 use crate::rules::health::{Adjusted, DamageType};
 use crate::rules::lattice::Point;
+use crate::rules::modifiers::D20;
 use crate::rules::siege::{Shelter, area_shelter};
 use crate::rules::sight::{CoverContext, CoverDegree, From};
 
@@ -150,12 +151,12 @@ pub struct SavesRolled {
     pub results: Vec<SaveResult>,
 }
 
-/// The advantages and disadvantages on `who`'s saving throw of `ability`: what its conditions and
-/// exhaustion give every saving throw ([`saving_throw_sources`]: exhaustion 3, restrained on
-/// Dexterity), then squeezing and the Dodge action on Dexterity saves.
+/// The advantages and disadvantages on `who`'s saving throw of `ability`: what its conditions,
+/// exhaustion and effects give every saving throw ([`Rolling::sources`]: exhaustion 3,
+/// restrained on Dexterity), then squeezing and the Dodge action on Dexterity saves.
 pub fn save_sources(who: &Fighter, ability: Ability) -> Sources {
     let name = who.name();
-    let mut s = saving_throw_sources(name, &who.conditions, who.sheet.exhaustion, Some(ability));
+    let mut s = who.rolling().sources(D20::Save(Some(ability)));
     let dex = ability == Ability::Dex;
     if dex && who.squeezing {
         s.disadvantage(format!("{name} is squeezing"));
@@ -179,7 +180,8 @@ pub fn roll_saves(
     for entry in inside {
         let Some(who) = field.fighter(&entry.id) else { continue };
         let cover_bonus = if effect.ability == Ability::Dex { entry.cover.bonus().unwrap_or(0) } else { 0 };
-        let bonus = i32::from(who.sheet.save_bonus(effect.ability));
+        let bonus =
+            i32::from(who.sheet.save_bonus(effect.ability)) + who.rolling().bonus(D20::Save(Some(effect.ability)));
         let sources = save_sources(who, effect.ability);
         let mut result = SaveResult {
             id: who.id.clone(),

@@ -507,7 +507,7 @@ fn dropping_to_zero_knocks_out_and_healing_wakes() {
     let mut conditions = Conditions::default();
     take_damage(&mut health, &mut conditions, 5, false);
     assert!(conditions.has(Condition::Unconscious) && conditions.has(Condition::Prone));
-    assert_eq!(heal(&mut health, &mut conditions, 4, 0), 4);
+    assert_eq!(heal(&mut health, &mut conditions, 4), 4);
     assert!(!conditions.has(Condition::Unconscious) && conditions.has(Condition::Prone), "wakes up prone");
 }
 
@@ -560,14 +560,44 @@ fn where_to_stand_to_flank_an_enemy() {
 fn exhaustion_caps_healing_from_level_4_and_kills_at_level_6() {
     let mut health = Health::new(5, 20, true, DeathSaves::default());
     let mut conditions = Conditions::default();
-    assert_eq!(heal(&mut health, &mut conditions, 30, 3), 15, "up to the full 20 below level 4");
+    set_exhaustion(&mut health, 3);
+    assert_eq!(heal(&mut health, &mut conditions, 30), 15, "up to the full 20 below level 4");
+    set_exhaustion(&mut health, 4);
+    assert_eq!(health.hp, 10, "brought down to the halved maximum");
     health.hp = 5;
-    assert_eq!(heal(&mut health, &mut conditions, 30, 4), 5, "up to half of 20 at level 4");
+    assert_eq!(heal(&mut health, &mut conditions, 30), 5, "up to half of 20 at level 4");
     assert_eq!(health.hp, 10);
     assert_eq!(set_exhaustion(&mut health, 5), 5);
     assert_eq!(health.life, Life::Up, "level 5 leaves it alive");
     assert_eq!(set_exhaustion(&mut health, 9), 6, "no level above 6");
     assert_eq!(health.life, Life::Dead, "level 6: death");
+}
+
+/// SRD 5.1 appendix PH-A, "Exhaustion": "Hit point maximum halved" at level 4. Everything
+/// measured against the maximum reads the halved one: bloodied (DMG "Tracking Monster Hit
+/// Points": half its hit points), instant death (PHB "Instant Death": "damage equals or exceeds
+/// your hit point maximum"), and damage at 0 hit points.
+#[test]
+fn exhaustion_4_halves_the_maximum_that_bloodied_and_instant_death_read() {
+    let mut orc = Health::new(15, 30, false, DeathSaves::default());
+    assert!(orc.bloodied(), "15 of 30");
+    set_exhaustion(&mut orc, 4);
+    assert!(!orc.bloodied(), "15 of 15 is not bloodied");
+    orc.hp = 7;
+    assert!(orc.bloodied(), "7 of 15");
+    let mut brom = Health::new(5, 30, true, DeathSaves::default());
+    set_exhaustion(&mut brom, 4);
+    let mut conditions = Conditions::default();
+    let taken = take_damage(&mut brom, &mut conditions, 5 + 15, false);
+    assert!(taken.instant_death && brom.life == Life::Dead, "15 left over is the halved maximum");
+    let mut lia = Health::new(0, 30, true, DeathSaves::default());
+    set_exhaustion(&mut lia, 4);
+    assert!(
+        take_damage(&mut lia, &mut conditions, 15, false).instant_death,
+        "at 0, damage of the halved maximum kills"
+    );
+    let mut fresh = Health::new(0, 30, true, DeathSaves::default());
+    assert!(!take_damage(&mut fresh, &mut conditions, 15, false).instant_death, "without exhaustion, 15 of 30 doesn't");
 }
 
 /// SRD 5.1 appendix PH-A, "Prone", and PHB "Being Prone": standing up costs half the creature's
@@ -611,11 +641,16 @@ fn a_creature_whose_speed_is_0_cant_stand_up() {
 /// gives saving throws disadvantage, death saves too; poison doesn't touch saving throws.
 #[test]
 fn exhaustion_3_gives_death_saves_disadvantage() {
+    use crate::rules::conditions::{NO_EFFECTS, Rolling};
+    use crate::rules::modifiers::D20;
+    let death_save = |conditions, exhaustion| {
+        Rolling { who: "Brom", conditions, exhaustion, effects: NO_EFFECTS }.sources(D20::Save(None)).mode()
+    };
     let none = Conditions::default();
-    assert_eq!(death_save_sources("Brom", &none, 3).mode(), RollMode::Disadvantage);
-    assert_eq!(death_save_sources("Brom", &none, 2).mode(), RollMode::Normal);
+    assert_eq!(death_save(&none, 3), RollMode::Disadvantage);
+    assert_eq!(death_save(&none, 2), RollMode::Normal);
     let poisoned = Conditions::new([Condition::Poisoned, Condition::Unconscious]);
-    assert_eq!(death_save_sources("Brom", &poisoned, 0).mode(), RollMode::Normal);
+    assert_eq!(death_save(&poisoned, 0), RollMode::Normal);
 }
 
 /// PHB "Help" (the advantage is for the ally's next attack roll against that target) and
@@ -751,7 +786,7 @@ mod dark_sight {
             let mut plain: Vec<Cell> = map
                 .cells()
                 .filter(|c| !me.cells.contains(c))
-                .filter(|c| no_line.contains(c) || field.light_seen(me, &[*c]) == LightLevel::Dark)
+                .filter(|c| no_line.contains(c) || field.light_seen_at(me, &[*c], 0) == LightLevel::Dark)
                 .collect();
             plain.sort();
             prop_assert_eq!(bounded, plain);

@@ -57,6 +57,7 @@ pub(crate) struct FightState {
     pub moves: Option<&'static mut TurnMoves>,
     pub inspiration: Option<&'static mut Inspiration>,
     pub pc: Has<PlayerCharacter>,
+    pub effects: Option<&'static LastingEffects>,
 }
 
 /// A picked attack belongs to the selected creature: selecting another puts it down.

@@ -9,12 +9,14 @@ use crate::app::core::notice::{Notice, Said};
 use crate::app::core::state::{AttackMode, LoadedScenario};
 use crate::app::core::tokens::{Battlefield, Fighters};
 use crate::app::core::turns::Turns;
+use crate::rules::conditions::Rolling;
 use crate::rules::creature::Skill;
 use crate::rules::economy::Action;
 use crate::rules::fight::actions::{HideOutcome, TurnCost, cannot_help_because, hide, search, seen_by, turn_to_face};
-use crate::rules::fight::{death_save, death_save_sources, heal, set_exhaustion, stand_up, take_damage};
+use crate::rules::fight::{death_save, heal, set_exhaustion, stand_up, take_damage};
 use crate::rules::health::Life;
 use crate::rules::log::RollReason;
+use crate::rules::modifiers::D20;
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn apply_fight_requests(
@@ -111,8 +113,7 @@ fn change(s: &mut FightStateItem, request: &FightRequest) -> Option<Said> {
             Some(Said::Damaged { who, taken })
         }
         FightRequest::Heal { amount, .. } => {
-            let exhaustion = s.vitals.exhaustion;
-            let regained = heal(&mut s.hit_points.0, &mut s.combatant.conditions, amount, exhaustion);
+            let regained = heal(&mut s.hit_points.0, &mut s.combatant.conditions, amount);
             Some(Said::Healed { who, regained })
         }
         FightRequest::TempHp { amount, .. } => {
@@ -154,14 +155,17 @@ fn stand(s: &mut FightStateItem, who: String) -> Option<Said> {
 }
 
 /// A death saving throw: the d20 in the log, the tally on the creature (PHB "Death Saving
-/// Throws"), with disadvantage from exhaustion 3 (a saving throw: `death_save_sources`).
+/// Throws"), with disadvantage from exhaustion 3 (a saving throw of no ability: `Rolling::sources`).
 fn roll_death_save(s: &mut FightStateItem, rolls: &mut Rolls) -> Option<Said> {
     let who = s.name.0.clone();
     if s.hit_points.0.life != Life::Dying {
         return Some(Said::NotDying { who });
     }
-    let mode = death_save_sources(&who, &s.combatant.conditions, s.vitals.exhaustion).mode();
-    let roll = rolls.dice.0.roll("1d20", mode).ok()?;
+    let effects = s.effects.map(|e| e.0.modifiers()).unwrap_or_default();
+    let rolling =
+        Rolling { who: &who, conditions: &s.combatant.conditions, exhaustion: s.vitals.exhaustion, effects: &effects };
+    // The d20 alone, read as always: 10 or more succeeds, a 1 and a 20 count double.
+    let roll = rolls.dice.0.roll("1d20", rolling.sources(D20::Save(None)).mode()).ok()?;
     let save = death_save(&mut s.hit_points.0, &mut s.combatant.conditions, roll.total);
     let health = s.hit_points.0;
     rolls.write(&who, RollReason::DeathSave { result: save }, roll, false);
@@ -217,24 +221,30 @@ fn help(
     Some(Said::Helps { helper: h.name().to_owned(), ally: a.name().to_owned(), target: t.name().to_owned() })
 }
 
-/// Takes `action` (Hide or Search) from `who`'s turn and rolls the check it calls for:
-/// Dexterity (Stealth) to hide, Wisdom (Perception) to search (PHB "Hide", "Search"), with what its
-/// conditions and exhaustion give its ability checks (`Fighter::check_sources`: poisoned,
-/// exhaustion).
-fn check_for_action(
+/// Takes `action` (Hide or Search) from `who`'s turn.
+fn take_for_action(
     turns: &Turns,
     state: &mut Query<FightState>,
     who: Entity,
     fighter: &crate::rules::fight::Fighter,
     action: Action,
-    rolls: &mut Rolls,
-) -> Result<crate::rules::dice::DiceRoll, Said> {
+) -> Result<(), Said> {
     let mut s = state.get_mut(who).map_err(|_| Said::Gone { who: fighter.name().to_owned() })?;
     let (options, conditions) = (&fighter.sheet.turn, &fighter.conditions);
-    turns.take(who, fighter.name(), &mut s.actions.0, options, conditions, action).map_err(Said::NotNow)?;
-    let skill = if action == Action::Hide { Skill::Stealth } else { Skill::Perception };
-    let bonus = fighter.sheet.skill_bonus(skill);
-    rolls.dice.0.roll(&format!("1d20{bonus:+}"), fighter.check_sources().mode()).map_err(Said::Dice)
+    turns.take(who, fighter.name(), &mut s.actions.0, options, conditions, action).map(drop).map_err(Said::NotNow)
+}
+
+/// Rolls `fighter`'s check of `skill` (`check`, as effects see it) with `sources`: d20 + its skill
+/// bonus + what its effects add (sight rot's penalty on sight checks).
+fn roll_check(
+    fighter: &crate::rules::fight::Fighter,
+    skill: Skill,
+    check: D20,
+    sources: &crate::rules::advantage::Sources,
+    rolls: &mut Rolls,
+) -> Result<crate::rules::dice::DiceRoll, Said> {
+    let bonus = i32::from(fighter.sheet.skill_bonus(skill)) + fighter.rolling().bonus(check);
+    rolls.dice.0.roll(&format!("1d20{bonus:+}"), sources.mode()).map_err(Said::Dice)
 }
 
 /// The Hide action: not in the clear sight of an enemy, then Stealth against every enemy's
@@ -253,7 +263,9 @@ fn hide_action(
     if !seen.is_empty() {
         return Some(Said::CantHide { who: hider.name().to_owned(), seen_by: seen });
     }
-    let roll = match check_for_action(turns, state, who, hider, Action::Hide, rolls) {
+    let roll = match take_for_action(turns, state, who, hider, Action::Hide)
+        .and_then(|()| roll_check(hider, Skill::Stealth, D20::STEALTH, &hider.check_sources(D20::STEALTH), rolls))
+    {
         Ok(roll) => roll,
         Err(said) => return Some(said),
     };
@@ -275,7 +287,9 @@ fn hide_action(
     })
 }
 
-/// The Search action: Perception against each hidden enemy's Stealth; those found are seen again.
+/// The Search action: Perception against each hidden enemy's Stealth, rolled once for each way the
+/// check goes (an enemy in dim light as the searcher sees it: disadvantage); those found are seen
+/// again.
 fn search_action(
     fighters: &Fighters,
     loaded: &LoadedScenario,
@@ -286,13 +300,19 @@ fn search_action(
 ) -> Option<Said> {
     let field = fighters.field(&loaded.scenario);
     let searcher = fighters.get(who)?;
-    let roll = match check_for_action(turns, state, who, searcher, Action::Search, rolls) {
-        Ok(roll) => roll,
-        Err(said) => return Some(said),
-    };
-    let found: Vec<(String, String)> =
-        search(&field, searcher, roll.total).iter().map(|f| (f.id.clone(), f.name().to_owned())).collect();
-    rolls.write(searcher.name(), RollReason::Search { found: found.len() }, roll, false);
+    if let Err(said) = take_for_action(turns, state, who, searcher, Action::Search) {
+        return Some(said);
+    }
+    let mut found: Vec<(String, String)> = Vec::new();
+    for check in search(&field, searcher) {
+        let roll = match roll_check(searcher, Skill::Perception, D20::PERCEPTION, &check.sources, rolls) {
+            Ok(roll) => roll,
+            Err(said) => return Some(said),
+        };
+        let these = check.found(roll.total);
+        rolls.write(searcher.name(), RollReason::Search { found: these.len() }, roll, false);
+        found.extend(these.iter().map(|f| (f.id.clone(), f.name().to_owned())));
+    }
     for (id, _) in &found {
         if let Some(entity) = fighters.entity_of(id)
             && let Ok(mut s) = state.get_mut(entity)

@@ -112,6 +112,7 @@ pub(super) fn effects_view(
     coated: Option<crate::rules::effects::poisons::Poison>,
     dm: bool,
 ) -> EffectsView {
+    use crate::rules::effects::Cure;
     use crate::ui::effects::{duration_words, save_words, source_words};
     let rows = effects
         .list
@@ -127,6 +128,11 @@ pub(super) fn effects_view(
             note: l.effect.note.clone(),
             in_force: effects.in_force(l),
             secret: l.effect.secret,
+            modifiers: l.effect.roll_modifiers().map(|m| m.describe()).collect(),
+            cures: [Cure::LesserRestoration, Cure::GreaterRestoration]
+                .into_iter()
+                .filter(|c| c.ends(&l.effect))
+                .collect(),
         })
         .collect();
     EffectsView { rows, coated: coated.map(crate::rules::effects::poisons::Poison::name), dm }
@@ -238,7 +244,7 @@ fn turn_view(
     TurnView {
         fight_runs: cx.turns.fight_runs(),
         active,
-        left: economy.left(&sheet.turn),
+        left: economy.left(&sheet.turn, &me.combatant.conditions),
         movement: MovementView {
             speed: moves.turn.speed,
             left: moves.turn.left(),
@@ -268,7 +274,7 @@ fn fight_view(t: &RosterTokenItem, facing_rule: bool, picked: Option<&str>, exac
     FightView {
         exact_hp,
         health,
-        max_hp: crate::rules::conditions::exhausted_max_hp(health.max_hp, t.vitals.exhaustion),
+        max_hp: health.max_now(),
         prone: conditions.has(crate::rules::conditions::Condition::Prone),
         conditions,
         exhaustion: t.vitals.exhaustion,
