@@ -29,6 +29,11 @@ use crate::scenario::Scenario;
 
 /// Opens the battle map window on a scenario loaded from its file, or on the built-in one.
 pub fn run(scenario: Option<(Scenario, PathBuf)>, options: LaunchOptions) -> ExitCode {
+    if let Some(sentence) = no_display() {
+        eprintln!("{sentence}");
+        return ExitCode::from(1);
+    }
+    say_when_no_display_opens();
     let loaded = match scenario {
         Some((scenario, path)) => LoadedScenario::from_file(scenario, path),
         None => LoadedScenario::built_in(Scenario::built_in()),
@@ -59,11 +64,6 @@ pub fn run(scenario: Option<(Scenario, PathBuf)>, options: LaunchOptions) -> Exi
     .insert_resource(loaded)
     .insert_resource(options);
     app.add_plugins((plugin, view::schedules::SingleThreadedSchedules));
-    if let Some(sentence) = no_display() {
-        eprintln!("{sentence}");
-        return ExitCode::from(1);
-    }
-    say_when_no_display_opens();
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
@@ -95,8 +95,11 @@ fn say_when_no_display_opens() {
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or_default();
         if message.contains("Failed to build event loop") {
-            let why = message.rsplit(':').next().unwrap_or_default().trim();
-            eprintln!("{NO_DISPLAY} ({why})");
+            let named = ["DISPLAY", "WAYLAND_DISPLAY"]
+                .into_iter()
+                .filter_map(|var| Some(format!("{var}={}", std::env::var(var).ok().filter(|v| !v.is_empty())?)));
+            let named: Vec<String> = named.map(|n| crate::rules::text::escaped(&n).into_owned()).collect();
+            eprintln!("{NO_DISPLAY} ({} can't be opened)", named.join(", "));
             std::process::exit(1);
         }
         default(info);

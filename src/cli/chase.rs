@@ -19,7 +19,7 @@ pub(super) struct ChaseArgs {
     seed: Seed,
     /// Stop after this many rounds of every chase
     #[arg(long, value_name = "M", default_value_t = 20, allow_negative_numbers = true,
-          value_parser = clap::value_parser!(u32).range(1..=1000))]
+          value_parser = crate::cli::whole::<u32>(1, 1000))]
     rounds: u32,
     /// Answer in JSON
     #[arg(long)]

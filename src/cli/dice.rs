@@ -121,13 +121,13 @@ pub(super) fn table(args: &TableArgs) -> u8 {
 #[derive(Args, Debug)]
 pub(super) struct MobArgs {
     /// The attackers' attack bonus
-    #[arg(long, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(-20..=30))]
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::cli::whole::<i32>(-20, 30))]
     bonus: i32,
     /// The target's Armor Class
-    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(i32).range(0..=50))]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::cli::whole::<i32>(0, 50))]
     ac: i32,
     /// How many attack
-    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::cli::whole::<u32>(1, 10_000))]
     attackers: u32,
     /// Answer in JSON
     #[arg(long)]

@@ -45,7 +45,7 @@ struct MapArgs {
     #[arg(long, value_name = "PATH")]
     screenshot: Option<PathBuf>,
     /// Frames to render before the screenshot
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = whole::<u32>(1, 100_000))]
     frames: u32,
     /// Write the app's state as JSON here whenever it changes (for tests that drive the window)
     #[arg(long, value_name = "PATH")]
@@ -55,7 +55,7 @@ struct MapArgs {
     window: (u32, u32),
     /// Draw frames continuously, time this many after a warm-up, print the median and 95th
     /// percentile frame time as JSON, and exit
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, value_name = "N", value_parser = whole::<u32>(1, 100_000))]
     frame_times: Option<u32>,
     /// With --frame-times: keep dragging the token nearest the middle of the view meanwhile
     #[arg(long, requires = "frame_times")]
@@ -139,7 +139,7 @@ pub fn main() -> ExitCode {
             {
                 return ExitCode::from(fail(sentence));
             }
-            error.exit()
+            return clap_said(&error);
         }
     };
     let code = match cli.command {
@@ -188,6 +188,37 @@ fn open_map(args: MapArgs, started: std::time::Instant) -> ExitCode {
     crate::app::run(scenario, options)
 }
 
+/// Prints what clap has to say (help, a version, or why the arguments can't be read) as clap
+/// would, but escaped line by line: clap quotes a bad argument raw, and an argument can hold a
+/// terminal's escape sequence. Returns clap's exit code.
+fn clap_said(error: &clap::Error) -> ExitCode {
+    let text = error.render().to_string();
+    let escaped: Vec<_> = text.split('\n').map(crate::rules::text::escaped).collect();
+    let text = escaped.join("\n");
+    if error.use_stderr() {
+        let _ = write!(std::io::stderr().lock(), "{text}");
+    } else {
+        let _ = write!(std::io::stdout().lock(), "{text}");
+    }
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(EXIT_INVALID))
+}
+
+/// A parser of a whole number from `low` to `high`, with one sentence for any number out of range
+/// however far (clap's own says "number too large to fit in target type" past the type's limit).
+pub(crate) fn whole<T>(low: i64, high: i64) -> impl Fn(&str) -> Result<T, ArgError> + Clone + Send + Sync + 'static
+where
+    T: TryFrom<i64> + Clone + Send + Sync + 'static,
+{
+    move |text: &str| {
+        text.trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|n| (low..=high).contains(n))
+            .and_then(|n| T::try_from(n).ok())
+            .ok_or(ArgError::NotInRange { low, high })
+    }
+}
+
 /// Why an argument on the command line can't be read (clap prints it after the argument's name).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ArgError {
@@ -209,6 +240,8 @@ pub enum ArgError {
     Notation(crate::rules::dice::DiceError),
     #[error("{0:?} is not a damage type; the types are {types}", types = crate::rules::health::DamageType::names())]
     NotADamageType(String),
+    #[error("write a whole number from {low} to {high}")]
+    NotInRange { low: i64, high: i64 },
 }
 
 /// Reads `WIDTHxHEIGHT`, each within what a screen can be.

@@ -136,7 +136,7 @@ impl Notation {
         }
         check_sizes(text)?;
         let expr: tyche::Expr =
-            text.parse().map_err(|e| DiceError::NotNotation { text: text.to_owned(), why: format!("{e}") })?;
+            text.parse().map_err(|e| DiceError::NotNotation { text: text.to_owned(), why: short(&e) })?;
         let mut expected = 0.0;
         check_dice(&expr, text, &mut expected)?;
         if expected > MAX_EXPECTED_DICE {
@@ -474,11 +474,13 @@ fn total_of(evaled: &tyche::expr::Evaled) -> Option<i32> {
     Some(total.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
 }
 
-/// A `tyche` error in a few words: its own text is the whole roll, thousands of characters.
+/// A `tyche` error in a few words, printable: its own text can be the whole roll, thousands of
+/// characters, and it quotes what it found raw (an escape character, a DEL), which is escaped
+/// here (`rules::text`).
 fn short(error: &impl std::fmt::Display) -> String {
     let text = error.to_string();
-    let first = text.split([':', '\n']).next().unwrap_or_default().trim();
-    first.chars().take(80).collect()
+    let first: String = text.lines().next().unwrap_or_default().trim().chars().take(120).collect();
+    crate::rules::text::escaped(&first).into_owned()
 }
 
 impl Roller for SeededDice {

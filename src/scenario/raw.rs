@@ -319,16 +319,46 @@ pub(super) fn parse(file: &str, text: &str) -> Result<RawScenario, ScenarioError
     options.from_str(text).map_err(|e| {
         let start = e.span.start;
         let position = (start.line > 0).then_some((start.line, start.col.max(1)));
-        let field = position.and_then(|(line, col)| field_before(text, line, col));
-        ScenarioErrors::one(ScenarioError::at(file, position, plain_sentence(&e.code, field.as_deref())))
+        let place = position.map(|(line, col)| Place::of(text, line, col)).unwrap_or_default();
+        ScenarioErrors::one(ScenarioError::at(file, position, plain_sentence(&e.code, &place)))
     })
 }
 
-/// The name of the field whose value is at `line:column` (the last `name:` before it), if any.
-fn field_before(text: &str, line: usize, col: usize) -> Option<String> {
-    let line_start: usize = text.split_inclusive('\n').take(line - 1).map(str::len).sum();
-    let offset = text[line_start..].char_indices().nth(col - 1).map_or(text.len(), |(i, _)| line_start + i);
-    let before = &text[..offset];
+/// Where in the text a parse error is: the field whose value it is in, the field that holds that
+/// one (`save` for a `successes`), and the text around it.
+#[derive(Debug, Default)]
+struct Place<'a> {
+    field: Option<String>,
+    parent: Option<String>,
+    before: &'a str,
+    after: &'a str,
+}
+
+impl<'a> Place<'a> {
+    fn of(text: &'a str, line: usize, col: usize) -> Self {
+        let line_start: usize = text.split_inclusive('\n').take(line - 1).map(str::len).sum();
+        let offset =
+            text[line_start.min(text.len())..].char_indices().nth(col - 1).map_or(text.len(), |(i, _)| line_start + i);
+        let (before, after) = text.split_at(offset);
+        let field = field_before(before);
+        // The field that holds this one: the name before the `(` still open here.
+        let mut depth = 0i32;
+        let open = before.char_indices().rev().find(|&(_, c)| {
+            match c {
+                ')' | ']' | '}' => depth += 1,
+                '(' | '[' | '{' if depth > 0 => depth -= 1,
+                '(' | '[' | '{' => return true,
+                _ => {}
+            }
+            false
+        });
+        let parent = open.and_then(|(i, _)| field_before(&before[..i]));
+        Self { field, parent, before, after }
+    }
+}
+
+/// The name of the field whose value ends `before` (the last `name:` in it), if any.
+fn field_before(before: &str) -> Option<String> {
     let colon = before.rfind(':')?;
     if before[colon..].contains([')', ']', '}']) {
         return None;
@@ -337,6 +367,56 @@ fn field_before(text: &str, line: usize, col: usize) -> Option<String> {
     let start = name.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
     let name = &name[start..];
     (!name.is_empty() && name.len() <= 40).then(|| name.to_owned())
+}
+
+/// The limit of a number by its field and the field that holds it: a repeated save's
+/// `successes` are not death saves, nor a disease's `failures`.
+fn limit_in(parent: Option<&str>, field: &str) -> Option<super::validate::Limit> {
+    use super::validate::Limit;
+    match (parent, field) {
+        (Some("save"), "successes") => Some(Limit { low: 1, high: 10, what: "the successes that end an effect" }),
+        (Some("disease"), "failures") => Some(Limit { low: 0, high: 3, what: "a disease's failed saves" }),
+        (Some("disease"), "incubating") => Some(Limit { low: 0, high: 30, what: "a disease's dawns of incubation" }),
+        (Some("disease"), "incubating_rounds") => {
+            Some(Limit { low: 0, high: 14_400, what: "a disease's rounds of incubation (a day)" })
+        }
+        (Some("disease"), "penalty") => Some(Limit { low: -5, high: 0, what: "sight rot's penalty" }),
+        (_, "penalty") => Some(Limit { low: -20, high: 20, what: "a penalty" }),
+        (_, "grapple_reach") => Some(Limit { low: 0, high: 1000, what: "a grapple's reach in feet" }),
+        _ => super::validate::limit_of(field),
+    }
+}
+
+/// The built-in terrains of a legend, which take nothing in parentheses.
+const BUILT_IN_TERRAINS: [&str; 8] =
+    ["Floor", "Wall", "Difficult", "LowObstacle", "Obscuring", "Water", "Rubble", "ArrowSlit"];
+
+/// "expected comma" where a DM wrote something the grammar doesn't take there: a number with a
+/// fraction, or parentheses after a name that takes none.
+fn unexpected(place: &Place) -> Option<String> {
+    let field = place.field.as_deref();
+    if place.after.starts_with('.') && place.before.ends_with(|c: char| c.is_ascii_digit()) {
+        let whole = place.before.trim_end_matches(|c: char| c.is_ascii_digit());
+        let number = &place.before[whole.len()..];
+        let fraction: String = place.after.chars().take(12).take_while(|c| *c == '.' || c.is_ascii_digit()).collect();
+        let what = field.map_or_else(|| "this value".to_owned(), |f| format!("`{f}`"));
+        return Some(format!("{what} takes whole numbers, not {number}{fraction}"));
+    }
+    if place.after.starts_with('(') {
+        let word = place.before.trim_end();
+        let start = word.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+        let word = &word[start..];
+        if BUILT_IN_TERRAINS.contains(&word) {
+            return Some(format!(
+                "`{word}` is a built-in terrain and takes nothing in (parentheses): for other art or rules write \
+                 `Custom(name: \"...\", art: ...)` (docs/scenario-format.md, `legend`)"
+            ));
+        }
+        if !word.is_empty() {
+            return Some(format!("`{word}` takes nothing in (parentheses) here"));
+        }
+    }
+    None
 }
 
 /// What a value of the kind RON expected looks like, for "`field` takes …".
@@ -357,12 +437,26 @@ fn takes(code: &ron::Error) -> Option<&'static str> {
     })
 }
 
-/// RON's error, as a sentence a DM can act on; `field` is the field the error is in, if known.
-fn plain_sentence(code: &ron::Error, field: Option<&str>) -> String {
+/// RON's error, as a sentence a DM can act on, from where it is (`place`: the field the error is
+/// in, and the one that holds it). The sentence names fields as the file writes them, never the
+/// program's own types.
+fn plain_sentence(code: &ron::Error, place: &Place) -> String {
     use ron::Error as E;
+    let field = place.field.as_deref();
+    // The field that holds this one, for "missing from" and "(for ...)".
+    let within = |field: Option<&str>| field.map(|f| format!("`{f}`"));
     match code {
+        E::ExpectedComma if unexpected(place).is_some() => unexpected(place).unwrap_or_default(),
+        E::ExpectedDifferentStructName { found, .. } if found.as_str() == "Some" => format!(
+            "{} is given once: write its value alone, or in one `Some(...)`",
+            within(field).unwrap_or_else(|| "this value".to_owned())
+        ),
+        E::ExpectedDifferentStructName { found, .. } => format!(
+            "{} takes a value in (parentheses), not `{found}(...)`",
+            within(field).unwrap_or_else(|| "this value".to_owned())
+        ),
         E::IntegerOutOfBounds => match field {
-            Some(field) => match super::validate::limit_of(field) {
+            Some(field) => match limit_in(place.parent.as_deref(), field) {
                 Some(limit) => format!("`{field}` is out of range: {}", limit.sentence()),
                 None => format!("the number for `{field}` is too large or too small"),
             },
@@ -379,8 +473,8 @@ fn plain_sentence(code: &ron::Error, field: Option<&str>) -> String {
         E::ExpectedStructLike if field.is_none() => {
             "the file must start with `Scenario(` (and end with `)`)".to_owned()
         }
-        E::NoSuchStructField { expected, found, outer } => {
-            let within = outer.as_ref().map(|o| format!(" in {o}")).unwrap_or_default();
+        E::NoSuchStructField { expected, found, .. } => {
+            let within = within(place.parent.as_deref()).map(|o| format!(" in {o}")).unwrap_or_default();
             let nearest = expected
                 .iter()
                 .min_by_key(|name| edit_distance(name, found))
@@ -395,14 +489,14 @@ fn plain_sentence(code: &ron::Error, field: Option<&str>) -> String {
                 (n, None) => format!("unknown field `{found}`{within}; docs/scenario-format.md lists the {n} fields"),
             }
         }
-        E::MissingStructField { field, outer } => format!(
-            "the field `{field}` is missing{}",
-            outer.as_ref().map(|o| format!(" from {o}")).unwrap_or_default()
+        E::MissingStructField { field: missing, .. } => format!(
+            "the field `{missing}` is missing{}",
+            within(place.parent.as_deref()).map(|o| format!(" from {o}")).unwrap_or_default()
         ),
-        E::NoSuchEnumVariant { expected, found, outer } => format!(
+        E::NoSuchEnumVariant { expected, found, .. } => format!(
             "`{found}` is not one of {}{}",
             list(expected),
-            outer.as_ref().map(|o| format!(" (for {o})")).unwrap_or_default()
+            within(field).map(|o| format!(" (for {o})")).unwrap_or_default()
         ),
         E::DuplicateStructField { field, .. } => format!("the field `{field}` is given twice"),
         E::ExpectedDifferentLength { expected, found } => match field {

@@ -19,6 +19,7 @@ use crate::rules::objects::{OBJECT_IMMUNITIES, Substance, table_hit_points};
 use crate::rules::siege::{Crewing, POUR_REACH, Siege, SiegeKind, pour_cells};
 use crate::rules::size::{MAX_SQUARE_SIDE, TINY_PER_CELL, may_share_a_cell};
 use crate::rules::terrain::{DEFAULT_LEGEND, Terrain, TerrainKind};
+use crate::rules::text::{escaped, unprintable};
 use crate::rules::{Cell, Grid, Size, TerrainMap};
 
 /// The most lights fixed to one map.
@@ -43,9 +44,9 @@ pub(super) const MAX_ROUTE_FEET: i64 = 100_000;
 /// The values a number written in a scenario may take, and what it is.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Limit {
-    low: i64,
-    high: i64,
-    what: &'static str,
+    pub(super) low: i64,
+    pub(super) high: i64,
+    pub(super) what: &'static str,
 }
 
 impl Limit {
@@ -121,18 +122,20 @@ pub(super) fn limit_of(field: &str) -> Option<Limit> {
 
 /// A name for a message: as written when it is a valid name, else [`quoted`].
 fn shown(name: &str) -> String {
-    if name.chars().count() <= MAX_NAME && !name.chars().any(char::is_control) { name.to_owned() } else { quoted(name) }
+    if name.chars().count() <= MAX_NAME && !name.chars().any(unprintable) { name.to_owned() } else { quoted(name) }
 }
 
-/// User text for a message: escaped, and cut short when long, so a message stays one short line.
+/// User text for a message: escaped (`rules::text`: no control or bidirectional character reaches
+/// the terminal), and cut short when long, so a message stays one short line.
 pub(super) fn quoted(text: &str) -> String {
     const LONGEST: usize = 40;
-    if text.chars().count() <= LONGEST {
+    let written = if text.chars().count() <= LONGEST {
         format!("{text:?}")
     } else {
         let head: String = text.chars().take(LONGEST).collect();
         format!("{head:?}… ({} characters)", text.chars().count())
-    }
+    };
+    escaped(&written).into_owned()
 }
 
 struct Problems<'a> {
@@ -291,7 +294,7 @@ fn background(raw: &RawBackground, problems: &mut Problems) -> Background {
     Background { image: raw.image.clone(), cell_px: raw.cell_px, offset: raw.offset }
 }
 
-/// An image's path: not empty, at most [`MAX_IMAGE_PATH`] bytes, no control characters. Whether
+/// An image's path: not empty, at most [`MAX_IMAGE_PATH`] bytes, plain (`rules::text`). Whether
 /// the file is there and is a picture is for `check`'s warnings and the app's notices: the
 /// scenario stays playable without it.
 fn check_image_path(path_text: &str, path: &str, problems: &mut Problems) {
@@ -299,7 +302,7 @@ fn check_image_path(path_text: &str, path: &str, problems: &mut Problems) {
         problems.add(path, "an image's path is empty: name a file, or leave `image` out".to_owned());
     } else if path_text.len() > MAX_IMAGE_PATH {
         problems.add(path, format!("an image's path is {} bytes; at most {MAX_IMAGE_PATH}", path_text.len()));
-    } else if path_text.chars().any(char::is_control) {
+    } else if path_text.chars().any(unprintable) {
         problems.add(path, format!("the image path {} has a control character", quoted(path_text)));
     }
 }
@@ -381,10 +384,10 @@ fn legend(raw: &RawScenario, problems: &mut Problems) -> Vec<(char, Terrain)> {
     legend
 }
 
-/// A name is printable text of at most [`MAX_NAME`] characters (it is shown on the map and
-/// printed on the terminal).
+/// A name is plain text (`rules::text`: no control or bidirectional character) of at most
+/// [`MAX_NAME`] characters (it is shown on the map and printed on the terminal).
 fn check_name(name: &str, path: &str, what: &str, problems: &mut Problems) {
-    if name.chars().any(char::is_control) {
+    if name.chars().any(unprintable) {
         problems.add(path, format!("{what} {} holds control characters: write plain text", quoted(name)));
     } else if name.chars().count() > MAX_NAME {
         problems.add(path, format!("{what} {} is longer than {MAX_NAME} characters", quoted(name)));

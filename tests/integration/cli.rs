@@ -583,3 +583,60 @@ fn the_sample_scenes_are_canonical() {
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.lines().filter(|l| l.ends_with("is already canonical")).count(), scenes.len(), "{out}");
 }
+
+/// Issue 37 (17): PHB appendix A, "Incapacitated" (and "Stunned": incapacitated): "can't take
+/// actions or reactions": `query tokens` says a stunned creature has no action, bonus action or
+/// reaction to spend, as its card does.
+#[test]
+fn query_tokens_shows_no_action_for_an_incapacitated_creature() {
+    let text = std::fs::read_to_string(root().join("scenes/tavern_brawl.ron")).expect("the tavern");
+    let stunned = text.replacen("name: \"Brom\",", "name: \"Brom\", conditions: [Stunned],", 1);
+    let scene = battlemap::scenario::Scenario::from_ron("stunned.ron", &stunned).expect("valid");
+    let tokens = battlemap::cli::query::ask(&scene, &["tokens"]).expect("answers");
+    let brom = tokens["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "brom").expect("brom").clone();
+    for part in ["action", "reaction", "bonus_action", "object_interaction"] {
+        assert_eq!(brom["turn"][part], false, "{part}: {brom}");
+    }
+    assert_eq!(brom["turn"]["movement"], 0, "stunned: speed 0");
+    let lia = tokens["tokens"].as_array().expect("tokens").iter().find(|t| t["id"] == "lia").expect("lia").clone();
+    assert_eq!((lia["turn"]["action"].as_bool(), lia["turn"]["reaction"].as_bool()), (Some(true), Some(true)));
+}
+
+/// Issue 37 (12): effects given in a scene tick as many rounds as they last from the scene's
+/// start: the crypt's wight burns "1d6 fire for two rounds" twice, then the burning ends.
+#[test]
+fn a_scenes_effect_lasts_all_its_rounds() {
+    let (code, out, err) = battlemap(&["query", "scenes/haunted_crypt.ron", "advance", "--rounds", "4", "--seed", "3"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: Value = serde_json::from_str(&out).expect("json");
+    let events = answer["events"].as_array().expect("events");
+    let burns = events
+        .iter()
+        .filter(|e| {
+            e["kind"] == "roll" && e["entry"]["reason"]["for"] == "damage" && e["entry"]["reason"]["of"] == "burning"
+        })
+        .count();
+    assert_eq!(burns, 2, "two rounds, two burns: {out}");
+    assert!(events.iter().any(|e| e["event"] == "ended" && e["name"] == "burning"));
+}
+
+/// Issue 37 (25): the map window where no display can be opened: one sentence saying what is
+/// needed, exit status 1, no panic and no backtrace; with no display named, and with one that
+/// isn't there.
+#[test]
+fn the_map_without_a_display_says_so() {
+    for display in [None, Some(":1999")] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_battlemap"));
+        command.args(["scenes/tavern_brawl.ron", "--no-autosave"]).current_dir(root()).env_remove("WAYLAND_DISPLAY");
+        match display {
+            Some(display) => command.env("DISPLAY", display),
+            None => command.env_remove("DISPLAY"),
+        };
+        let output = command.output().expect("the binary runs");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{display:?}: {err}");
+        assert!(err.contains("no display could be opened") && err.contains("xvfb-run"), "{display:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("backtrace"), "{display:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "one sentence: {err}");
+    }
+}

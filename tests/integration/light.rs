@@ -74,6 +74,51 @@ fn los_and_light_say_why() {
     assert!(asked(&dark, &["light", "11,1"])["obscured"].as_str().is_some_and(|s| s.starts_with("heavily obscured")));
 }
 
+/// Issue 37 (7, 8): `light`, `los` and the attack adjudicator measure a light's radius and
+/// darkvision's range by the one distance (docs/rules.md, "Elevation"): the scene's diagonal rule,
+/// and heights. Under the 5/10 rule a goblin four diagonals from Tam's torch is 30 ft away (by
+/// `query distance`), in its dim light, not its bright light; 45 ft away it is in the dark. A
+/// guard 100 ft up a tower with darkvision 60 ft sees the dark at the tower's foot as darkness, and
+/// a torch 100 ft up lights nothing on the ground.
+#[test]
+fn light_and_darkvision_use_the_one_distance() {
+    let tower = r#"Scenario(
+    name: "Tower",
+    grid: Square,
+    rules: (diagonals: Alternating),
+    light: Dark,
+    map: ["..........", "..........", "..........", "..........", "..........", "..........", "..........", ".........."],
+    creatures: [
+        (id: "tam", name: "Tam", side: Party, size: Medium, at: (0, 0), speed: 30, ac: 12, hp: 20, light: (bright: 20, dim: 20)),
+        (id: "rat", name: "Rat", side: Enemy, size: Tiny, at: (4, 4), speed: 20, ac: 10, hp: 1),
+        (id: "bat", name: "Bat", side: Enemy, size: Tiny, at: (6, 6), speed: 20, ac: 10, hp: 1),
+        (id: "guard", name: "Guard", side: Enemy, size: Medium, at: (9, 0), speed: 30, ac: 12, hp: 20, darkvision: 60, elevation: 100,
+         light: (bright: 20, dim: 20)),
+        (id: "thief", name: "Thief", side: Party, size: Medium, at: (9, 1), speed: 30, ac: 12, hp: 20,
+         attacks: [(name: "Shortbow", bonus: 4, damage: "1d6+2", range: 80, long_range: 320)]),
+    ],
+)"#;
+    let scene = Scenario::from_ron("tower.ron", tower).expect("valid");
+    assert_eq!(asked(&scene, &["distance", "tam", "rat"])["feet"], 30, "5 + 10 + 5 + 10");
+    assert_eq!(
+        asked(&scene, &["light", "4,4"])["light"],
+        "dim light",
+        "30 ft: beyond the torch's 20 ft of bright light"
+    );
+    assert_eq!(asked(&scene, &["light", "3,3"])["light"], "bright light", "20 ft");
+    assert_eq!(asked(&scene, &["light", "6,6"])["light"], "darkness", "45 ft: beyond its 40 ft");
+    assert_eq!(asked(&scene, &["los", "tam", "rat"])["light"], "dim light");
+    assert_eq!(asked(&scene, &["los", "tam", "bat"])["sees"], false);
+    // The guard's torch, 100 ft up, doesn't reach the ground; its darkvision doesn't either.
+    assert_eq!(asked(&scene, &["light", "9,1"])["light"], "darkness");
+    assert_eq!(asked(&scene, &["distance", "guard", "thief"])["feet"], 100);
+    let los = asked(&scene, &["los", "guard", "thief"]);
+    assert_eq!((los["light"].as_str(), los["sees"].as_bool()), (Some("darkness"), Some(false)), "{los}");
+    let from_below = asked(&scene, &["los", "thief", "guard"]);
+    assert_eq!(from_below["sees"], true, "the guard is in its own torchlight, up there: {from_below}");
+    assert!(advantages(&scene, "thief", "guard").contains("unseen attacker: Thief is in darkness as Guard sees it"));
+}
+
 #[test]
 fn lights_and_darkvision_are_checked_and_kept() {
     let refused = |text: &str, says: &str| {

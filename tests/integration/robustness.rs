@@ -116,7 +116,7 @@ fn command_line_numbers_are_bounded_at_the_edge() {
             &["query", "scenes/tavern_brawl.ron", "cover-from", "99,2", "brom"],
             "off the map: intersections run from 0,0 to 20,13",
         ),
-        (&["mob", "--bonus", "-2147483648", "--ac", "15", "--attackers", "4"], "-2147483648 is not in -20..=30"),
+        (&["mob", "--bonus", "-2147483648", "--ac", "15", "--attackers", "4"], "write a whole number from -20 to 30"),
         (
             &["query", "scenes/tavern_brawl.ron", "aoe", "cone", "15", "--origin", "4,6", "--angle", "NaN"],
             "an angle is a number",
@@ -394,10 +394,10 @@ fn command_line_messages_name_the_problem() {
         (&["query", "scenes/tavern_brawl.ron", "arc", "brom", "1001,0"], "is far off any map"),
         (
             &["query", "scenes/tavern_brawl.ron", "saves", "sphere", "10", "--origin", "4,6", "--dc", "-1"],
-            "-1 is not in 1..=40",
+            "invalid value '-1' for '--dc <DC>': write a whole number from 1 to 40",
         ),
         (&["roll", "d20", "--seed", "-1"], "a seed is a whole number from 0 to 18446744073709551615"),
-        (&["mob", "--bonus", "5", "--ac", "-2147483648", "--attackers", "4"], "-2147483648 is not in 0..=50"),
+        (&["mob", "--bonus", "5", "--ac", "-2147483648", "--attackers", "4"], "write a whole number from 0 to 50"),
         (&["--session", "x.json", "check", "scenes/tavern_brawl.ron"], "`check` doesn't take it"),
         (&["roll", "4d6kh300"], "has 300 after a modifier"),
         (&["roll", "4d6min255"], "a minimum is at most 6"),
@@ -440,4 +440,189 @@ fn parser_messages_name_the_field_and_its_place() {
     let (code, _, err) = battlemap(&["check", path.to_str().expect("utf-8")]);
     assert_eq!(code, 2);
     assert!(err.contains(&format!("latin1.ron:{line}:{column}: the file is not UTF-8")), "{err}");
+}
+
+fn crypt_with(old: &str, new: &str) -> String {
+    let text = scene("haunted_crypt.ron");
+    assert!(text.contains(old), "{old}");
+    text.replacen(old, new, 1)
+}
+
+/// Issue 37 (19): numbers of an effect and of a disease's course that panicked later (the
+/// absolute value of -2147483648, a course's penalty copied into its effect, cackle fever's DC)
+/// are bounded when the file is checked, each message naming the field and its range.
+#[test]
+fn every_number_of_an_effect_is_bounded_by_name() {
+    let frightened = "duration: Minutes(1),";
+    refused_with(
+        &crypt_with(frightened, "duration: Minutes(1), penalty: -2147483648,"),
+        "`penalty` is -2147483648: from -20 to 20",
+    );
+    refused_with(
+        &crypt_with("penalty: 0)", "penalty: -2147483648)"),
+        "`disease`: `penalty` is -2147483648: from -5 to 0",
+    );
+    refused_with(&crypt_with("dc: 11,", "dc: -2147483648,"), "`disease`: `dc` is -2147483648: DCs run from 1 to 30");
+    refused_with(&crypt_with("dc: 11,", "dc: 2147483647,"), "`dc` is 2147483647");
+    refused_with(&crypt_with("incubating: 1,", "incubating: 200,"), "`incubating` is 200 dawns: from 0 to 30");
+    let modifier = "duration: Minutes(1), modifiers: [(on: Checks, change: Bonus(-2147483648))],";
+    refused_with(&crypt_with(frightened, modifier), "`modifiers[0]`: a bonus of -2147483648: from -20 to 20");
+    refused_with(
+        &crypt_with(frightened, "duration: Minutes(1), modifiers: [(on: Saves, sight: true, change: Disadvantage)],"),
+        "`sight` is for ability checks only",
+    );
+}
+
+/// Issue 37 (20): damage `check` accepts always rolls: an exploding set of 255 dice once failed
+/// about one roll in eight, and `advance` then printed nothing.
+#[test]
+fn damage_check_accepts_always_rolls() {
+    let text = crypt_with("dice: \"1d6\"", "dice: \"255d255x<128\"");
+    assert!(Scenario::from_ron("t.ron", &text).is_ok(), "accepted");
+    let file = scratch("exploding").join("crypt.ron");
+    std::fs::write(&file, &text).expect("writes");
+    for seed in ["1", "2", "3", "4", "5", "6", "7", "8"] {
+        let (code, out, err) =
+            battlemap(&["query", file.to_str().expect("utf-8"), "advance", "--rounds", "2", "--seed", seed]);
+        assert_eq!(code, 0, "seed {seed}: {err}");
+        assert!(out.contains("255d255x<128"), "seed {seed}: the burning is rolled");
+    }
+    let (code, _, err) = battlemap(&["roll", "1d6+", "--seed", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.lines().count() == 1 && err.len() < 200, "one short sentence: {err}");
+}
+
+/// Issue 37 (21): one rule for every text a scenario holds: an effect's name or note, a
+/// creature's name, with a control character (ESC, DEL, a C1 such as U+009B) or a
+/// bidirectional override (U+202E) is refused; what is printed of bad text is escaped (the dice
+/// parser's "found …", a picture's path).
+#[test]
+fn text_with_control_or_bidirectional_characters_is_refused_and_printed_escaped() {
+    for bad in ["\\u{1b}[2J", "\\u{7f}", "\\u{9b}2J", "\\u{202e}"] {
+        refused_with(&crypt_with("name: \"burning\"", &format!("name: \"burn{bad}ing\"")), "the `name`");
+        refused_with(
+            &crypt_with("duration: Rounds(2)", &format!("duration: Rounds(2), note: \"a{bad}\"")),
+            "the `note`",
+        );
+        refused_with(&tavern_with("name: \"Brom\"", &format!("name: \"Br{bad}om\"")), "holds control characters");
+    }
+    let (code, _, err) = battlemap(&["roll", "1d6\u{1b}[31m\u{9b}"]);
+    assert_eq!(code, 2);
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{9b}') && err.contains("\\u{1b}"), "{err:?}");
+    let file = scratch("bidi").join("t.ron");
+    std::fs::write(&file, tavern_with("tokens/dwarf.png", "tokens/right\u{202e}gnp.exe")).expect("writes");
+    let (code, _, err) = battlemap(&["check", file.to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "a picture path is text like any other: {err}");
+    assert!(!err.contains('\u{202e}'), "{err:?}");
+}
+
+/// Issue 37 (22): a picture that is a FIFO, a device or a link to standard input is a warning
+/// at once (opening a FIFO waited forever); one cut short is a warning (only its header was
+/// read); the scene plays without them.
+#[test]
+fn pictures_that_are_not_whole_files_are_warnings_at_once() {
+    let dir = scratch("odd-pictures");
+    let made = Command::new("mkfifo").arg(dir.join("pipe.png")).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo makes the test's pipe: install coreutils");
+    std::os::unix::fs::symlink("/dev/stdin", dir.join("stdin.png")).expect("a link");
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.png")).expect("a link");
+    let whole = std::fs::read(root().join("scenes/tokens/ogre.png")).expect("a portrait");
+    std::fs::write(dir.join("cut.png"), &whole[..whole.len() / 3]).expect("writes");
+    let mut text = tavern();
+    for (portrait, picture) in
+        [("dwarf", "pipe.png"), ("rogue", "stdin.png"), ("cleric", "zero.png"), ("ogre", "cut.png")]
+    {
+        let from = format!("\"tokens/{portrait}.png\"");
+        assert!(text.contains(&from), "{from}");
+        text = text.replacen(&from, &format!("\"{picture}\""), 1);
+    }
+    let file = dir.join("odd.ron");
+    std::fs::write(&file, &text).expect("writes");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_battlemap"))
+        .args(["check", file.to_str().expect("utf-8")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("`battlemap check` still waits on a picture after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("text");
+    assert_eq!(status.code(), Some(0), "pictures are warnings: {err}");
+    for (picture, says) in [
+        ("pipe.png", "is not a regular file"),
+        ("stdin.png", "is not a regular file"),
+        ("zero.png", "is not a regular file"),
+        ("cut.png", "is cut short or damaged"),
+    ] {
+        assert!(
+            err.lines().any(|l| l.contains(picture) && l.contains(says) && l.contains("warning")),
+            "{picture}: {err}"
+        );
+    }
+}
+
+/// Issue 37 (24): refusals a DM can act on: the field that holds a number names its range (a
+/// save's `successes` are not death saves), no program type names, a fraction where a whole
+/// number goes, parentheses after a built-in terrain, `Some(Some(...))`, an enormous number on the
+/// command line; and `fmt` writes optional fields without `Some(...)`, as the docs do.
+#[test]
+fn refusals_name_the_fields_as_the_file_writes_them() {
+    refused_with(
+        &crypt_with("successes: 1)", "successes: 256)"),
+        "`successes` is out of range: the successes that end an effect must be from 1 to 10",
+    );
+    refused_with(
+        &crypt_with("failures: 0,", "failures: 256,"),
+        "`failures` is out of range: a disease's failed saves must be from 0 to 3",
+    );
+    let save = "save: (ability: Wis, dc: 10, at: End, successes: 1)";
+    refused_with(
+        &crypt_with(save, "save: Some(Some((ability: Wis, dc: 10, at: End, successes: 1)))"),
+        "`save` is given once",
+    );
+    refused_with(
+        &tavern_with("name: \"Brom\",", "name: \"Brom\", seat: Up,"),
+        "`Up` is not one of `South`, `North`, `East`, `West` (for `seat`)",
+    );
+    refused_with(
+        &tavern_with("name: \"Brom\",", "name: \"Brom\", light: (dim: 20),"),
+        "the field `bright` is missing from `light`",
+    );
+    refused_with(
+        &tavern_with("grid: Square,", "grid: Square, legend: {'.': Floor(art: Grass)},"),
+        "`Floor` is a built-in terrain and takes nothing in (parentheses)",
+    );
+    refused_with(&tavern_with("at: (18, 10)", "at: (0.5, 10)"), "`at` takes whole numbers, not 0.5");
+    for text in [
+        crypt_with(save, "save: Some(Some((ability: Wis, dc: 10, at: End, successes: 1)))"),
+        tavern_with("name: \"Brom\",", "name: \"Brom\", seat: Up,"),
+        tavern_with("name: \"Brom\",", "name: \"Brom\", light: (dim: 20),"),
+        crypt_with("Disease(SewerPlague)", "Disease(Sewer)"),
+    ] {
+        for message in refusals(&text) {
+            for rust in ["TableEdge", "TileArt", "LightSource", "RepeatedSave", "Source)", "Raw"] {
+                assert!(!message.contains(rust), "{message}");
+            }
+        }
+    }
+    let (code, _, err) =
+        battlemap(&["query", "scenes/haunted_crypt.ron", "advance", "--rounds", "18446744073709551616"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("write a whole number from 0 to 100"), "{err}");
+    let written = Scenario::from_ron("crypt.ron", &scene("haunted_crypt.ron")).expect("valid").to_ron();
+    assert!(!written.contains("Some("), "{written}");
+    let grappled = crypt_with("secret: true", "secret: true, grapple_reach: 5");
+    let written = Scenario::from_ron("t.ron", &grappled).expect("valid").to_ron();
+    assert!(written.contains("grapple_reach: 5") && !written.contains("Some("), "{written}");
 }

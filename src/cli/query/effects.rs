@@ -22,11 +22,11 @@ pub(super) const MAX_DAWNS: u32 = 30;
 pub(super) struct AdvanceArgs {
     /// Rounds of initiative to run
     #[arg(long, default_value_t = 1, allow_negative_numbers = true,
-          value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_ROUNDS)))]
+          value_parser = crate::cli::whole::<u32>(0, MAX_ROUNDS as i64))]
     rounds: u32,
     /// Long rests (dawns) to pass after the rounds, advancing diseases
     #[arg(long, default_value_t = 0, allow_negative_numbers = true,
-          value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_DAWNS)))]
+          value_parser = crate::cli::whole::<u32>(0, MAX_DAWNS as i64))]
     dawns: u32,
     /// The seed of the dice (initiative, saves, damage)
     #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true, value_parser = crate::cli::parse_seed)]

@@ -202,7 +202,7 @@ pub(super) struct SavesArgs {
     #[arg(long, default_value = "dex", value_parser = ability_parser())]
     pub(super) ability: Ability,
     /// The saving throw's DC
-    #[arg(long, value_name = "DC", allow_negative_numbers = true, value_parser = clap::value_parser!(i32).range(1..=40))]
+    #[arg(long, value_name = "DC", allow_negative_numbers = true, value_parser = crate::cli::whole::<i32>(1, 40))]
     pub(super) dc: i32,
     /// The damage dice, such as 8d6
     #[arg(long, value_name = "DICE", value_parser = parse_notation)]

@@ -117,14 +117,14 @@ struct AreaArgs {
     #[arg(value_parser = shape_parser())]
     shape: ShapeKind,
     /// The radius (sphere, cylinder, circle), side (cube, square) or length (cone, line)
-    #[arg(value_parser = clap::value_parser!(u32).range(i64::from(MIN_AREA_FEET)..=i64::from(MAX_AREA_FEET)))]
+    #[arg(value_parser = crate::cli::whole::<u32>(MIN_AREA_FEET as i64, MAX_AREA_FEET as i64))]
     feet: u32,
     /// The point of origin (see cover-from for how points are written)
     #[arg(long, value_name = "POINT", allow_hyphen_values = true, value_parser = parse_point)]
     origin: PointArg,
     /// How high the point of origin is above the ground, in feet
     #[arg(long, value_name = "FEET", default_value_t = 0, allow_negative_numbers = true,
-          value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_HEIGHT)))]
+          value_parser = crate::cli::whole::<u32>(0, MAX_HEIGHT as i64))]
     height: u32,
     /// Aim toward this point
     #[arg(long, value_name = "POINT", conflicts_with = "angle", allow_hyphen_values = true, value_parser = parse_point)]
@@ -137,7 +137,7 @@ struct AreaArgs {
     face: bool,
     /// A line's width in feet
     #[arg(long, value_name = "FEET", default_value_t = 5, allow_negative_numbers = true,
-          value_parser = clap::value_parser!(u32).range(i64::from(MIN_AREA_FEET)..=i64::from(MAX_AREA_FEET)))]
+          value_parser = crate::cli::whole::<u32>(MIN_AREA_FEET as i64, MAX_AREA_FEET as i64))]
     width: u32,
     /// Add (bunched) or subtract (spread) the DMG's optional 1d3 to the table's estimate
     #[arg(long)]

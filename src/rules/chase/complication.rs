@@ -175,7 +175,7 @@ pub const MAX_ROW_TEXT: usize = 1000;
 /// Refuses text with control characters or longer than `most` characters; the message shows the
 /// text escaped and cut short.
 fn plain_text(what: &'static str, text: &str, most: usize) -> Result<(), ComplicationError> {
-    if text.chars().any(char::is_control) || text.chars().count() > most {
+    if text.chars().any(crate::rules::text::unprintable) || text.chars().count() > most {
         let text = text.chars().take(40).collect();
         return Err(ComplicationError::NotPlainText { what, text, most });
     }
