@@ -111,6 +111,29 @@ struct Inputs {
     lamps: Vec<Lamp>,
 }
 
+impl Inputs {
+    fn of(map: &TerrainMap, rule: DiagonalRule, ambient: LightLevel, lamps: Vec<Lamp>) -> Self {
+        Self {
+            ambient,
+            rule,
+            grid: map.grid(),
+            size: (map.width(), map.height()),
+            blocks: map.terrains().map(|t| t.blocks_sight).collect(),
+            lamps,
+        }
+    }
+
+    /// Whether these are the inputs of `map` with these lights.
+    fn are(&self, map: &TerrainMap, rule: DiagonalRule, ambient: LightLevel, lamps: &[Lamp]) -> bool {
+        self.ambient == ambient
+            && self.rule == rule
+            && self.grid == map.grid()
+            && self.size == (map.width(), map.height())
+            && self.lamps == lamps
+            && self.blocks.iter().copied().eq(map.terrains().map(|t| t.blocks_sight))
+    }
+}
+
 /// The light of a scene: on the ground of every cell of its map (storage order, as
 /// `TerrainMap::cells`), and, for anything above the ground, at its height ([`SceneLight::at`]).
 ///
@@ -128,15 +151,19 @@ pub struct SceneLight {
 impl SceneLight {
     /// The light of `map` lit by `lamps`, `ambient` where none reaches, distances under `rule`.
     pub fn new(map: &TerrainMap, rule: DiagonalRule, ambient: LightLevel, lamps: Vec<Lamp>) -> Self {
-        let inputs = Inputs {
-            ambient,
-            rule,
-            grid: map.grid(),
-            size: (map.width(), map.height()),
-            blocks: map.terrains().map(|t| t.blocks_sight).collect(),
-            lamps,
-        };
-        let ground = ground_light(map, &inputs);
+        let inputs = Inputs::of(map, rule, ambient, lamps);
+        let mut ground = vec![ambient; map.cells().count()];
+        brighten(map, &inputs, &inputs.lamps, &mut ground);
+        Self { inputs, ground }
+    }
+
+    /// This light with `more` lamps lit besides (the lights creatures carry, over the scene's
+    /// fixed ones): only the new lamps are swept.
+    pub fn with(&self, map: &TerrainMap, more: Vec<Lamp>) -> Self {
+        let mut inputs = self.inputs.clone();
+        let mut ground = self.ground.clone();
+        brighten(map, &inputs, &more, &mut ground);
+        inputs.lamps.extend(more);
         Self { inputs, ground }
     }
 
@@ -151,17 +178,6 @@ impl SceneLight {
 
     pub fn lamps(&self) -> &[Lamp] {
         &self.inputs.lamps
-    }
-
-    /// Whether it was computed for these inputs.
-    fn is_for(&self, map: &TerrainMap, rule: DiagonalRule, ambient: LightLevel, lamps: &[Lamp]) -> bool {
-        let i = &self.inputs;
-        i.ambient == ambient
-            && i.rule == rule
-            && i.grid == map.grid()
-            && i.size == (map.width(), map.height())
-            && i.lamps == lamps
-            && i.blocks.iter().copied().eq(map.terrains().map(|t| t.blocks_sight))
     }
 
     /// The light on `cell`, `elevation` feet above the ground: the ground's at 0; higher up, each
@@ -188,53 +204,213 @@ impl SceneLight {
     }
 }
 
-/// The ground light of every cell: the scene's own, brightened by each lamp on the cells a line
-/// from its space reaches, within its radius by the one distance.
-fn ground_light(map: &TerrainMap, inputs: &Inputs) -> Vec<LightLevel> {
-    let mut levels = vec![inputs.ambient; map.cells().count()];
+/// How many times a line to one cell may cost what a sweep costs per cell of a light's reach,
+/// for [`brighten`] to look for lines cell by cell rather than sweep (measured: docs/performance.md,
+/// "Scene costs").
+const LINES_PER_SWEPT_CELL: usize = 4;
+
+/// Brightens `ground` with each of `lamps` on the cells a line from its space reaches, within its
+/// radius by the one distance. Only cells not yet in bright light are looked at, and only those
+/// a lamp would light better: a lamp with no cell that blocks sight anywhere near reaches every
+/// cell in its reach (no lines at all); one that would light few cells better (counted on a
+/// sample) looks for a line to each (`sight::line_of_sight`); the others sweep their reach
+/// (`sweep::seen_list_within`) and look at the cells the sweep saw. All three give the same
+/// cells: the sight rule's (a property test checks it).
+fn brighten(map: &TerrainMap, inputs: &Inputs, lamps: &[Lamp], ground: &mut [LightLevel]) {
     if inputs.ambient == LightLevel::Bright {
-        return levels;
+        return;
     }
     let grid = map.grid();
-    for lamp in &inputs.lamps {
+    let blockers = Blockers::of(map, &inputs.blocks);
+    let board = SightBoard { map, tokens: &[] };
+    let width = (map.width() as usize).max(1);
+    let cell_at = |i: usize| grid.from_storage((i % width) as i32, (i / width) as i32);
+    // The cells not yet in bright light (storage order): the only ones a lamp can light better.
+    let mut unlit: Vec<usize> = (0..ground.len()).filter(|&i| ground[i] != LightLevel::Bright).collect();
+    for lamp in lamps {
         let space = &lamp.cells[..];
+        if unlit.is_empty() {
+            break;
+        }
         if space.is_empty() || lamp.light.at(lamp.elevation).is_none() {
             continue;
         }
         // Lines only as far as the light goes (a cell more, for the corners of a big space): a
         // step is at least 5 ft whatever the rule.
         let cells = lamp.light.bright.saturating_add(lamp.light.dim) / 5 + 2;
-        let reached = sweep::seen_cells_within(map, &inputs.blocks, &sight::space_corners(grid, space), cells);
-        for ((cell, reached), level) in map.cells().zip(reached).zip(levels.iter_mut()) {
-            if (!reached && !space.contains(&cell)) || *level == LightLevel::Bright {
-                continue;
+        let reach = blockers.reach(grid, space, cells);
+        // The light `lamp` sheds on the cell at `i`, if it is better than the cell has.
+        let better = |i: usize, ground: &[LightLevel]| {
+            let here = [cell_at(i)];
+            let feet = range_between(grid, inputs.rule, lamp.spot(), Spot { cells: &here, elevation: 0 })?;
+            lamp.light.at(feet).filter(|lit| *lit > ground[i])
+        };
+        let near: Vec<usize> = unlit.iter().copied().filter(|&i| reach.holds(i % width, i / width)).collect();
+        let clear = blockers.none_in(grid, &reach);
+        let mut changed = false;
+        // How many of the cells near it it would light better: counted on a sample.
+        let step = (near.len() / 256).max(1);
+        let sampled = near.iter().step_by(step).filter(|&&i| better(i, ground).is_some()).count();
+        let estimate = sampled * step;
+        if clear || estimate * LINES_PER_SWEPT_CELL < reach.area() {
+            for i in near {
+                let Some(lit) = better(i, ground) else { continue };
+                let cell = cell_at(i);
+                if clear || space.contains(&cell) || sight::line_of_sight(&board, space, &[cell]).is_some() {
+                    ground[i] = lit;
+                    changed = true;
+                }
             }
-            let here = [cell];
-            let feet = range_between(grid, inputs.rule, lamp.spot(), Spot { cells: &here, elevation: 0 });
-            if let Some(lit) = feet.and_then(|feet| lamp.light.at(feet)) {
-                *level = (*level).max(lit);
+        } else {
+            let seen = sweep::seen_list_within(map, &inputs.blocks, &sight::space_corners(grid, space), cells);
+            let own = space.iter().filter_map(|&c| map.index_of(c));
+            for i in seen.into_iter().chain(own) {
+                if let Some(lit) = better(i, ground) {
+                    ground[i] = lit;
+                    changed = true;
+                }
             }
+        }
+        if changed {
+            unlit.retain(|&i| ground[i] != LightLevel::Bright);
         }
     }
-    levels
 }
 
-/// The last scene light computed, kept until what it depends on changes: the map and the command
-/// line ask one scene many questions (`Scenario::field`), and its light is computed once.
+/// A rectangle of a map's storage holding a lamp's reach: columns `c0..c1`, rows `r0..r1`, before
+/// they are clamped to the map.
+struct Reach {
+    c0: i64,
+    c1: i64,
+    r0: i64,
+    r1: i64,
+    width: usize,
+    height: usize,
+}
+
+impl Reach {
+    /// The rectangle clamped to the map.
+    fn on_map(&self) -> (usize, usize, usize, usize) {
+        let clamp = |v: i64, most: usize| v.clamp(0, most as i64) as usize;
+        (
+            clamp(self.c0, self.width),
+            clamp(self.c1, self.width),
+            clamp(self.r0, self.height),
+            clamp(self.r1, self.height),
+        )
+    }
+
+    fn holds(&self, col: usize, row: usize) -> bool {
+        let (c0, c1, r0, r1) = self.on_map();
+        (c0..c1).contains(&col) && (r0..r1).contains(&row)
+    }
+
+    fn area(&self) -> usize {
+        let (c0, c1, r0, r1) = self.on_map();
+        (c1 - c0) * (r1 - r0)
+    }
+}
+
+/// Where the map blocks sight, summed over rectangles of its storage (a summed-area table), to
+/// tell at once whether any cell near a lamp casts a shadow.
+struct Blockers {
+    width: usize,
+    height: usize,
+    /// `sums[row * (width + 1) + col]`: the blocking cells above and left of (col, row).
+    sums: Vec<u32>,
+}
+
+impl Blockers {
+    fn of(map: &TerrainMap, blocks: &[bool]) -> Self {
+        let (width, height) = (map.width() as usize, map.height() as usize);
+        let mut sums = vec![0u32; (width + 1) * (height + 1)];
+        for row in 0..height {
+            let mut line = 0;
+            for col in 0..width {
+                line += u32::from(blocks.get(row * width + col).copied().unwrap_or(true));
+                sums[(row + 1) * (width + 1) + col + 1] = sums[row * (width + 1) + col + 1] + line;
+            }
+        }
+        Self { width, height, sums }
+    }
+
+    /// The storage rectangle holding every cell within `cells` steps of `space`: a step changes a
+    /// row or a column by at most one, on squares and hexes alike, and a step more covers a
+    /// space's corners.
+    fn reach(&self, grid: Grid, space: &[Cell], cells: u32) -> Reach {
+        let reach = i64::from(cells) + 1;
+        let storage: Vec<(i64, i64)> =
+            space.iter().map(|&c| grid.to_storage(c)).map(|(c, r)| (i64::from(c), i64::from(r))).collect();
+        let lo = |f: fn(&(i64, i64)) -> i64| storage.iter().map(f).min().unwrap_or(0) - reach;
+        let hi = |f: fn(&(i64, i64)) -> i64| storage.iter().map(f).max().unwrap_or(0) + reach + 1;
+        Reach {
+            c0: lo(|p| p.0),
+            c1: hi(|p| p.0),
+            r0: lo(|p| p.1),
+            r1: hi(|p| p.1),
+            width: self.width,
+            height: self.height,
+        }
+    }
+
+    /// Whether no cell blocks sight in or near `reach`, so that every line from the lamp's corners
+    /// to a cell in it is clear. On squares a line between two points of the rectangle stays in
+    /// it, and the map's edge is straight. On hexes the rectangle's sides zigzag, so a line may
+    /// clip a hex just outside (two more columns and rows are looked at), and so does the map's
+    /// edge, which may block a line that hugs it: the reach must stay off it.
+    fn none_in(&self, grid: Grid, reach: &Reach) -> bool {
+        let margin = if grid.is_hex() { 2 } else { 0 };
+        let (c0, c1, r0, r1) = (reach.c0 - margin, reach.c1 + margin, reach.r0 - margin, reach.r1 + margin);
+        let (w, h) = (self.width as i64, self.height as i64);
+        if grid.is_hex() && (c0 < 0 || r0 < 0 || c1 > w || r1 > h) {
+            return false;
+        }
+        let clamp = |v: i64, most: i64| v.clamp(0, most) as usize;
+        let (c0, c1, r0, r1) = (clamp(c0, w), clamp(c1, w), clamp(r0, h), clamp(r1, h));
+        let at = |col: usize, row: usize| self.sums[row * (self.width + 1) + col];
+        at(c1, r1) + at(c0, r0) == at(c0, r1) + at(c1, r0)
+    }
+}
+
+/// The last scene light computed, and its fixed part (the scene's lamps, without the lights its
+/// creatures carry), each kept until what it depends on changes: the map and the command line ask
+/// one scene many questions (`Scenario::field`), and a torch-bearer's move sweeps only the carried
+/// lights again.
 #[derive(Default)]
-pub struct LightCache(Mutex<Option<Arc<SceneLight>>>);
+pub struct LightCache(Mutex<Kept>);
+
+#[derive(Clone, Default)]
+struct Kept {
+    fixed: Option<Arc<SceneLight>>,
+    all: Option<Arc<SceneLight>>,
+}
 
 impl LightCache {
-    /// The light of `map` with these inputs: the one kept if it was computed for them, else
-    /// computed now and kept.
-    pub fn get(&self, map: &TerrainMap, rule: DiagonalRule, ambient: LightLevel, lamps: Vec<Lamp>) -> Arc<SceneLight> {
+    /// The light of `map` with its `fixed` lamps and the `carried` lights: the one kept if it was
+    /// computed for them, else computed now (over the kept fixed part when that still holds) and
+    /// kept.
+    /// Returns the fixed part and the whole light.
+    pub fn get(
+        &self,
+        map: &TerrainMap,
+        rule: DiagonalRule,
+        ambient: LightLevel,
+        fixed: Vec<Lamp>,
+        carried: Vec<Lamp>,
+    ) -> (Arc<SceneLight>, Arc<SceneLight>) {
         let mut kept = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(light) = kept.as_ref().filter(|l| l.is_for(map, rule, ambient, &lamps)) {
-            return Arc::clone(light);
-        }
-        let light = Arc::new(SceneLight::new(map, rule, ambient, lamps));
-        *kept = Some(Arc::clone(&light));
-        light
+        let reused = kept.fixed.clone().filter(|l| l.inputs.are(map, rule, ambient, &fixed));
+        let base = reused.clone().unwrap_or_else(|| Arc::new(SceneLight::new(map, rule, ambient, fixed)));
+        // The whole light holds while the fixed part does and the carried lights are where they were.
+        let whole = reused.and(kept.all.clone()).filter(|l| l.lamps().get(base.lamps().len()..) == Some(&carried[..]));
+        let light = whole.unwrap_or_else(|| Arc::new(base.with(map, carried)));
+        *kept = Kept { fixed: Some(Arc::clone(&base)), all: Some(Arc::clone(&light)) };
+        (base, light)
+    }
+
+    /// Forgets the light kept: the next question computes it.
+    pub fn clear(&self) {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Kept::default();
     }
 }
 
@@ -376,22 +552,86 @@ mod tests {
         assert_eq!(perceived(LightLevel::Bright, 5, 0), LightLevel::Bright);
     }
 
-    /// The cache computes a scene's light once, and again when a lamp moves or a wall changes.
+    /// The cache computes a scene's light once, and again when a lamp moves or a wall changes;
+    /// a carried light that moves is lit again over the fixed lamps' light, which is kept.
     #[test]
     fn the_cache_recomputes_only_when_the_light_would_change() {
         let mut map = open(Grid::Square, 10, 3);
         let cache = LightCache::default();
         let lamps = || vec![lamp(Cell::new(0, 1), 20, 0)];
-        let first = cache.get(&map, DiagonalRule::Standard, LightLevel::Dark, lamps());
-        let again = cache.get(&map, DiagonalRule::Standard, LightLevel::Dark, lamps());
+        let get = |map: &TerrainMap, fixed, carried| {
+            cache.get(map, DiagonalRule::Standard, LightLevel::Dark, fixed, carried).1
+        };
+        let first = get(&map, lamps(), Vec::new());
+        let again = get(&map, lamps(), Vec::new());
         assert!(Arc::ptr_eq(&first, &again), "kept");
-        let moved = cache.get(&map, DiagonalRule::Standard, LightLevel::Dark, vec![lamp(Cell::new(1, 1), 20, 0)]);
+        let moved = get(&map, vec![lamp(Cell::new(1, 1), 20, 0)], Vec::new());
         assert!(!Arc::ptr_eq(&first, &moved));
         map.set(Cell::new(2, 0), 1);
-        let walled = cache.get(&map, DiagonalRule::Standard, LightLevel::Dark, vec![lamp(Cell::new(1, 1), 20, 0)]);
+        let walled = get(&map, vec![lamp(Cell::new(1, 1), 20, 0)], Vec::new());
         assert!(!Arc::ptr_eq(&moved, &walled), "a wall casts a new shadow");
         map.set(Cell::new(2, 0), 0);
-        let cleared = cache.get(&map, DiagonalRule::Standard, LightLevel::Dark, vec![lamp(Cell::new(1, 1), 20, 0)]);
+        let cleared = get(&map, vec![lamp(Cell::new(1, 1), 20, 0)], Vec::new());
         assert_eq!(cleared.ground(), moved.ground());
+        let torch = |x| vec![lamp(Cell::new(x, 0), 5, 0)];
+        let carried = get(&map, lamps(), torch(8));
+        let whole = SceneLight::new(&map, DiagonalRule::Standard, LightLevel::Dark, [lamps(), torch(8)].concat());
+        assert_eq!(carried.ground(), whole.ground(), "the carried light over the fixed one is the whole light");
+        let fixed_part = cache.0.lock().expect("kept").fixed.clone().expect("the fixed part");
+        let walked = get(&map, lamps(), torch(9));
+        let kept = cache.0.lock().expect("kept").fixed.clone().expect("the fixed part");
+        assert!(Arc::ptr_eq(&fixed_part, &kept), "the fixed lamps' light is kept when a torch moves");
+        assert_eq!(walked.at(&map, Cell::new(9, 0), 0), LightLevel::Bright);
+    }
+
+    /// The three ways a lamp finds the cells it reaches (no blocker near, a line to each cell, a
+    /// sweep of its reach) agree with the sweep alone, on random maps crowded or sparse with walls,
+    /// squares and hexes, many lamps of every size.
+    #[test]
+    fn every_way_to_light_a_cell_agrees_with_the_sweep() {
+        use rand::rngs::StdRng;
+        use rand::{RngExt, SeedableRng};
+        for seed in 0..40u64 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let grid = [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)]
+                [seed as usize % 3];
+            let (w, h) = (rng.random_range(4..24u32), rng.random_range(4..24u32));
+            let mut map = open(grid, w, h);
+            let walls = [0.0, 0.02, 0.1, 0.3][seed as usize % 4];
+            let cells: Vec<Cell> = map.cells().collect();
+            for &cell in &cells {
+                if rng.random_bool(walls) {
+                    map.set(cell, 1);
+                }
+            }
+            let lamps: Vec<Lamp> = (0..rng.random_range(1..12))
+                .map(|_| {
+                    let cell = cells[rng.random_range(0..cells.len())];
+                    let (bright, dim) = (rng.random_range(0..8) * 5, rng.random_range(0..8) * 5);
+                    Lamp {
+                        cells: vec![cell],
+                        elevation: [0, 0, 10][rng.random_range(0..3)],
+                        light: LightSource { bright, dim },
+                    }
+                })
+                .collect();
+            let rule = [DiagonalRule::Standard, DiagonalRule::Alternating][seed as usize % 2];
+            let light = SceneLight::new(&map, rule, LightLevel::Dark, lamps.clone());
+            let blocks: Vec<bool> = map.terrains().map(|t| t.blocks_sight).collect();
+            let mut plain = vec![LightLevel::Dark; cells.len()];
+            for lamp in &lamps {
+                let seen = sweep::seen_cells(&map, &blocks, &sight::space_corners(grid, &lamp.cells));
+                for (i, &cell) in cells.iter().enumerate() {
+                    let here = [cell];
+                    let feet = range_between(grid, rule, lamp.spot(), Spot { cells: &here, elevation: 0 });
+                    if let Some(lit) =
+                        feet.and_then(|f| lamp.light.at(f)).filter(|_| seen[i] || lamp.cells.contains(&cell))
+                    {
+                        plain[i] = plain[i].max(lit);
+                    }
+                }
+            }
+            assert_eq!(light.ground(), &plain[..], "seed {seed}, {grid:?}, {walls} walls");
+        }
     }
 }

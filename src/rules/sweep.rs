@@ -170,6 +170,8 @@ struct Sweep<'a> {
     scale: i64,
     offsets: Vec<Point>,
     seen: Vec<bool>,
+    /// The cells seen, in the order they were first seen (storage indices).
+    seen_list: Vec<usize>,
     /// Per map cell: its place in `sets` during a run, or `u32::MAX`.
     slot: Vec<u32>,
     /// The rays reaching each cell the run has reached, and whether the cell was looked at.
@@ -199,6 +201,7 @@ impl<'a> Sweep<'a> {
             scale,
             offsets,
             seen: vec![false; size],
+            seen_list: Vec::new(),
             slot: vec![u32::MAX; size],
             sets: Vec::new(),
             touched: Vec::new(),
@@ -222,7 +225,14 @@ impl<'a> Sweep<'a> {
 
     fn mark(&mut self, cell: Cell) {
         if let Some(k) = self.index(cell) {
+            self.see(k);
+        }
+    }
+
+    fn see(&mut self, k: usize) {
+        if !self.seen[k] {
             self.seen[k] = true;
+            self.seen_list.push(k);
         }
     }
 
@@ -268,7 +278,7 @@ impl<'a> Sweep<'a> {
             return;
         }
         let Some(k) = self.index(cell) else { return };
-        self.seen[k] = true;
+        self.see(k);
         if self.slot[k] == u32::MAX {
             self.slot[k] = self.touched.len() as u32;
             if self.sets.len() <= self.touched.len() {
@@ -431,13 +441,23 @@ pub fn seen_cells(map: &TerrainMap, blocks: &[bool], starts: &[Point]) -> Vec<bo
 /// As [`seen_cells`], for the cells whose centres are within `cells` cells of a start: a light's
 /// reach. Cells farther are not looked at (some may still be marked seen).
 pub fn seen_cells_within(map: &TerrainMap, blocks: &[bool], starts: &[Point], cells: u32) -> Vec<bool> {
+    within(map, blocks, starts, cells).seen
+}
+
+/// As [`seen_cells_within`], the cells seen listed (storage indices, each once, in no useful
+/// order): a light's sweep then looks only at them.
+pub fn seen_list_within(map: &TerrainMap, blocks: &[bool], starts: &[Point], cells: u32) -> Vec<usize> {
+    within(map, blocks, starts, cells).seen_list
+}
+
+fn within<'a>(map: &'a TerrainMap, blocks: &'a [bool], starts: &[Point], cells: u32) -> Sweep<'a> {
     let mut sweep = Sweep::new(map, blocks);
     let reach = sweep.scale * i64::from(cells);
     sweep.limit = Some(reach * reach);
     for &start in starts {
         sweep.run(start);
     }
-    sweep.seen
+    sweep
 }
 
 #[cfg(test)]

@@ -6,18 +6,16 @@
 
 use std::borrow::Cow;
 
-/// Whether `c` may not stand in plain text: a control character, or a character that reorders
-/// or hides text (bidirectional embeddings, overrides and isolates, the marks, the zero-width
-/// joiners' neighbours that hide text).
+/// Whether `c` may not stand in plain text: a control character (C0, DEL, C1), a character that
+/// reorders text on the terminal (the bidirectional marks, embeddings, overrides and isolates), or
+/// one that breaks a line there (the line and paragraph separators).
 pub fn unprintable(c: char) -> bool {
     c.is_control()
         || matches!(c,
-            '\u{200B}'..='\u{200F}' // zero-width space and joiners, left-to-right and right-to-left marks
+            '\u{200E}' | '\u{200F}' // left-to-right and right-to-left marks
             | '\u{2028}' | '\u{2029}' // line and paragraph separators
             | '\u{202A}'..='\u{202E}' // embeddings and overrides
-            | '\u{2060}'..='\u{2064}' // word joiner and invisible operators
             | '\u{2066}'..='\u{2069}' // isolates
-            | '\u{FEFF}' // a byte-order mark in the middle of text
         )
 }
 

@@ -387,6 +387,16 @@ fn limit_in(parent: Option<&str>, field: &str) -> Option<super::validate::Limit>
     }
 }
 
+/// The names this file's structs go by, in the words a message gives them.
+const RAW_NAMES: [(&str, &str); 6] = [
+    ("Scenario", "the scenario"),
+    ("Light", "a light"),
+    ("Background", "the background"),
+    ("Chase", "the chase"),
+    ("Creature", "a creature"),
+    ("Object", "an object"),
+];
+
 /// The built-in terrains of a legend, which take nothing in parentheses.
 const BUILT_IN_TERRAINS: [&str; 8] =
     ["Floor", "Wall", "Difficult", "LowObstacle", "Obscuring", "Water", "Rubble", "ArrowSlit"];
@@ -473,8 +483,14 @@ fn plain_sentence(code: &ron::Error, place: &Place) -> String {
         E::ExpectedStructLike if field.is_none() => {
             "the file must start with `Scenario(` (and end with `)`)".to_owned()
         }
-        E::NoSuchStructField { expected, found, .. } => {
-            let within = within(place.parent.as_deref()).map(|o| format!(" in {o}")).unwrap_or_default();
+        E::NoSuchStructField { expected, found, outer } => {
+            // The file's own words for what holds the field: a creature, or the field's name.
+            let own = outer.as_deref().and_then(|o| RAW_NAMES.iter().find(|(name, _)| *name == o)).map(|(_, w)| *w);
+            let within = own
+                .map(str::to_owned)
+                .or_else(|| within(place.parent.as_deref()))
+                .map(|o| format!(" in {o}"))
+                .unwrap_or_default();
             let nearest = expected
                 .iter()
                 .min_by_key(|name| edit_distance(name, found))

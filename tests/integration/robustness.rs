@@ -626,3 +626,34 @@ fn refusals_name_the_fields_as_the_file_writes_them() {
     let written = Scenario::from_ron("t.ron", &grappled).expect("valid").to_ron();
     assert!(written.contains("grapple_reach: 5") && !written.contains("Some("), "{written}");
 }
+
+/// Issue 37 (23): `advance` over a scene of many creatures with many effects stops after a bounded
+/// story, and says where, instead of printing without bound.
+#[test]
+fn advance_stops_after_a_bounded_story() {
+    let effects: Vec<String> = (0..64)
+        .map(|e| format!("(name: \"curse {e}\", duration: Hours(1), save: (ability: Wis, dc: 30, at: End))"))
+        .collect();
+    let creatures: Vec<String> = (0..40)
+        .map(|i| {
+            format!(
+                "(id: \"c{i}\", name: \"C{i}\", side: Enemy, size: Medium, at: ({}, {}), speed: 30, ac: 12, hp: 10, \
+                 effects: [{}])",
+                i % 8,
+                i / 8,
+                effects.join(",")
+            )
+        })
+        .collect();
+    let map = ["\"........\""; 6].join(",");
+    let text = format!("Scenario(name: \"Cursed\", grid: Square, map: [{map}], creatures: [{}])", creatures.join(","));
+    let file = scratch("cursed").join("cursed.ron");
+    std::fs::write(&file, text).expect("writes");
+    let (code, out, err) =
+        battlemap(&["query", file.to_str().expect("utf-8"), "advance", "--rounds", "100", "--seed", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let answer: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let events = answer["events"].as_array().expect("events").len();
+    assert!((50_000..50_200).contains(&events), "{events} events: at most one turn past the bound");
+    assert!(answer["cut_short"].as_str().is_some_and(|s| s.contains("stopped in round")), "{}", answer["cut_short"]);
+}

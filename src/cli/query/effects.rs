@@ -17,6 +17,9 @@ use crate::scenario::TokenKind;
 /// The most rounds and dawns one `advance` runs.
 pub(super) const MAX_ROUNDS: u32 = 100;
 pub(super) const MAX_DAWNS: u32 = 30;
+/// The most events one `advance` tells: past them it stops, and says where (a scene of many
+/// creatures with many effects would otherwise print without bound).
+pub(super) const MAX_EVENTS: usize = 50_000;
 
 #[derive(Args, Debug)]
 pub(super) struct AdvanceArgs {
@@ -68,6 +71,9 @@ pub(super) struct AdvanceAnswer {
     events: Vec<Tracked>,
     /// Each creature's effects afterwards.
     after: Vec<EffectsAnswer>,
+    /// Why the story stops before the rounds and dawns asked, if it does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cut_short: Option<String>,
 }
 
 fn effect_answer(effects: &Effects, lasting: &Lasting) -> EffectAnswer {
@@ -138,15 +144,26 @@ pub(super) fn advance(board: &Board, args: &AdvanceArgs) -> Result<AdvanceAnswer
     let order: Vec<String> = order.entries.iter().map(|e| e.id.clone()).collect();
     let mut tracker = Tracker::new(all);
     events.extend(tracker.follow_up());
-    for _ in 0..args.rounds {
-        for whose in &order {
-            for point in [TurnPoint::Start, TurnPoint::End] {
-                events.extend(tracker.at_turn(whose, point, &mut dice).map_err(QueryError::Dice)?);
-            }
+    let mut cut_short = None;
+    let steps = (0..args.rounds)
+        .flat_map(|round| {
+            order.iter().flat_map(move |whose| [TurnPoint::Start, TurnPoint::End].map(|p| (round, Some((whose, p)))))
+        })
+        .chain((0..args.dawns).map(|dawn| (dawn, None)));
+    for (n, step) in steps {
+        if events.len() >= MAX_EVENTS {
+            let at = step.map_or_else(|| format!("before dawn {}", n + 1), |_| format!("in round {}", n + 1));
+            cut_short = Some(format!("stopped {at}, after {} events: ask for fewer rounds or dawns", events.len()));
+            break;
         }
+        events.extend(
+            match step {
+                Some((whose, point)) => tracker.at_turn(whose, point, &mut dice),
+                None => tracker.dawn(&mut dice),
+            }
+            .map_err(QueryError::Dice)?,
+        );
     }
-    for _ in 0..args.dawns {
-        events.extend(tracker.dawn(&mut dice).map_err(QueryError::Dice)?);
-    }
-    Ok(AdvanceAnswer { seed: args.seed, order, events, after: tracker.subjects.iter().map(effects_answer).collect() })
+    let after = tracker.subjects.iter().map(effects_answer).collect();
+    Ok(AdvanceAnswer { seed: args.seed, order, events, after, cut_short })
 }

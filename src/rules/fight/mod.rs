@@ -191,22 +191,25 @@ pub struct Field<'a> {
     light: Option<Lighting>,
 }
 
-/// A lit field's light: the lamps fixed to the map, and the scene's light with the lights its
-/// fighters carry.
+/// A lit field's light: the light of the lamps fixed to the map, and the scene's light with the
+/// lights its fighters carry over it.
 #[derive(Clone)]
 struct Lighting {
-    fixed: Vec<(Cell, LightSource)>,
+    base: std::sync::Arc<SceneLight>,
     scene: std::sync::Arc<SceneLight>,
 }
 
-/// Every light of a scene: its lamps (on the ground) and the lights its fighters carry (at their
-/// height).
-fn lamps_of(fixed: &[(Cell, LightSource)], fighters: &[Fighter]) -> Vec<Lamp> {
-    let lamps = fixed.iter().map(|&(cell, light)| Lamp { cells: vec![cell], elevation: 0, light });
-    let carried = fighters
+/// The lamps fixed to the map (on the ground).
+fn fixed_lamps(fixed: &[(Cell, LightSource)]) -> Vec<Lamp> {
+    fixed.iter().map(|&(cell, light)| Lamp { cells: vec![cell], elevation: 0, light }).collect()
+}
+
+/// The lights `fighters` carry (at their height).
+fn carried_lamps(fighters: &[Fighter]) -> Vec<Lamp> {
+    fighters
         .iter()
-        .filter_map(|f| Some(Lamp { cells: f.cells.clone(), elevation: f.elevation, light: f.sheet.light? }));
-    lamps.chain(carried).collect()
+        .filter_map(|f| Some(Lamp { cells: f.cells.clone(), elevation: f.elevation, light: f.sheet.light? }))
+        .collect()
 }
 
 impl<'a> Field<'a> {
@@ -243,27 +246,33 @@ impl<'a> Field<'a> {
         if ambient == LightLevel::Bright {
             return self;
         }
-        let lamps = lamps_of(fixed, self.fighters);
-        let rule = self.rules.diagonals;
-        let scene = match cache {
-            Some(cache) => cache.get(self.map, rule, ambient, lamps),
-            None => std::sync::Arc::new(SceneLight::new(self.map, rule, ambient, lamps)),
+        let (map, rule) = (self.map, self.rules.diagonals);
+        let (fixed, carried) = (fixed_lamps(fixed), carried_lamps(self.fighters));
+        let (base, scene) = match cache {
+            Some(cache) => cache.get(map, rule, ambient, fixed, carried),
+            None => {
+                let base = std::sync::Arc::new(SceneLight::new(map, rule, ambient, fixed));
+                let scene = std::sync::Arc::new(base.with(map, carried));
+                (base, scene)
+            }
         };
-        self.light = Some(Lighting { fixed: fixed.to_vec(), scene });
+        self.light = Some(Lighting { base, scene });
         self
     }
 
     /// The same board with `fighters` on it instead (a mover further along its path): the same
-    /// terrain, rules and light, the light computed again only if a light it carries moved.
+    /// terrain, rules and light, the lights they carry lit again over the fixed lamps' light only
+    /// if one moved.
     pub fn with_fighters<'b>(&'b self, fighters: &'b [Fighter]) -> Field<'b> {
         let mut field = Field::new(self.map, fighters, self.rules);
         field.light = self.light.as_ref().map(|lighting| {
-            let lamps = lamps_of(&lighting.fixed, fighters);
-            if lamps == lighting.scene.lamps() {
+            let carried = carried_lamps(fighters);
+            let fixed = lighting.base.lamps().len();
+            if lighting.scene.lamps().get(fixed..) == Some(&carried[..]) {
                 lighting.clone()
             } else {
-                let scene = SceneLight::new(self.map, self.rules.diagonals, lighting.scene.ambient(), lamps);
-                Lighting { fixed: lighting.fixed.clone(), scene: std::sync::Arc::new(scene) }
+                let scene = std::sync::Arc::new(lighting.base.with(self.map, carried));
+                Lighting { base: std::sync::Arc::clone(&lighting.base), scene }
             }
         });
         field

@@ -808,3 +808,28 @@ fn a_player_character_of_another_side_sees_for_the_party() {
     fighters[1].is_object = true;
     assert!(!seen(&fighters), "an object sees for no one");
 }
+
+/// SRD 5.1 "Sight Rot": "a -1 penalty to attack rolls and ability checks that rely on sight": a
+/// watcher whose sight rot is at -2 has a passive Perception 2 lower, against a hider too, and its
+/// attacks 2 lower; its Stealth, which doesn't rely on sight, is untouched.
+#[test]
+fn sight_rot_lowers_attacks_and_the_checks_that_rely_on_sight() {
+    use crate::rules::effects::diseases::Disease;
+    use crate::rules::effects::{Effects, hampered};
+    use crate::rules::modifiers::D20;
+    let mut effects = Effects::default();
+    let mut rot = Disease::SightRot.caught(1);
+    rot.penalty = -2;
+    effects.give(rot).expect("valid");
+    let mut watcher = fighter("thug", Side::Enemy, (6, 2));
+    let (passive, bonus) = (watcher.passive_perception(), watcher.sheet.attacks[0].bonus);
+    hampered(&mut watcher.sheet, &effects);
+    assert_eq!(watcher.passive_perception(), passive - 2);
+    assert_eq!(watcher.sheet.attacks[0].bonus, bonus - 2);
+    assert_eq!(watcher.rolling().bonus(D20::STEALTH), 0);
+    assert_eq!(watcher.rolling().bonus(D20::PERCEPTION), -2);
+    let fighters = vec![fighter("lia", Side::Party, (2, 2)), watcher];
+    let map = map(Grid::Square, &["........"; 5]);
+    let field = Field::new(&map, &fighters, RULES);
+    assert_eq!(field.passive_perception_against(&fighters[1], &fighters[0]), passive - 2);
+}
