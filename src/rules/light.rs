@@ -207,7 +207,7 @@ impl SceneLight {
 /// How many times a line to one cell may cost what a sweep costs per cell of a light's reach,
 /// for [`brighten`] to look for lines cell by cell rather than sweep (measured: docs/performance.md,
 /// "Scene costs").
-const LINES_PER_SWEPT_CELL: usize = 4;
+const LINES_PER_SWEPT_CELL: usize = 8;
 
 /// Brightens `ground` with each of `lamps` on the cells a line from its space reaches, within its
 /// radius by the one distance. Only cells not yet in bright light are looked at, and only those
@@ -235,10 +235,9 @@ fn brighten(map: &TerrainMap, inputs: &Inputs, lamps: &[Lamp], ground: &mut [Lig
         if space.is_empty() || lamp.light.at(lamp.elevation).is_none() {
             continue;
         }
-        // Lines only as far as the light goes (a cell more, for the corners of a big space): a
-        // step is at least 5 ft whatever the rule.
-        let cells = lamp.light.bright.saturating_add(lamp.light.dim) / 5 + 2;
-        let reach = blockers.reach(grid, space, cells);
+        // The cells within its reach: a step is at least 5 ft whatever the rule.
+        let steps = lamp.light.bright.saturating_add(lamp.light.dim) / 5 + 1;
+        let reach = blockers.reach(grid, space, steps);
         // The light `lamp` sheds on the cell at `i`, if it is better than the cell has.
         let better = |i: usize, ground: &[LightLevel]| {
             let here = [cell_at(i)];
@@ -251,8 +250,7 @@ fn brighten(map: &TerrainMap, inputs: &Inputs, lamps: &[Lamp], ground: &mut [Lig
         // How many of the cells near it it would light better: counted on a sample.
         let step = (near.len() / 256).max(1);
         let sampled = near.iter().step_by(step).filter(|&&i| better(i, ground).is_some()).count();
-        let estimate = sampled * step;
-        if clear || estimate * LINES_PER_SWEPT_CELL < reach.area() {
+        if clear || sampled * step * LINES_PER_SWEPT_CELL < reach.area() {
             for i in near {
                 let Some(lit) = better(i, ground) else { continue };
                 let cell = cell_at(i);
@@ -262,7 +260,12 @@ fn brighten(map: &TerrainMap, inputs: &Inputs, lamps: &[Lamp], ground: &mut [Lig
                 }
             }
         } else {
-            let seen = sweep::seen_list_within(map, &inputs.blocks, &sight::space_corners(grid, space), cells);
+            // The sweep's reach is in cells from a corner of the space, not steps: a cell `steps`
+            // steps away is that many cells off on hexes, up to √2 times as many on squares (a
+            // diagonal step), with a cell to spare.
+            let cells = if grid.is_hex() { steps + 1 } else { steps.saturating_mul(3) / 2 + 2 };
+            let corners = sight::space_corners(grid, space);
+            let seen = sweep::seen_list_within(map, &inputs.blocks, &corners, cells);
             let own = space.iter().filter_map(|&c| map.index_of(c));
             for i in seen.into_iter().chain(own) {
                 if let Some(lit) = better(i, ground) {
@@ -584,6 +587,20 @@ mod tests {
         assert_eq!(walked.at(&map, Cell::new(9, 0), 0), LightLevel::Bright);
     }
 
+    /// A long light's diagonal reach: 35 squares along the diagonal is 175 ft under the standard
+    /// rule, in the dim light of a lamp of 0/175 ft, though its centre is 49 cells from the lamp's
+    /// corner (the sweep measures its reach in cells, not steps). One wall off the diagonal, in
+    /// its reach, makes the lamp sweep.
+    #[test]
+    fn a_long_light_reaches_along_the_diagonal() {
+        let mut map = open(Grid::Square, 40, 40);
+        map.set(Cell::new(0, 30), 1);
+        let light = dark(&map, DiagonalRule::Standard, vec![lamp(Cell::new(1, 1), 0, 175)]);
+        assert_eq!(light.at(&map, Cell::new(36, 36), 0), LightLevel::Dim);
+        assert_eq!(light.at(&map, Cell::new(36, 30), 0), LightLevel::Dim);
+        assert_eq!(light.at(&map, Cell::new(37, 37), 0), LightLevel::Dark, "180 ft");
+    }
+
     /// The three ways a lamp finds the cells it reaches (no blocker near, a line to each cell, a
     /// sweep of its reach) agree with the sweep alone, on random maps crowded or sparse with walls,
     /// squares and hexes, many lamps of every size.
@@ -591,11 +608,11 @@ mod tests {
     fn every_way_to_light_a_cell_agrees_with_the_sweep() {
         use rand::rngs::StdRng;
         use rand::{RngExt, SeedableRng};
-        for seed in 0..40u64 {
+        for seed in 0..60u64 {
             let mut rng = StdRng::seed_from_u64(seed);
             let grid = [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)]
                 [seed as usize % 3];
-            let (w, h) = (rng.random_range(4..24u32), rng.random_range(4..24u32));
+            let (w, h) = (rng.random_range(4..40u32), rng.random_range(4..40u32));
             let mut map = open(grid, w, h);
             let walls = [0.0, 0.02, 0.1, 0.3][seed as usize % 4];
             let cells: Vec<Cell> = map.cells().collect();
@@ -607,7 +624,7 @@ mod tests {
             let lamps: Vec<Lamp> = (0..rng.random_range(1..12))
                 .map(|_| {
                     let cell = cells[rng.random_range(0..cells.len())];
-                    let (bright, dim) = (rng.random_range(0..8) * 5, rng.random_range(0..8) * 5);
+                    let (bright, dim) = (rng.random_range(0..24) * 5, rng.random_range(0..24) * 5);
                     Lamp {
                         cells: vec![cell],
                         elevation: [0, 0, 10][rng.random_range(0..3)],
