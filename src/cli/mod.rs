@@ -184,6 +184,7 @@ fn open_map(args: MapArgs, started: std::time::Instant) -> ExitCode {
             (None, false) => SessionPlace::Beside,
         },
         no_fog: args.no_fog,
+        state_directory: LaunchOptions::user_state_directory(),
     };
     crate::app::run(scenario, options)
 }

@@ -217,9 +217,13 @@ impl Reaction {
 /// What is spent of one creature's turn and round: the action, bonus action, free object
 /// interaction and reaction, the Attack action's attacks left, Disengage, and a readied action.
 /// Movement is [`super::movement::TurnMovement`].
+/// The most actions a turn's record keeps (a turn takes a handful).
+pub const MAX_TAKEN: usize = 100;
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Economy {
     /// What it took this turn and what paid for each, in order.
+    #[serde(deserialize_with = "super::bounded::at_most::<_, _, MAX_TAKEN>")]
     pub taken: Vec<(Action, Slot)>,
     pub attacks_left: u8,
     pub object_interaction_used: bool,

@@ -47,10 +47,15 @@ pub struct Entry {
     pub hidden: bool,
 }
 
+/// The most entries an order read back from a file may have: more than a scenario of the
+/// largest size can hold tokens.
+pub const MAX_ENTRIES: usize = 100_000;
+
 /// The order of a fight or a chase, and whose turn it is.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InitiativeOrder {
-    /// Highest first.
+    /// Highest first; one per participant, so no more than a board has tokens.
+    #[serde(deserialize_with = "super::bounded::at_most::<_, _, MAX_ENTRIES>")]
     pub entries: Vec<Entry>,
     /// The index of the participant whose turn it is; `None` before the first turn.
     pub current: Option<usize>,

@@ -22,10 +22,15 @@ pub struct LogEntry {
     pub hidden: bool,
 }
 
+/// The most rolls a game may have made: far past an evening's, or a campaign's (a roll is about
+/// 200 bytes written). A log read back with more is refused as it is read.
+pub const MAX_ROLLS: usize = 300_000;
+
 /// Every roll of a session, in order, with the seed that replays them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RollLog {
     pub seed: u64,
+    #[serde(deserialize_with = "super::bounded::at_most::<_, _, MAX_ROLLS>")]
     pub entries: Vec<LogEntry>,
 }
 

@@ -8,6 +8,7 @@ pub mod ability;
 pub mod advantage;
 pub mod area;
 pub mod attack;
+pub mod bounded;
 pub mod calculators;
 pub mod chase;
 pub mod conditions;

@@ -93,6 +93,7 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Path {
     pub start: Cell,
+    #[serde(deserialize_with = "super::bounded::at_most::<_, _, MAX_MOVES>")]
     pub steps: Vec<Step>,
     /// Total feet.
     pub cost: u32,
@@ -638,8 +639,13 @@ pub struct TurnMovement {
     pub dashes: u32,
     pub spent: u32,
     pub parity: DiagonalParity,
+    #[serde(deserialize_with = "super::bounded::at_most::<_, _, MAX_MOVES>")]
     pub moves: Vec<MoveRecord>,
 }
+
+/// The most moves a turn's record keeps as a session file reads it back (a turn of 5-foot moves
+/// at the fastest speeds is a few hundred).
+pub const MAX_MOVES: usize = 10_000;
 
 /// One move of a turn, enough to take it back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 pub use error::{ScenarioError, ScenarioErrors};
 pub use raw::{DamageMode, DiagonalRule, RuleOptions};
+pub use validate::effect_problems;
 
 use crate::rules::chase::{ChaseRules, Entrant, Role, TableSource};
 use crate::rules::conditions::Conditions;

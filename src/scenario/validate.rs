@@ -209,35 +209,44 @@ pub(super) fn validate(file: &str, text: &str, raw: RawScenario) -> Result<Scena
 /// A creature's effects: each valid (`Effect::validate`), at most [`MAX_EFFECTS`] of them, and a
 /// creature source that is a creature of the scene.
 fn check_effects(path: &str, token: &Token, tokens: &[(String, Token)], problems: &mut Problems) {
-    if token.effects.len() > MAX_EFFECTS {
-        problems.add(
-            &format!("{path}.effects"),
-            format!(
-                "{} has {} effects; a creature carries at most {MAX_EFFECTS}",
-                quoted(&token.name),
-                token.effects.len()
-            ),
-        );
-        return;
+    let is_creature = |id: &str| tokens.iter().any(|(_, t)| t.id == id && t.kind == TokenKind::Creature);
+    for (field, problem) in effect_problems(&token.name, &token.effects, is_creature) {
+        problems.add(&format!("{path}{field}"), problem);
     }
-    for (i, effect) in token.effects.iter().enumerate() {
-        let at = format!("{path}.effects[{i}]");
+}
+
+/// What is wrong with the effects a creature named `name` carries, each with the field it is in
+/// (`.effects[2].source`): more than [`MAX_EFFECTS`], an effect that isn't valid
+/// (`Effect::validate`), a creature source that `is_creature` doesn't know. The one rule for a
+/// scenario's effects and a session file's.
+pub fn effect_problems(
+    name: &str,
+    effects: &[crate::rules::effects::Effect],
+    is_creature: impl Fn(&str) -> bool,
+) -> Vec<(String, String)> {
+    if effects.len() > MAX_EFFECTS {
+        let problem =
+            format!("{} has {} effects; a creature carries at most {MAX_EFFECTS}", quoted(name), effects.len());
+        return vec![(".effects".to_owned(), problem)];
+    }
+    let mut problems = Vec::new();
+    for (i, effect) in effects.iter().enumerate() {
+        let at = format!(".effects[{i}]");
         if let Err(error) = effect.validate() {
-            problems.add(&at, format!("the effect {}: {error}", quoted(&effect.name)));
+            problems.push((at.clone(), format!("the effect {}: {error}", quoted(&effect.name))));
         }
         if let Some(source) = effect.source_creature()
-            && !tokens.iter().any(|(_, t)| t.id == source && t.kind == TokenKind::Creature)
+            && !is_creature(source)
         {
-            problems.add(
-                &format!("{at}.source"),
-                format!(
-                    "the effect {} comes from {}, but no creature has that id",
-                    quoted(&effect.name),
-                    quoted(source)
-                ),
+            let problem = format!(
+                "the effect {} comes from {}, but no creature has that id",
+                quoted(&effect.name),
+                quoted(source)
             );
+            problems.push((format!("{at}.source"), problem));
         }
     }
+    problems
 }
 
 /// A map image under the grid: a sound path, a cell size of [`CELL_PX`] and an offset within

@@ -41,8 +41,8 @@ pub use turn::{
 };
 
 /// The buttons whose place on screen the state file reports, for tests that click them.
-pub const BUTTON_TARGETS: [&str; 6] =
-    ["card.start_turn", "prompt.yes", "prompt.no", "status.dm_view", "dm.confirm", "card.siege"];
+pub const BUTTON_TARGETS: [&str; 7] =
+    ["card.start_turn", "prompt.yes", "prompt.no", "status.dm_view", "dm.confirm", "card.siege", "pinned.dismiss"];
 
 /// Remembers where the button `name` (one of [`BUTTON_TARGETS`]) is drawn this frame.
 pub(crate) fn remember(response: &egui::Response, name: &'static str) {
@@ -94,6 +94,8 @@ pub enum PanelRequest {
     Save,
     /// Write the scene as it stands to this file, and go on with that file.
     SaveAs(String),
+    /// Take the pinned notice with this index off the screen.
+    DismissPinned(usize),
     /// Take back the last change, or do again the last one taken back.
     Undo,
     Redo,

@@ -8,6 +8,9 @@ use crate::app::core::requests::FogBrush;
 use crate::rules::{Cell, Grid};
 use crate::scenario::RuleOptions;
 
+/// The colour of a refusal or a failure.
+const ERROR: Color32 = Color32::from_rgb(230, 90, 80);
+
 /// What the bottom bar shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StatusView {
@@ -21,6 +24,8 @@ pub struct StatusView {
     pub hovered: Option<(Cell, String)>,
     /// The last message for the user, and whether it reports an error.
     pub message: Option<(String, bool)>,
+    /// What the user must not miss (a game not restored, rolls lost), until dismissed.
+    pub pinned: Vec<String>,
     pub ruler_active: bool,
     pub sight_overlay: bool,
     pub template_active: bool,
@@ -50,6 +55,21 @@ pub struct StatusEdit {
 /// Draws the bar into `ui` and returns what the user asked for.
 pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -> Vec<PanelRequest> {
     let mut requests = Vec::new();
+    for (index, text) in view.pinned.iter().enumerate() {
+        ui.horizontal(|ui| {
+            let dismiss = ui.button("Dismiss").on_hover_text("I have read this: take it off the screen");
+            if index == 0 {
+                super::remember(&dismiss, "pinned.dismiss");
+            }
+            if dismiss.clicked() {
+                requests.push(PanelRequest::DismissPinned(index));
+            }
+            ui.add(egui::Label::new(RichText::new(text).color(ERROR).strong()).wrap());
+        });
+    }
+    if !view.pinned.is_empty() {
+        ui.separator();
+    }
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(&view.scenario_name).strong()).on_hover_text(&view.source);
         ui.separator();
@@ -180,7 +200,7 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
             requests.push(PanelRequest::Reload);
         }
         if let Some((message, is_error)) = &view.message {
-            let color = if *is_error { Color32::from_rgb(230, 90, 80) } else { Color32::from_rgb(120, 200, 120) };
+            let color = if *is_error { ERROR } else { Color32::from_rgb(120, 200, 120) };
             ui.label(RichText::new(message).color(color));
         }
     });

@@ -3,7 +3,7 @@
 //! English.
 
 use crate::app::core::components::CrewStep;
-use crate::app::core::dice::LogLoss;
+use crate::app::core::dice::{LogLoss, Mended};
 use crate::app::core::notice::{CantDelay, CantPush, CantWork, DragRefusal, Edited, NotNow, Said, SaveLine};
 use crate::rules::economy::Action;
 use crate::rules::fight::StandError;
@@ -22,6 +22,24 @@ fn log_loss(file: &std::path::Path, why: &LogLoss) -> String {
         LogLoss::BadLine { line, error } => format!("{file}:{line} is not a roll: {error}"),
         LogLoss::EndsEarly => format!("{file} ends before the game's last roll"),
         LogLoss::OtherGame => format!("{file} holds other rolls than the game's"),
+    }
+}
+
+/// " (kept as F)" when `file` was moved `aside`; " (it is still at F)" when it couldn't be.
+fn kept_as(file: &std::path::Path, aside: Option<&std::path::Path>) -> String {
+    match aside {
+        Some(aside) => format!(" (kept as {})", aside.display()),
+        None => format!(" (it is still at {})", file.display()),
+    }
+}
+
+/// " (kept as A and B)": the files a set kept aside was moved to.
+fn kept_list(kept: &[std::path::PathBuf]) -> String {
+    let names: Vec<String> = kept.iter().map(|p| p.display().to_string()).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => format!(" (kept as {one})"),
+        [rest @ .., last] => format!(" (kept as {} and {last})", rest.join(", ")),
     }
 }
 
@@ -50,10 +68,50 @@ pub fn said(notice: &Said) -> String {
                 log_loss(file, why)
             )
         }
-        Said::AutosaveNotRestored { error, kept } => {
-            let kept = kept.as_ref().map_or_else(String::new, |p| format!(" (kept as {})", p.display()));
-            format!("The autosave was not restored, the scene starts afresh: {error}{kept}")
+        Said::RollLogMended { file, rolls, how, aside } => {
+            let how = match how {
+                Mended::LineEnds => "its lines end as on Windows",
+                Mended::Unverified => {
+                    "it is not as the autosave wrote it (edited, or another game's): they are kept as they read"
+                }
+            };
+            format!(
+                "The roll log came back with all {rolls} rolls, but {how}{}; it is written anew",
+                kept_as(file, aside.as_deref())
+            )
         }
+        Said::RollsPastTheAutosave { rolls, aside } => {
+            let rolls = if *rolls == 1 { "1 roll".to_owned() } else { format!("{rolls} rolls") };
+            format!(
+                "{rolls} made after the last autosave did not come back; the roll log holding them is kept as {}",
+                aside.display()
+            )
+        }
+        Said::AutosaveNotRestored { error, kept } => {
+            format!("The autosave was not restored, the scene starts afresh: {error}{}", kept_list(kept))
+        }
+        Said::SessionLinkBroken { link, target, kept } => format!(
+            "The autosave was not restored, the scene starts afresh: {} links to {}, which isn't there{}; the game is autosaved to {} now",
+            link.display(),
+            target.display(),
+            kept_list(kept),
+            link.display()
+        ),
+        Said::EarlierAutosaveKept { kept } => {
+            format!("A game autosaved there before is kept aside{}", kept_list(kept))
+        }
+        Said::JournalWithoutGame { file, aside } => {
+            format!("A roll log with no game beside it, {}, is kept as {}", file.display(), aside.display())
+        }
+        Said::AutosaveElsewhere { asked, now: Some(now), error } => format!(
+            "{} could not be kept aside ({error}): the game is autosaved to {} instead",
+            asked.display(),
+            now.display()
+        ),
+        Said::AutosaveElsewhere { asked, now: None, error } => format!(
+            "{} could not be kept aside ({error}), and there is no other place: the game is not autosaved",
+            asked.display()
+        ),
         Said::AutosaveFailed { path, error } => {
             format!("The game could not be autosaved to {}: {error}", path.display())
         }

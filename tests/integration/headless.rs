@@ -38,6 +38,11 @@ pub(super) fn said(app: &App) -> Option<Said> {
     app.world().resource::<Notice>().0.clone()
 }
 
+/// What the app keeps on screen until it is dismissed.
+pub(super) fn pinned(app: &App) -> Vec<Said> {
+    app.world().resource::<battlemap::app::core::notice::Pinned>().0.clone()
+}
+
 /// What the app said last, in words (for failing assertions' messages).
 pub(super) fn notice(app: &App) -> String {
     said(app).as_ref().map(battlemap::ui::words::said).unwrap_or_default()

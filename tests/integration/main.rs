@@ -1,6 +1,7 @@
 //! The integration tests, in one binary so Bevy is linked once.
 
 mod architecture;
+mod autosave;
 mod board;
 mod chase;
 mod cli;

@@ -188,6 +188,7 @@ fn status() -> StatusView {
         grid_visible: true,
         hovered: Some((Cell::new(4, 2), "floor".into())),
         message: None,
+        pinned: Vec::new(),
         ruler_active: false,
         sight_overlay: false,
         template_active: false,
@@ -221,6 +222,32 @@ fn the_status_bar_shows_the_rules_and_toggles_the_grid() {
     harness.get_by_label("Grid (G)").click();
     harness.run();
     assert!(harness.state().1.contains(&PanelRequest::ShowGrid(false)), "{:?}", harness.state().1);
+}
+
+/// What the user must not miss is above the bar, every one of them, each with its Dismiss, while
+/// the last notice is still said in the bar (issue 38, item 5).
+#[test]
+fn pinned_notices_are_all_shown_above_the_bar_until_dismissed() {
+    let view = StatusView {
+        pinned: vec!["The autosave was not restored".into(), "The roll log came back with 2 of 9 rolls".into()],
+        message: Some(("A picture can't be shown".into(), true)),
+        ..status()
+    };
+    let mut harness = Harness::new_ui_state(
+        move |ui, (edit, requests): &mut (StatusEdit, Vec<PanelRequest>)| requests.extend(status_bar(ui, &view, edit)),
+        (StatusEdit::default(), Vec::new()),
+    );
+    harness.run();
+    for text in
+        ["The autosave was not restored", "The roll log came back with 2 of 9 rolls", "A picture can't be shown"]
+    {
+        assert!(harness.query_by_label(text).is_some(), "{text}");
+    }
+    let dismiss: Vec<_> = harness.get_all_by_label("Dismiss").collect();
+    assert_eq!(dismiss.len(), 2);
+    dismiss[1].click();
+    harness.run();
+    assert_eq!(harness.state().1, vec![PanelRequest::DismissPinned(1)]);
 }
 
 /// On a touch screen the panels' buttons are a finger's height (issue 30, "Touch"), and a tap on

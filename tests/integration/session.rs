@@ -25,7 +25,7 @@ use battlemap::rules::dice::RollMode;
 use battlemap::rules::economy::Action;
 use battlemap::scenario::Scenario;
 
-use super::headless::{entity_of, log_entries, notice, said};
+use super::headless::{entity_of, log_entries, notice, pinned, said};
 use super::{root, scratch};
 
 /// The headless app on `file`, autosaving to `session` (if any), its dice seeded with `seed`.
@@ -42,19 +42,19 @@ pub(super) fn app_on(file: &Path, session: SessionPlace, seed: u64) -> App {
     app
 }
 
-fn send<M: Message>(app: &mut App, message: M) {
+pub(super) fn send<M: Message>(app: &mut App, message: M) {
     app.world_mut().write_message(message);
     app.update();
 }
 
 /// A copy of the tavern in its own directory, so its session file lands there.
-fn tavern_copy(name: &str) -> PathBuf {
+pub(super) fn tavern_copy(name: &str) -> PathBuf {
     let file = scratch(name).join("tavern.ron");
     std::fs::copy(root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
     file
 }
 
-fn place(app: &mut App, id: &str) -> Cell {
+pub(super) fn place(app: &mut App, id: &str) -> Cell {
     let entity = entity_of(app, id);
     app.world().get::<Position>(entity).expect("position").0
 }
@@ -69,7 +69,7 @@ fn log(app: &App) -> Vec<battlemap::rules::log::LogEntry> {
 }
 
 /// A few turns of a tavern fight: initiative, moves, an attack, a condition, damage, Dodge.
-fn play_some(app: &mut App) {
+pub(super) fn play_some(app: &mut App) {
     send(app, TurnRequest::NextTurn);
     let brom = entity_of(app, "brom");
     let thug = entity_of(app, "thug-1");
@@ -85,7 +85,7 @@ fn play_some(app: &mut App) {
 }
 
 /// Everything the snapshot compares, and the log and the dice's position.
-fn state(app: &mut App) -> (Snapshot, Vec<battlemap::rules::log::LogEntry>, u128) {
+pub(super) fn state(app: &mut App) -> (Snapshot, Vec<battlemap::rules::log::LogEntry>, u128) {
     let snapshot = capture(app.world_mut());
     let position = app.world().resource::<Dice>().0.position();
     (snapshot, log(app), position)
@@ -199,7 +199,7 @@ fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
         let error = SessionFile::load(&session_file).expect_err("refused");
         assert!(expected(&error), "{text}: {error}");
         let mut app = app_on(&file, SessionPlace::Beside, 1);
-        assert!(matches!(said(&app), Some(Said::AutosaveNotRestored { .. })), "{text}: {}", notice(&app));
+        assert!(matches!(pinned(&app).first(), Some(Said::AutosaveNotRestored { .. })), "{text}: {:?}", pinned(&app));
         assert_eq!(place(&mut app, "lia"), Cell::new(7, 4));
     }
     // A game of the scene before it was changed by hand is not put over the changed scene: it is
@@ -211,10 +211,10 @@ fn a_damaged_session_file_is_reported_and_the_scene_starts_afresh() {
     std::fs::write(&file, text.replace("name: \"Old Mags\"", "name: \"Young Mags\"")).expect("write");
     let mut app = app_on(&file, SessionPlace::Beside, 1);
     let other_scene = matches!(
-        said(&app),
-        Some(Said::AutosaveNotRestored { ref error, kept: Some(_) }) if error.contains("before it was changed")
+        pinned(&app).first(),
+        Some(Said::AutosaveNotRestored { error, kept }) if error.contains("before it was changed") && !kept.is_empty()
     );
-    assert!(other_scene, "{}", notice(&app));
+    assert!(other_scene, "{:?}", pinned(&app));
     assert_eq!(place(&mut app, "lia"), Cell::new(7, 4));
     assert!(file.with_extension("session.json.old").exists());
     drop(app);
@@ -282,12 +282,12 @@ fn the_autosave_restores_a_chase_in_progress() {
 }
 
 /// The lines of the roll log's journal beside `session_file`.
-fn journal_lines(session_file: &Path) -> Vec<String> {
+pub(super) fn journal_lines(session_file: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(journal_path(session_file)).expect("the journal");
     text.lines().map(str::to_owned).collect()
 }
 
-fn roll(app: &mut App, notation: &str) {
+pub(super) fn roll(app: &mut App, notation: &str) {
     let request = DiceRequest::Roll {
         roller: None,
         notation: notation.into(),
@@ -301,8 +301,8 @@ fn roll(app: &mut App, notation: &str) {
 /// The roll log is a journal beside the session file, a line a roll, appended to (not written
 /// anew) as the rolls come; the session file names how many are the game's. A kill after a roll
 /// reached the journal and before the session file did (a whole line and half of another past the
-/// session file's count) restores the game as the session file has it, and the next autosave cuts
-/// the journal back to it.
+/// session file's count) restores the game as the session file has it, and the next autosave writes
+/// the journal back to it; the journal with the roll past it is kept aside, byte for byte.
 #[cfg(unix)]
 #[test]
 fn the_rolls_go_to_a_journal_and_a_kill_between_the_two_files_restores_the_session_file() {
@@ -339,8 +339,14 @@ fn the_rolls_go_to_a_journal_and_a_kill_between_the_two_files_restores_the_sessi
     let mut journal = std::fs::OpenOptions::new().append(true).open(journal_path(&session_file)).expect("opens");
     std::io::Write::write_all(&mut journal, format!("{last}\n{}", &last[..last.len() / 2]).as_bytes()).expect("writes");
     drop(journal);
+    let killed = std::fs::read(journal_path(&session_file)).expect("the journal");
     let mut second = app_on(&file, SessionPlace::Beside, 99);
-    assert_eq!(said(&second), Some(Said::RestoredAutosave), "{}", notice(&second));
+    let Some(Said::Several(said)) = said(&second) else { panic!("{}", notice(&second)) };
+    let [Said::RestoredAutosave, Said::RollsPastTheAutosave { rolls: 1, aside }] = &said[..] else {
+        panic!("{said:?}")
+    };
+    assert_eq!(std::fs::read(aside).expect("kept aside"), killed, "the roll past the autosave is kept");
+    assert!(pinned(&second).is_empty(), "{:?}", pinned(&second));
     let after = state(&mut second);
     assert_eq!(after, before, "the game, the log and the dice as the session file has them");
     let lines = journal_lines(&session_file);
@@ -368,17 +374,16 @@ fn a_damaged_journal_gives_the_rolls_it_can_and_the_game_comes_back() {
     std::fs::write(journal_path(&session_file), lines.join("\n") + "\n").expect("writes");
 
     let mut second = app_on(&file, SessionPlace::Beside, 99);
-    let cut = match said(&second) {
-        Some(Said::Several(all)) if all.first() == Some(&Said::RestoredAutosave) => all.get(1).cloned(),
-        _ => None,
-    };
+    assert_eq!(said(&second), Some(Said::RestoredAutosave), "{}", notice(&second));
+    let cut = pinned(&second).first().cloned();
     let Some(Said::RollLogCut { kept: 2, rolls, why: LogLoss::BadLine { line: 3, .. }, aside: Some(aside), .. }) = cut
     else {
-        panic!("{}", notice(&second));
+        panic!("{:?}", pinned(&second));
     };
     assert_eq!(rolls, before.1.len());
     assert!(aside.exists(), "the damaged journal is kept as {}", aside.display());
-    assert!(notice(&second).contains("2 of the game's"), "{}", notice(&second));
+    let words = battlemap::ui::words::said(&pinned(&second)[0]);
+    assert!(words.contains("2 of the game's"), "{words}");
     let after = state(&mut second);
     assert_eq!(after.0, before.0, "the game comes back whole");
     assert_eq!((&after.1[..], after.2), (&before.1[..2], before.2), "two rolls, and the dice where they were");

@@ -1020,6 +1020,46 @@ fn a_game_killed_mid_fight_comes_back_as_after_its_last_action() {
     wait_for_autosave(&session, &state_file);
 }
 
+/// What a start can't restore stays on screen (issue 38, item 5): a session file that doesn't
+/// load is said on a notice above the bar, and a later notice of the same start (a portrait that
+/// can't be shown) doesn't put it out; Dismiss takes it off.
+#[test]
+fn a_game_not_restored_stays_on_screen_until_dismissed() {
+    let display = start_display(480);
+    let dir = scratch("window-not-restored");
+    let scene = dir.join("tavern.ron");
+    // Without its portraits: the start says so after the autosave's notice.
+    std::fs::copy(root().join("scenes/tavern_brawl.ron"), &scene).expect("copy");
+    let session = dir.join("tavern.session.json");
+    std::fs::write(&session, "{ not json").expect("a damaged session file");
+    let state_file = out_dir().join("not-restored-state.json");
+    let _ = std::fs::remove_file(&state_file);
+    let args = [
+        scene.to_str().expect("utf-8"),
+        "--session",
+        session.to_str().expect("utf-8"),
+        "--state-file",
+        state_file.to_str().expect("utf-8"),
+        "--window",
+        "1280x800",
+    ];
+    let mut command = app(&display, &args);
+    command.current_dir(&dir);
+    let _running = Running(command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("the app starts"));
+    wait_for_settled_map(&state_file);
+    let state = wait_for_state(&state_file, 30, "the portraits' notice", |s| {
+        s["notice"].as_str().is_some_and(|n| n.contains("the token keeps its disc"))
+    });
+    let pinned: Vec<&str> = state["pinned"].as_array().expect("pinned").iter().filter_map(Value::as_str).collect();
+    assert_eq!(pinned.len(), 1, "{pinned:?}");
+    assert!(pinned[0].starts_with("The autosave was not restored"), "{}", pinned[0]);
+    assert!(pinned[0].contains("tavern.session.json.old"), "says where it is kept: {}", pinned[0]);
+    assert_eq!(std::fs::read(dir.join("tavern.session.json.old")).expect("kept"), b"{ not json");
+    screenshot_with_f12(&display, &state_file, &dir, "not-restored.png");
+    click_button(&display, &state_file, "pinned.dismiss");
+    wait_for_state(&state_file, 30, "the notice to go", |s| s["pinned"].as_array().is_some_and(Vec::is_empty));
+}
+
 /// The fog of war in the players' view (issue 30): a floor cell no creature of the party sees is
 /// dark, one they see is lit, the cells chosen by `query fog`; and `--no-fog` shows the unseen one
 /// lit. In the dungeon corridor, whose walls hide half of it, and in the tavern at night (the

@@ -128,7 +128,9 @@ impl CrewStep {
             Now(CrewStep),
             Then(#[allow(dead_code)] String),
         }
-        let stored = <Vec<Stored> as serde::Deserialize>::deserialize(deserializer)?;
+        /// The most steps a round's record keeps (a crew of any size takes a few).
+        const MAX_STEPS: usize = 1000;
+        let stored = crate::rules::bounded::at_most::<_, Stored, MAX_STEPS>(deserializer)?;
         Ok(stored.into_iter().filter_map(|s| if let Stored::Now(step) = s { Some(step) } else { None }).collect())
     }
 }

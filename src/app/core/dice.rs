@@ -60,6 +60,16 @@ pub enum LogLoss {
     OtherGame,
 }
 
+/// How a journal that gave all its rolls differs from what the autosave wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mended {
+    /// Its lines end with CR LF (an editor on Windows saved it): the rolls are the game's.
+    LineEnds,
+    /// Every line is a roll and there are as many as the game made, but they are not what was
+    /// written (a line edited by hand, or another game's of the same length): kept as they read.
+    Unverified,
+}
+
 /// The DM's tables (DMG chapter 8's and the others the app carries).
 #[derive(Resource)]
 pub struct Tables(pub Vec<Table>);

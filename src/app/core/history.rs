@@ -8,6 +8,7 @@ use bevy::prelude::*;
 
 use super::components::CrewStep;
 use super::notice::Said;
+use crate::rules::bounded::at_most;
 use crate::rules::chase::Chases;
 use crate::rules::economy::Economy;
 use crate::rules::fight::opportunity::{Moving, Provocation};
@@ -20,6 +21,13 @@ use crate::scenario::Scenario;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<History>();
 }
+
+/// The most tokens a game read back from a session file may name in one list (more than a
+/// scenario of the largest size can hold).
+pub const MAX_TOKENS: usize = crate::rules::initiative::MAX_ENTRIES;
+
+/// The most cells a saved fog may mark: a map of the largest size has as many.
+const MAX_CELLS: usize = crate::scenario::MAX_MAP_SIDE * crate::scenario::MAX_MAP_SIDE;
 
 /// The most steps kept to undo: a whole round of a big fight.
 pub const MAX_UNDO: usize = 200;
@@ -57,7 +65,9 @@ impl Snapshot {
 #[serde(default, deny_unknown_fields)]
 pub struct SavedFog {
     pub explored: String,
+    #[serde(deserialize_with = "at_most::<_, _, MAX_CELLS>")]
     pub revealed: Vec<crate::rules::Cell>,
+    #[serde(deserialize_with = "at_most::<_, _, MAX_CELLS>")]
     pub hidden: Vec<crate::rules::Cell>,
 }
 
@@ -135,6 +145,7 @@ pub struct SavedReactions {
     /// A move stopped where it provokes opportunity attacks.
     pub interrupted: Option<SavedInterruption>,
     /// Readied actions a finished move set off, to offer in turn.
+    #[serde(deserialize_with = "at_most::<_, _, MAX_TOKENS>")]
     pub readied: Vec<SavedReadied>,
 }
 
@@ -164,8 +175,10 @@ pub struct SavedInterruption {
     pub rest: Path,
     pub moving: Moving,
     /// The opportunity attacks still to offer here, first first.
+    #[serde(deserialize_with = "at_most::<_, _, MAX_TOKENS>")]
     pub offers: Vec<Provocation>,
     /// The reactors offered one here.
+    #[serde(deserialize_with = "at_most::<_, _, MAX_TOKENS>")]
     pub offered: Vec<String>,
 }
 
@@ -209,6 +222,7 @@ pub struct TokenState {
 pub struct TurnState {
     pub round: u32,
     pub active: Option<String>,
+    #[serde(deserialize_with = "at_most::<_, _, MAX_TOKENS>")]
     pub movers: Vec<String>,
 }
 

@@ -37,6 +37,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<DiceRequest>()
         .add_message::<ChaseMessage>()
         .add_message::<HistoryRequest>()
+        .add_message::<DismissPinned>()
         .add_message::<EditMessage>()
         .add_message::<SaveScenario>()
         .add_message::<ReactionAnswer>()
@@ -304,6 +305,10 @@ pub enum HistoryRequest {
     Undo,
     Redo,
 }
+
+/// Take a pinned notice off the screen (its index in `notice::Pinned`): the user has read it.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DismissPinned(pub usize);
 
 /// An edit asked for in the panel, or made with the mouse.
 #[derive(Message, Clone, Debug, PartialEq)]

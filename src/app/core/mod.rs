@@ -23,7 +23,7 @@ use bevy::prelude::*;
 
 /// The shared vocabulary's resources, messages and systems (no window needed).
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<notice::Notice>();
+    app.init_resource::<notice::Notice>().init_resource::<notice::Pinned>();
     app.add_plugins((
         schedule::plugin,
         mode::plugin,

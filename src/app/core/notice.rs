@@ -40,6 +40,21 @@ impl Notice {
     }
 }
 
+/// What the user must not miss, kept on screen until dismissed whatever is said after it: a game
+/// that was not restored, rolls that did not come back, an autosave that failed or went
+/// elsewhere. All of a start's are kept, in the order they came.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Pinned(pub Vec<Said>);
+
+impl Pinned {
+    /// Keeps `said` on screen (once: the same words again add nothing).
+    pub fn pin(&mut self, said: Said) {
+        if !self.0.contains(&said) {
+            self.0.push(said);
+        }
+    }
+}
+
 /// Why a dragged token can't go where the cursor is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DragRefusal {
@@ -172,9 +187,48 @@ pub enum Said {
         why: super::dice::LogLoss,
         aside: Option<PathBuf>,
     },
+    /// The roll log came back whole, but its journal `file` was not as written (`how`): it was
+    /// moved `aside` and is written anew.
+    RollLogMended {
+        file: PathBuf,
+        rolls: usize,
+        how: super::dice::Mended,
+        aside: Option<PathBuf>,
+    },
+    /// The journal held `rolls` rolls past the session file's (made after the last autosave, as
+    /// a kill leaves it): they are not restored; the journal holding them was moved `aside`.
+    RollsPastTheAutosave {
+        rolls: usize,
+        aside: PathBuf,
+    },
+    /// The session file was not restored (`error`); the files `kept` aside hold it.
     AutosaveNotRestored {
         error: String,
-        kept: Option<PathBuf>,
+        kept: Vec<PathBuf>,
+    },
+    /// The session file's place is a symbolic `link` to `target`, which isn't there (or links
+    /// in a loop): the link (and the journal beside it) were `kept` aside.
+    SessionLinkBroken {
+        link: PathBuf,
+        target: PathBuf,
+        kept: Vec<PathBuf>,
+    },
+    /// A game autosaved before at the session file's place of a file saved as: `kept` aside.
+    EarlierAutosaveKept {
+        kept: Vec<PathBuf>,
+    },
+    /// A roll log's journal with no session file beside it, moved `aside` before the new game's
+    /// is written.
+    JournalWithoutGame {
+        file: PathBuf,
+        aside: PathBuf,
+    },
+    /// What is at the session file's place `asked` couldn't be kept aside (`error`): the game is
+    /// autosaved `now` there instead (`None`: nowhere).
+    AutosaveElsewhere {
+        asked: PathBuf,
+        now: Option<PathBuf>,
+        error: String,
     },
     AutosaveFailed {
         path: PathBuf,
@@ -514,6 +568,9 @@ impl Said {
             | Said::MapNotReady
             | Said::AutosaveNotRestored { .. }
             | Said::RollLogCut { .. }
+            | Said::RollLogMended { .. }
+            | Said::SessionLinkBroken { .. }
+            | Said::AutosaveElsewhere { .. }
             | Said::AutosaveFailed { .. }
             | Said::FinishTheStepFirst
             | Said::EditRefused(_)

@@ -24,6 +24,9 @@ pub struct LaunchOptions {
     pub started: Option<std::time::Instant>,
     /// Where the game in progress is autosaved and restored from.
     pub session: SessionPlace,
+    /// The user's state directory ([`LaunchOptions::user_state_directory`]): where the built-in scene's game is
+    /// autosaved, and any game whose own session file's place can't be used.
+    pub state_directory: Option<PathBuf>,
     /// No fog of war: the players' view shows the whole map (`--no-fog`).
     pub no_fog: bool,
 }
@@ -58,6 +61,15 @@ pub enum Part {
 }
 
 impl LaunchOptions {
+    /// The user's state directory: `$XDG_STATE_HOME/battlemap`, else `~/.local/state/battlemap`.
+    pub fn user_state_directory() -> Option<PathBuf> {
+        let base = std::env::var_os("XDG_STATE_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state")))?;
+        Some(base.join("battlemap"))
+    }
+
     /// Whether a timing run leaves `part` out.
     pub fn hides(&self, part: Part) -> bool {
         self.frame_times.as_ref().is_some_and(|b| b.hide.contains(&part))
@@ -77,24 +89,16 @@ pub enum SessionPlace {
 }
 
 impl SessionPlace {
-    /// The session file for a scenario from `source` (`None`: the built-in one).
-    pub fn file_for(&self, source: Option<&Path>) -> Option<PathBuf> {
+    /// The session file for a scenario from `source` (`None`: the built-in one, whose game is
+    /// kept in the user's state directory `state`).
+    pub fn file_for(&self, source: Option<&Path>, state: Option<&Path>) -> Option<PathBuf> {
         match self {
             SessionPlace::Off => None,
             SessionPlace::At(path) => Some(path.clone()),
             SessionPlace::Beside => match source {
                 Some(path) => Some(path.with_extension("session.json")),
-                None => state_directory().map(|dir| dir.join("built-in.session.json")),
+                None => state.map(|dir| dir.join("built-in.session.json")),
             },
         }
     }
-}
-
-/// `$XDG_STATE_HOME/battlemap`, else `~/.local/state/battlemap`.
-fn state_directory() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state")))?;
-    Some(base.join("battlemap"))
 }

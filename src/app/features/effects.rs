@@ -172,7 +172,8 @@ fn after_damage(mut creatures: Creatures, mut commands: Commands, mut rolls: Rol
         let now = hit_points_now(&c.hit_points);
         match c.seen.as_mut() {
             None => {
-                commands.entity(c.entity).insert(SeenHitPoints(now));
+                // `try_insert`: an undo in the same frame may have rebuilt the tokens.
+                commands.entity(c.entity).try_insert(SeenHitPoints(now));
             }
             Some(seen) if seen.0 != now => {
                 let drop = seen.0 - now;

@@ -19,7 +19,7 @@ use crate::app::core::components::{
 use crate::app::core::dice::{Dice, RollRecord};
 use crate::app::core::layout::{BoardLayout, MapLayout};
 use crate::app::core::mode::AppMode;
-use crate::app::core::notice::{Notice, Said};
+use crate::app::core::notice::{Notice, Pinned, Said};
 use crate::app::core::options::LaunchOptions;
 use crate::app::core::pointer::{MapCamera, MapKeys, MapViewRect};
 use crate::app::core::schedule::AppSystems;
@@ -144,7 +144,7 @@ fn write_state_file(
     selection: Res<Selection>,
     screen: Screen,
     tokens: Query<CapturedToken>,
-    notice: Res<Notice>,
+    notices: (Res<Notice>, Res<Pinned>),
     tools: ToolsSeen,
     chase: (Res<ChaseScreens>, Res<ChaseRun>),
     fight: FightSeen,
@@ -152,6 +152,7 @@ fn write_state_file(
     mut last_written: Local<String>,
 ) {
     let (Some(path), Some(board)) = (&options.state_file, board) else { return };
+    let (notice, pinned) = notices;
     let layout = board.0;
     let grid = layout.grid;
     let occupied: HashSet<Cell> = tokens.iter().flat_map(|t| t.size.cells(grid, t.position.0)).collect();
@@ -167,6 +168,7 @@ fn write_state_file(
         "ready": view.is_some() && (tools.fitted.0 == view || !tools.fit.0),
         "cell_centers": cell_centers,
         "notice": notice.0.as_ref().map(crate::ui::words::said),
+        "pinned": pinned.0.iter().map(crate::ui::words::said).collect::<Vec<_>>(),
         "chase": chase_json(&chase.0, &chase.1),
         "cover_preview": tools.cover_preview.0.as_ref().map(|p| json!({ "target": p.target_name, "degree": p.ruling.degree, "label": crate::ui::words::cover_label(p.ruling.degree, p.sight, &p.target_name) })),
         "template": tools.template.active.then(|| json!({ "cells": tools.template.view.cells, "inside": tools.template.view.inside, "placed": tools.template.origin.is_some() })),

@@ -173,6 +173,23 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// The highest order number a saved effect may have (far past any game's; counting on from it
+/// never overflows).
+const MAX_ORDER: u64 = 1 << 40;
+
+/// Why effects read back from a session can't be played on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SavedEffectError {
+    #[error("{0} effects: a creature carries at most {MAX_EFFECTS}")]
+    TooMany(usize),
+    #[error("the effect {name:?}: {why}")]
+    Effect { name: String, why: EffectError },
+    #[error("the effect {name:?} shares its number with another, or is numbered past any game's")]
+    Numbering { name: String },
+    #[error("the effect {name:?} has more rounds left or more saves made than it can")]
+    Progress { name: String },
+}
+
 /// The most roll modifiers one effect may give.
 pub const MAX_MODIFIERS: usize = 12;
 
@@ -404,6 +421,8 @@ pub enum Due {
 /// The effects on one creature, and the conditions they gave it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Effects {
+    /// Read with its bound: a session file listing more is refused as it is read.
+    #[serde(deserialize_with = "super::bounded::at_most::<_, _, MAX_EFFECTS>")]
     pub list: Vec<Lasting>,
     /// The conditions the effects set on the creature, to take off when they end.
     #[serde(default)]
@@ -416,6 +435,35 @@ pub struct Effects {
 impl Effects {
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
+    }
+
+    /// Effects read back from a saved session, checked as a scenario's are and where each
+    /// stands: at most [`MAX_EFFECTS`], each valid ([`Effect::validate`]), no two with one id,
+    /// rounds left within [`MAX_ROUNDS`], successes within the save's. The numbers the next
+    /// effect will take are set past the ones there (a file written before they were kept has
+    /// none). A creature source is the caller's to check (it needs the board).
+    pub fn checked(mut self) -> Result<Self, SavedEffectError> {
+        if self.list.len() > MAX_EFFECTS {
+            return Err(SavedEffectError::TooMany(self.list.len()));
+        }
+        let mut ids = std::collections::BTreeSet::new();
+        for lasting in &self.list {
+            let name = || lasting.effect.name.clone();
+            lasting.effect.validate().map_err(|why| SavedEffectError::Effect { name: name(), why })?;
+            if !ids.insert(lasting.id) || lasting.given > MAX_ORDER {
+                return Err(SavedEffectError::Numbering { name: name() });
+            }
+            let needed = lasting.effect.save.map_or(0, |s| s.successes);
+            if lasting.rounds_left.is_some_and(|r| r > MAX_ROUNDS) || lasting.successes > needed {
+                return Err(SavedEffectError::Progress { name: name() });
+            }
+        }
+        let past = self.list.iter().map(|l| l.given + 1).max().unwrap_or(0);
+        self.next_given = self.next_given.clamp(past, MAX_ORDER + 1);
+        while ids.contains(&self.next_id) {
+            self.next_id = self.next_id.wrapping_add(1);
+        }
+        Ok(self)
     }
 
     /// Gives `effect`: it applies unless a same-named one in force is more potent, then it

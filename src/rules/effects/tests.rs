@@ -171,6 +171,44 @@ fn bad_effects_are_refused() {
     assert_eq!(effects.give(Effect::new("x", Source::Dm, Duration::Rounds(1))), Err(EffectError::TooMany));
 }
 
+/// Effects read back from a session are checked as a scenario's are, and where each stands:
+/// a bad DC, a duplicate id, more successes than the save needs and more than [`MAX_EFFECTS`]
+/// are refused (as the list is read, for the last); numbers to come are set past those there.
+#[test]
+fn saved_effects_are_checked_before_they_are_played_on() {
+    let mut effects = Effects::default();
+    effects.give(frightened(13)).expect("valid");
+    effects.give(Effect::new("burning", Source::Dm, Duration::Rounds(3))).expect("valid");
+    let json = |e: &Effects| serde_json::to_value(e).expect("json");
+    let back = |v: serde_json::Value| serde_json::from_value::<Effects>(v).expect("reads").checked();
+    assert_eq!(back(json(&effects)), Ok(effects.clone()));
+
+    let mut bad = json(&effects);
+    bad["list"][0]["effect"]["save"]["dc"] = 2147483647.into();
+    assert!(matches!(back(bad), Err(SavedEffectError::Effect { why: EffectError::Dc(2147483647), .. })));
+    let mut twin = json(&effects);
+    twin["list"][1]["id"] = twin["list"][0]["id"].clone();
+    assert!(matches!(back(twin), Err(SavedEffectError::Numbering { .. })));
+    let mut saved_too_often = json(&effects);
+    saved_too_often["list"][0]["successes"] = 2.into();
+    assert!(matches!(back(saved_too_often), Err(SavedEffectError::Progress { .. })));
+
+    // The numbers to come: past those there, whatever the file said.
+    let mut behind = json(&effects);
+    behind["next_id"] = 0.into();
+    behind["next_given"] = u64::MAX.into();
+    let mut mended = back(behind).expect("mended");
+    let (id, _) = mended.give(Effect::new("dazed", Source::Dm, Duration::Rounds(1))).expect("room");
+    assert!(id > 1 && mended.list.iter().filter(|l| l.id == id).count() == 1, "a new id: {id}");
+
+    // A hundred effects: refused at the sixty-fifth, before the rest are read.
+    let mut many = json(&effects);
+    let one = many["list"][1].clone();
+    many["list"] = serde_json::Value::Array(vec![one; 100]);
+    let error = serde_json::from_value::<Effects>(many).expect_err("too many");
+    assert!(error.to_string().contains(&format!("at most {MAX_EFFECTS}")), "{error}");
+}
+
 /// Time out of combat: a minute is ten rounds; a rest runs timed effects out.
 #[test]
 fn time_passing_runs_timed_effects_out() {

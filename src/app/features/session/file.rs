@@ -11,23 +11,26 @@ use serde::{Deserialize, Serialize};
 
 use super::journal::{self, Journal, JournalEnd, journal_path};
 use crate::app::core::dice::{Dice, RollRecord};
+use crate::app::core::history::MAX_TOKENS;
 use crate::app::core::history::{History, SavedFog, SavedReactions, Snapshot, TokenState, TurnState};
-use crate::app::core::messages::{SaveScenario, ScenarioChanged};
-use crate::app::core::notice::{Notice, Said};
+use crate::app::core::messages::{DismissPinned, SaveScenario, ScenarioChanged};
+use crate::app::core::notice::{Notice, Pinned, Said};
 use crate::app::core::options::LaunchOptions;
 use crate::app::core::pointer::MapKeys;
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::LoadedScenario;
 use crate::files::write_atomically;
+use crate::rules::bounded::at_most_entries;
 use crate::rules::chase::Chases;
 use crate::rules::dice::SeededDice;
 use crate::rules::initiative::InitiativeOrder;
 use crate::rules::log::{LogEntry, RollLog};
-use crate::scenario::{MAX_FILE_BYTES, Scenario, ScenarioErrors};
+use crate::scenario::{MAX_FILE_BYTES, Scenario, ScenarioErrors, TokenKind, effect_problems};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Autosave>()
         .add_systems(Update, save_key.in_set(AppSystems::Input))
+        .add_systems(Update, dismiss_pinned.in_set(AppSystems::Follow))
         .add_systems(Last, save_scenarios.after(super::record_changes).before(write_autosave))
         .add_systems(
             Update,
@@ -43,16 +46,17 @@ pub(super) fn plugin(app: &mut App) {
 /// the session file, and is still read.
 const FORMAT: u32 = 2;
 
-/// The most rolls a game may have made: far past an evening's, or a campaign's (a roll is about
-/// 200 bytes, so its journal stays under [`journal::MAX_JOURNAL_BYTES`], and a session file of
-/// format 1 under [`MAX_SESSION_BYTES`]).
-const MAX_LOG: usize = 300_000;
+/// The most rolls a game may have made ([`crate::rules::log::MAX_ROLLS`]: its journal stays
+/// under [`journal::MAX_JOURNAL_BYTES`], and a session file of format 1 under
+/// [`MAX_SESSION_BYTES`]).
+const MAX_LOG: usize = crate::rules::log::MAX_ROLLS;
+
+/// The largest number a saved turn may hold for a total rolled (initiative, a Stealth check):
+/// far past any a d20 and a bonus reach.
+const MAX_TOTAL: u32 = 1000;
 
 /// The largest session file read, in bytes (one of format 1 holds its roll log).
 const MAX_SESSION_BYTES: u64 = 128 * 1024 * 1024;
-
-/// The most steps, offers or readied actions a saved reaction prompt may hold.
-const MAX_PROMPT: usize = 10_000;
 
 /// A digest of a scenario's text (64-bit FNV-1a: the same on every build, unlike std's hasher).
 pub fn digest(text: &str) -> u64 {
@@ -70,7 +74,11 @@ fn scenario_text(source: Option<&Path>) -> Option<String> {
 /// The autosave's file and what it last wrote.
 #[derive(Resource, Default)]
 pub struct Autosave {
+    /// Where the game is autosaved: the session file's place, or another when that can't be
+    /// used.
     pub path: Option<PathBuf>,
+    /// The session file's place for the scenario open.
+    asked: Option<PathBuf>,
     /// The roll log's journal beside the session file.
     journal: Option<Journal>,
     /// The roll log's length and the dice's position when last written.
@@ -92,6 +100,7 @@ pub struct SessionFile {
     pub scenario_digest: u64,
     /// The board: the scenario as it stands now.
     pub board: String,
+    #[serde(deserialize_with = "at_most_entries::<_, _, _, MAX_TOKENS>")]
     pub tokens: BTreeMap<String, TokenState>,
     pub turn: TurnState,
     pub initiative: InitiativeOrder,
@@ -115,6 +124,57 @@ pub struct SessionFile {
     /// The fog of war: the cells the party explored and the DM's marks.
     #[serde(default, skip_serializing_if = "SavedFog::is_empty")]
     pub fog: SavedFog,
+}
+
+/// A session file as format 1 wrote it: the roll log in place of its count and digest.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FormatOne {
+    /// 1, read to be known.
+    #[serde(rename = "format")]
+    _one: u32,
+    scenario_file: Option<PathBuf>,
+    scenario_digest: u64,
+    board: String,
+    #[serde(deserialize_with = "at_most_entries::<_, _, _, MAX_TOKENS>")]
+    tokens: BTreeMap<String, TokenState>,
+    turn: TurnState,
+    initiative: InitiativeOrder,
+    seed: u64,
+    dice_position: u128,
+    log: RollLog,
+    #[serde(default)]
+    chase: Option<Chases>,
+    #[serde(default)]
+    awaiting_handover: bool,
+    #[serde(default)]
+    reactions: SavedReactions,
+    #[serde(default)]
+    fog: SavedFog,
+}
+
+impl FormatOne {
+    /// The session file it is now, and its log.
+    fn now(self) -> (SessionFile, RollLog) {
+        let file = SessionFile {
+            format: FORMAT,
+            scenario_file: self.scenario_file,
+            scenario_digest: self.scenario_digest,
+            board: self.board,
+            tokens: self.tokens,
+            turn: self.turn,
+            initiative: self.initiative,
+            seed: self.seed,
+            dice_position: self.dice_position,
+            rolls: self.log.entries.len(),
+            log_digest: journal::EMPTY_DIGEST,
+            chase: self.chase,
+            awaiting_handover: self.awaiting_handover,
+            reactions: self.reactions,
+            fog: self.fog,
+        };
+        (file, self.log)
+    }
 }
 
 /// A session file read back and checked.
@@ -156,10 +216,11 @@ impl SessionFile {
         }
     }
 
-    /// Reads and checks a session file: the board is validated as a scenario, and every id it
-    /// names is one of the board's. The roll log comes with a session file of format 1
+    /// Reads and checks a session file before any of it is used: every list is bounded as it is
+    /// read, the board is validated as a scenario, and everything else by the same rules
+    /// ([`Self::check`]). The roll log comes with a session file of format 1
     /// ([`Saved::inline_log`]); a later one only names its rolls, which [`journal::read`] reads
-    /// from the journal.
+    /// from the journal. A UTF-8 byte-order mark at its start is skipped, as a scenario's is.
     pub fn load(path: &Path) -> Result<Saved, SessionError> {
         use std::io::Read;
         let file = path.to_path_buf();
@@ -169,42 +230,30 @@ impl SessionFile {
             let error = "it is not a regular file (a directory, a pipe or a device)".to_owned();
             return Err(SessionError::Unreadable { file, error });
         }
-        let mut text = String::new();
+        let mut bytes = Vec::new();
         std::fs::File::open(path)
             .map_err(unreadable)?
             .take(MAX_SESSION_BYTES + 1)
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .map_err(unreadable)?;
-        if text.len() as u64 > MAX_SESSION_BYTES {
+        if bytes.len() as u64 > MAX_SESSION_BYTES {
             return Err(SessionError::TooLarge { file });
         }
-        let not_json = |e: serde_json::Error| SessionError::NotJson {
-            file: file.clone(),
-            line: e.line(),
-            column: e.column(),
-            error: e.to_string(),
-        };
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let error = format!("byte {} is not UTF-8 text", e.utf8_error().valid_up_to() + 1);
+            SessionError::Unreadable { file: file.clone(), error }
+        })?;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let not_json = |e: serde_json::Error| SessionError::not_json(&file, &e);
         /// The version alone, whatever else the file holds.
         #[derive(Deserialize)]
         struct Version {
             format: u32,
         }
-        let (saved, inline_log) = match serde_json::from_str::<Version>(&text).map_err(not_json)?.format {
-            FORMAT => (serde_json::from_str::<SessionFile>(&text).map_err(not_json)?, None),
+        let (mut saved, inline_log) = match serde_json::from_str::<Version>(text).map_err(not_json)?.format {
+            FORMAT => (serde_json::from_str::<SessionFile>(text).map_err(not_json)?, None),
             1 => {
-                // Format 1: the same, with the log in place of its count and digest (which a
-                // journal needs, and an inline log doesn't).
-                let mut value: serde_json::Value = serde_json::from_str(&text).map_err(not_json)?;
-                let log = value.as_object_mut().and_then(|o| o.remove("log")).unwrap_or_default();
-                let log: Option<RollLog> = serde_json::from_value(log).map_err(not_json)?;
-                let rolls = log.as_ref().map_or(0, |l| l.entries.len());
-                if let Some(fields) = value.as_object_mut() {
-                    fields.insert("format".into(), FORMAT.into());
-                    fields.insert("rolls".into(), rolls.into());
-                    fields.insert("log_digest".into(), journal::EMPTY_DIGEST.into());
-                }
-                let saved = serde_json::from_value::<SessionFile>(value).map_err(not_json)?;
-                let log = log.ok_or_else(|| not_json(serde::de::Error::missing_field("log")))?;
+                let (saved, log) = serde_json::from_str::<FormatOne>(text).map_err(not_json)?.now();
                 (saved, Some(log))
             }
             format => return Err(SessionError::OtherVersion { file, format }),
@@ -234,9 +283,13 @@ impl SessionFile {
         Ok(Saved { file: saved, snapshot, inline_log })
     }
 
-    /// Every id is a token of the board, and the rounds, the log, the dice's position and each
-    /// token's turn (movement, its moves, actions, a weapon's round) within bounds play keeps to.
-    fn check(&self, board: &Scenario) -> Result<(), Unplayable> {
+    /// Everything but the board (which is a scenario, and checked as one) by the rules play
+    /// keeps to: every id is a token of the board, one initiative entry per token; the rounds,
+    /// the log, the dice's position, each token's turn (movement, its moves, actions, a Stealth
+    /// total, a weapon's crewing and round) and the prompts within bounds; each creature's
+    /// effects checked as a scenario's are (`scenario::effect_problems`) and where they stand
+    /// (`Effects::checked`, which also sets the numbers the next effect takes).
+    fn check(&mut self, board: &Scenario) -> Result<(), Unplayable> {
         let known = |id: &String| board.token(id).is_some();
         let unknown = self
             .tokens
@@ -245,10 +298,19 @@ impl SessionFile {
             .chain(&self.turn.movers)
             .chain(self.initiative.entries.iter().map(|e| &e.id))
             .chain(self.tokens.values().flat_map(|s| s.helped_by.iter().chain(s.helped_against.iter())))
+            .chain(self.tokens.values().flat_map(|s| s.crew_this_round.iter().map(|c| &c.who)))
             .chain(self.reactions.ids())
             .find(|id| !known(id));
         if let Some(id) = unknown {
             return Err(Unplayable::UnknownToken(id.clone()));
+        }
+        let mut placed = std::collections::BTreeSet::new();
+        if let Some(twice) = self.initiative.entries.iter().find(|e| !placed.insert(&e.id)) {
+            return Err(Unplayable::InitiativeTwice(twice.id.clone()));
+        }
+        let far_total = |n: i32| n.unsigned_abs() > MAX_TOTAL;
+        if self.initiative.entries.iter().any(|e| far_total(e.initiative) || far_total(e.tiebreak)) {
+            return Err(Unplayable::InitiativeOutOfBounds);
         }
         self.fog.on(&board.map)?;
         if self.initiative.current.is_some_and(|i| i >= self.initiative.entries.len()) {
@@ -266,28 +328,45 @@ impl SessionFile {
         let far_cell = |c: crate::rules::Cell| c.x.unsigned_abs() > 1000 || c.y.unsigned_abs() > 1000;
         if let Some(stopped) = &self.reactions.interrupted {
             let path = &stopped.rest;
-            let far = stopped.offers.len().max(stopped.offered.len()).max(path.steps.len()) > MAX_PROMPT
-                || path.cost > 100_000
+            let far = path.cost > 100_000
                 || path.cells().into_iter().any(far_cell)
                 || stopped.offers.iter().any(|o| far_cell(o.at) || far_cell(o.leaving_to));
             if far {
                 return Err(Unplayable::PromptOutOfBounds);
             }
         }
-        if self.reactions.readied.len() > MAX_PROMPT {
-            return Err(Unplayable::PromptOutOfBounds);
-        }
-        for (id, state) in &self.tokens {
+        let is_creature = |id: &str| board.token(id).is_some_and(|t| t.kind == TokenKind::Creature);
+        for (id, state) in &mut self.tokens {
+            let Some(token) = board.token(id) else { continue };
             let movement = state.movement.as_ref();
             let far = movement.is_some_and(|m| {
                 m.speed > 10_000
                     || m.dashes > 100
                     || m.spent > 1_000_000
-                    || m.moves.len() > 10_000
                     || m.moves.iter().any(|r| far_cell(r.from) || far_cell(r.to) || r.cost > 100_000)
             });
-            if far || state.economy.taken.len() > 100 || state.siege_round > 1_000_000 {
+            let crewing = match (state.crewing, &token.siege) {
+                (None, _) => true,
+                (Some(crewing), Some(siege)) => {
+                    let stats = siege.kind.stats();
+                    crewing.loaded <= stats.load_actions && crewing.aimed <= stats.aim_actions
+                }
+                (Some(_), None) => false,
+            };
+            if far || !crewing || state.stealth.is_some_and(far_total) || state.siege_round > 1_000_000 {
                 return Err(Unplayable::TurnOutOfBounds(id.clone()));
+            }
+            if let Some(effects) = state.effects.take() {
+                let why = |why: String| Unplayable::Effects { id: id.clone(), why };
+                if token.kind != TokenKind::Creature && !effects.is_empty() {
+                    return Err(why("only a creature carries effects".to_owned()));
+                }
+                let effects = effects.checked().map_err(|e| why(e.to_string()))?;
+                let list: Vec<_> = effects.list.iter().map(|l| l.effect.clone()).collect();
+                if let Some((_, problem)) = effect_problems(&token.name, &list, is_creature).into_iter().next() {
+                    return Err(why(problem));
+                }
+                state.effects = Some(effects);
             }
         }
         Ok(())
@@ -315,11 +394,27 @@ pub enum SessionError {
     OtherScenario { file: PathBuf },
 }
 
+impl SessionError {
+    /// A file that isn't the JSON of a session file, where and why (the position said once).
+    fn not_json(file: &Path, e: &serde_json::Error) -> Self {
+        let said = e.to_string();
+        let position = format!(" at line {} column {}", e.line(), e.column());
+        let error = said.strip_suffix(&position).unwrap_or(&said).to_owned();
+        SessionError::NotJson { file: file.to_path_buf(), line: e.line(), column: e.column(), error }
+    }
+}
+
 /// What in a session file play can't go on from.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Unplayable {
     #[error("{0:?} is not a token of the board")]
     UnknownToken(String),
+    #[error("{0:?} has two places in the initiative")]
+    InitiativeTwice(String),
+    #[error("the initiative holds numbers no roll reaches")]
+    InitiativeOutOfBounds,
+    #[error("{id:?}'s effects: {why}")]
+    Effects { id: String, why: String },
     #[error("the initiative's current turn is past its last entry")]
     CurrentPastTheOrder,
     #[error("the round is past any a fight reaches")]
@@ -338,6 +433,18 @@ pub enum Unplayable {
     Fog(#[from] crate::app::core::history::FogMisfit),
 }
 
+/// Takes the notices the user dismissed off the screen.
+fn dismiss_pinned(mut dismissed: MessageReader<DismissPinned>, mut pinned: ResMut<Pinned>) {
+    let mut gone: Vec<usize> = dismissed.read().map(|d| d.0).collect();
+    gone.sort_unstable();
+    gone.dedup();
+    for index in gone.into_iter().rev() {
+        if index < pinned.0.len() {
+            pinned.0.remove(index);
+        }
+    }
+}
+
 /// `Ctrl+S` saves the scene to its file.
 fn save_key(keys: MapKeys, mut save: MessageWriter<SaveScenario>) {
     if keys.control() && keys.pressed(KeyCode::KeyS) {
@@ -351,8 +458,10 @@ fn save_scenarios(
     mut loaded: ResMut<LoadedScenario>,
     mut autosave: ResMut<Autosave>,
     options: Option<Res<LaunchOptions>>,
-    mut notice: ResMut<Notice>,
+    said: (ResMut<Notice>, ResMut<Pinned>),
 ) {
+    let (mut notice, mut pinned) = said;
+    let options = options.map(|o| o.clone()).unwrap_or_default();
     for request in requests.read() {
         let path = match (&request.path, &loaded.source) {
             (Some(path), _) if path.extension().is_none() => path.with_extension("ron"),
@@ -373,12 +482,17 @@ fn save_scenarios(
                 autosave.digest = digest(&board);
                 history.unsaved = true;
                 if request.path.is_some() && loaded.source.as_ref() != Some(&path) {
-                    let place = options.as_ref().map(|o| o.session.clone()).unwrap_or_default();
-                    autosave.path = place.file_for(Some(&path));
-                    // The game goes on in another session file: its journal is written anew.
-                    autosave.journal = autosave.path.as_deref().map(|p| Journal::new(journal_path(p)));
+                    // The game goes on in that file's session file, its journal written anew: a
+                    // game autosaved there before is kept aside, not written over.
+                    let asked = options.session.file_for(Some(&path), options.state_directory.as_deref());
+                    autosave.go_to(asked.clone());
+                    if let Some(asked) = asked {
+                        let kept = autosave.set_aside(&[&asked, &journal_path(&asked)], &options, &mut pinned);
+                        if !kept.is_empty() {
+                            pinned.pin(Said::EarlierAutosaveKept { kept });
+                        }
+                    }
                     loaded.source = Some(path);
-                    history.unsaved = true;
                 }
             }
             Err(e) => notice.say(Said::CouldNotSave { path, error: e.to_string() }),
@@ -386,25 +500,49 @@ fn save_scenarios(
     }
 }
 
-/// On a new scenario, finds its session file and restores the game saved there with its roll log;
-/// reading the same scenario again (Reload) starts it afresh, and the autosave then overwrites the
-/// old game. A journal that can't give the whole log gives what it can: the game comes back, the
-/// journal is kept aside, and the next autosave writes the rolls kept.
+/// On a new scenario, finds its session file and restores the game saved there with its roll
+/// log; reading the same scenario again (Reload) starts it afresh, and the autosave then
+/// overwrites the old game. Nothing there is ever written over unread: a session file that
+/// doesn't load and its journal, a link to nowhere in its place, a journal with no session file,
+/// a journal that can't give the whole log or holds more, are each kept aside first
+/// ([`keep_aside`]), and the game is autosaved elsewhere if they can't be. What can't be restored
+/// is pinned on the screen ([`Pinned`]).
 fn find_session_file(
     options: Option<Res<LaunchOptions>>,
     loaded: Res<LoadedScenario>,
     mut autosave: ResMut<Autosave>,
     mut history: ResMut<History>,
-    mut notice: ResMut<Notice>,
+    mut pinned: ResMut<Pinned>,
 ) {
-    let place = options.map(|o| o.session.clone()).unwrap_or_default();
-    let path = place.file_for(loaded.source.as_deref());
-    let reloaded = path.is_some() && path == autosave.path;
-    autosave.path = path;
-    autosave.journal = autosave.path.as_deref().map(|p| Journal::new(journal_path(p)));
+    let options = options.map(|o| o.clone()).unwrap_or_default();
+    let asked = options.session.file_for(loaded.source.as_deref(), options.state_directory.as_deref());
     autosave.written_dice = (usize::MAX, 0);
     autosave.digest = scenario_text(loaded.source.as_deref()).map_or(0, |text| digest(&text));
-    let Some(path) = autosave.path.clone().filter(|p| !reloaded && p.exists()) else { return };
+    if asked.is_some() && asked == autosave.asked {
+        // Reloaded: the game starts afresh where it was autosaved.
+        autosave.journal = autosave.path.as_deref().map(|p| Journal::new(journal_path(p)));
+        return;
+    }
+    autosave.go_to(asked.clone());
+    let Some(path) = asked else { return };
+    let journal_file = journal_path(&path);
+    let set = [path.as_path(), journal_file.as_path()];
+    if let Some(target) = broken_link(&path) {
+        let kept = autosave.set_aside(&set, &options, &mut pinned);
+        pinned.pin(Said::SessionLinkBroken { link: path, target, kept });
+        return;
+    }
+    if std::fs::symlink_metadata(&path).is_err() {
+        // No game to restore. A journal without its session file (one the user deleted to start
+        // afresh) still holds rolls: it is kept, not written over (an empty one holds nothing).
+        if std::fs::symlink_metadata(&journal_file).is_ok_and(|m| !m.is_file() || m.len() > 0) {
+            let kept = autosave.set_aside(&set[1..], &options, &mut pinned);
+            if let Some(aside) = kept.into_iter().next() {
+                pinned.pin(Said::JournalWithoutGame { file: journal_file, aside });
+            }
+        }
+        return;
+    }
     let restored = SessionFile::load(&path).and_then(|saved| {
         if saved.file.scenario_digest == autosave.digest {
             Ok(saved)
@@ -412,47 +550,131 @@ fn find_session_file(
             Err(SessionError::OtherScenario { file: path.clone() })
         }
     });
-    let journal_file = journal_path(&path);
-    match restored {
-        Ok(Saved { file, snapshot, inline_log }) => {
-            let (log, cut) = match inline_log {
-                // Format 1: the first autosave writes its journal.
-                Some(log) => (log, None),
-                None => {
-                    let back = journal::read(&journal_file, file.rolls, file.log_digest);
-                    let cut = match back.loss {
-                        None => {
-                            let last = back.entries.last().cloned();
-                            autosave.journal = Some(Journal::resume(journal_file, back.end, last));
-                            None
-                        }
-                        Some(why) => {
-                            warn!("the roll log of {}: {why:?}", path.display());
-                            let aside = keep_aside(&journal_file, "jsonl.old");
-                            let kept = back.entries.len();
-                            Some(Said::RollLogCut { file: journal_file, kept, rolls: file.rolls, why, aside })
-                        }
-                    };
-                    (RollLog { seed: file.seed, entries: back.entries }, cut)
-                }
-            };
-            history.resume(snapshot, file.seed, file.dice_position, log, cut);
-        }
+    let Saved { file, snapshot, inline_log } = match restored {
+        Ok(saved) => saved,
         Err(e) => {
-            // Kept aside, not overwritten by the new game's autosave; its journal with it.
-            let kept = keep_aside(&path, "json.old");
-            keep_aside(&journal_file, "jsonl.old");
             warn!("{e}");
-            notice.say(Said::AutosaveNotRestored { error: e.to_string(), kept });
+            let kept = autosave.set_aside(&set, &options, &mut pinned);
+            pinned.pin(Said::AutosaveNotRestored { error: e.to_string(), kept });
+            return;
         }
-    }
+    };
+    let mut also = None;
+    let entries = match inline_log {
+        // Format 1 kept its log inside: the first autosave writes its journal (a file there now
+        // is not the game's, and is kept aside first).
+        Some(log) => {
+            if std::fs::symlink_metadata(&journal_file).is_ok()
+                && let Some(aside) = autosave.set_aside(&set[1..], &options, &mut pinned).into_iter().next()
+            {
+                pinned.pin(Said::JournalWithoutGame { file: journal_file, aside });
+            }
+            log.entries
+        }
+        None => {
+            let back = journal::read(&journal_file, file.rolls, file.log_digest);
+            if back.loss.is_none() && back.mended.is_none() && back.past == 0 {
+                // Writing goes on after the game's last roll (a torn line after it is cut off).
+                let last = back.entries.last().cloned();
+                autosave.journal = Some(Journal::resume(journal_file, back.end, last));
+            } else {
+                // The journal is written anew: what is there now is kept aside first.
+                let aside = autosave.set_aside(&set[1..], &options, &mut pinned).into_iter().next();
+                let rolls = file.rolls;
+                match (back.loss, back.mended) {
+                    (Some(why), _) => {
+                        warn!("the roll log of {}: {why:?}", path.display());
+                        let kept = back.entries.len();
+                        pinned.pin(Said::RollLogCut { file: journal_file, kept, rolls, why, aside });
+                    }
+                    (None, Some(how)) => pinned.pin(Said::RollLogMended { file: journal_file, rolls, how, aside }),
+                    (None, None) => also = aside.map(|aside| Said::RollsPastTheAutosave { rolls: back.past, aside }),
+                }
+            }
+            back.entries
+        }
+    };
+    let log = RollLog { seed: file.seed, entries };
+    history.resume(snapshot, file.seed, file.dice_position, log, also);
 }
 
-/// Renames `path`, if there is anything there, with the extension `old`; says where it went.
-fn keep_aside(path: &Path, old: &str) -> Option<PathBuf> {
-    let aside = path.with_extension(old);
-    std::fs::symlink_metadata(path).ok()?;
-    std::fs::rename(path, &aside).ok().map(|()| aside)
+/// The most sets of files kept aside beside one session file's place.
+const MAX_KEPT: u32 = 1000;
+
+/// Moves each of `files` that is there (a session file and its journal: a set) aside under the
+/// same free name: `NAME.old`, else `NAME.old2`, `NAME.old3`, ..., the first number that no file
+/// of the set has (whatever is there: a file, a directory, a link), so that nothing kept before
+/// is ever replaced. Returns where they went, and why one couldn't go.
+pub fn keep_aside(files: &[&Path]) -> (Vec<PathBuf>, Option<std::io::Error>) {
+    let aside = |file: &Path, n: u32| {
+        let mut name = file.as_os_str().to_owned();
+        name.push(if n == 1 { ".old".to_owned() } else { format!(".old{n}") });
+        PathBuf::from(name)
+    };
+    let there = |file: &Path| std::fs::symlink_metadata(file).is_ok();
+    let Some(n) = (1..=MAX_KEPT).find(|&n| !files.iter().any(|f| there(&aside(f, n)))) else {
+        let error = std::io::Error::other(format!("{MAX_KEPT} earlier ones are kept aside there already"));
+        return (Vec::new(), Some(error));
+    };
+    let mut kept = Vec::new();
+    for file in files.iter().filter(|f| there(f)) {
+        let to = aside(file, n);
+        match std::fs::rename(file, &to) {
+            Ok(()) => kept.push(to),
+            Err(error) => return (kept, Some(error)),
+        }
+    }
+    (kept, None)
+}
+
+/// Where the symbolic link at `path` points, if it leads to nothing (a missing file, or a loop
+/// of links).
+fn broken_link(path: &Path) -> Option<PathBuf> {
+    let link = std::fs::symlink_metadata(path).ok()?;
+    if !link.file_type().is_symlink() || std::fs::metadata(path).is_ok() {
+        return None;
+    }
+    Some(std::fs::read_link(path).unwrap_or_default())
+}
+
+/// A free session file in the user's state directory `state` for a game whose own place
+/// `asked` can't be used: named after it, with a digest of its whole path (short, whatever the
+/// length of the name asked for), and numbered past any there (with its journal).
+fn elsewhere(state: Option<&Path>, asked: &Path) -> Option<PathBuf> {
+    let state = state?;
+    let name = asked.file_name()?.to_string_lossy().into_owned();
+    let stem: String = name.strip_suffix(".session.json").unwrap_or(&name).chars().take(60).collect();
+    let tag = digest(&asked.to_string_lossy());
+    let free = |p: &Path| std::fs::symlink_metadata(p).is_err();
+    (1..=MAX_KEPT)
+        .map(|n| if n == 1 { format!("{stem}-{tag:016x}") } else { format!("{stem}-{tag:016x}-{n}") })
+        .map(|name| state.join(format!("{name}.session.json")))
+        .find(|file| free(file) && free(&journal_path(file)))
+}
+
+impl Autosave {
+    /// The game is autosaved to `asked` (`None`: not at all), its journal written anew.
+    fn go_to(&mut self, asked: Option<PathBuf>) {
+        self.journal = asked.as_deref().map(|p| Journal::new(journal_path(p)));
+        self.path.clone_from(&asked);
+        self.asked = asked;
+    }
+
+    /// Keeps `files` aside ([`keep_aside`]) before the autosave writes where they are; if they
+    /// can't be, the game is autosaved elsewhere ([`elsewhere`]) and that is pinned on screen.
+    /// Returns where they went.
+    fn set_aside(&mut self, files: &[&Path], options: &LaunchOptions, pinned: &mut Pinned) -> Vec<PathBuf> {
+        let (kept, failed) = keep_aside(files);
+        if let Some(error) = failed {
+            let asked = files.first().map_or_else(PathBuf::new, |f| f.to_path_buf());
+            warn!("{} could not be kept aside: {error}", asked.display());
+            let now = elsewhere(options.state_directory.as_deref(), &asked);
+            self.journal = now.as_deref().map(|p| Journal::new(journal_path(p)));
+            self.path.clone_from(&now);
+            pinned.pin(Said::AutosaveElsewhere { asked, now, error: error.to_string() });
+        }
+        kept
+    }
 }
 
 /// Writes the game to the session file `path` and its rolls to `journal`: first the rolls the
@@ -486,7 +708,7 @@ fn write_autosave(
     mut history: ResMut<History>,
     rolls: (Res<Dice>, Res<RollRecord>),
     loaded: Res<LoadedScenario>,
-    mut notice: ResMut<Notice>,
+    mut pinned: ResMut<Pinned>,
 ) {
     let (dice, log) = rolls;
     let Some(path) = autosave.path.clone() else { return };
@@ -509,7 +731,7 @@ fn write_autosave(
         Ok(()) => autosave.error = None,
         Err(e) if autosave.error.as_ref() != Some(&e) => {
             warn!("autosave to {}: {e}", path.display());
-            notice.say(Said::AutosaveFailed { path: path.clone(), error: e.clone() });
+            pinned.pin(Said::AutosaveFailed { path: path.clone(), error: e.clone() });
             autosave.error = Some(e);
         }
         Err(_) => {}

@@ -12,7 +12,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::app::core::dice::LogLoss;
+use crate::app::core::dice::{LogLoss, Mended};
 use crate::files::write_atomically;
 use crate::rules::log::LogEntry;
 
@@ -164,26 +164,32 @@ impl Journal {
 }
 
 /// A roll log read back from a journal.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct ReadBack {
     pub entries: Vec<LogEntry>,
     /// How far the journal goes with them.
     pub end: JournalEnd,
     /// Why fewer rolls came back than the game made.
     pub loss: Option<LogLoss>,
+    /// All came back, but not as the autosave wrote them: the journal is to be written anew.
+    pub mended: Option<Mended>,
+    /// Complete lines past the game's rolls (rolls made after the last session file was
+    /// written, or another session file's): they are not the game's, but are kept aside.
+    pub past: usize,
 }
 
 /// Reads the first `rolls` lines of the journal at `path`, which the session file says have the
-/// digest `digest`. Complete lines only: a torn last line and any line past `rolls` are left out.
-/// No more than [`MAX_JOURNAL_BYTES`] are read, and a pipe or a device is not opened (a FIFO with
-/// no writer would wait forever). Whatever is wrong, the rolls that can be kept are returned with
-/// the reason the rest are not.
+/// digest `digest`. Complete lines only: a torn last line and any line past `rolls` are left out
+/// (and counted, [`ReadBack::past`]). No more than [`MAX_JOURNAL_BYTES`] are read, and a pipe or
+/// a device is not opened (a FIFO with no writer would wait forever). Whatever is wrong, the rolls
+/// that can be kept are returned with the reason the rest are not: the lines before one that is
+/// not a roll or is cut short; all of them when only their line ends differ, or when every line
+/// is a roll and they are as many as the game made; none when there are more lines and the first
+/// `rolls` are not the game's, or the session file names no roll but a digest of some.
 pub fn read(path: &Path, rolls: usize, digest: u64) -> ReadBack {
-    let mut back = ReadBack { entries: Vec::new(), end: JournalEnd::default(), loss: None };
-    if rolls == 0 {
-        return back;
-    }
+    let mut back = ReadBack::default();
     let opened = match fs::metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound && rolls == 0 && digest == EMPTY_DIGEST => return back,
         Err(e) if e.kind() == io::ErrorKind::NotFound => Err(LogLoss::Missing),
         Err(e) => Err(LogLoss::Unreadable(e.to_string())),
         Ok(meta) if !meta.is_file() => Err(LogLoss::NotAFile),
@@ -198,6 +204,8 @@ pub fn read(path: &Path, rolls: usize, digest: u64) -> ReadBack {
     };
     let mut reader = BufReader::new(file.take(MAX_JOURNAL_BYTES));
     let mut line = Vec::new();
+    // The digest of the lines as they would be with LF line ends.
+    let mut unix_digest = EMPTY_DIGEST;
     while back.entries.len() < rolls {
         line.clear();
         let read = match reader.read_until(b'\n', &mut line) {
@@ -222,6 +230,8 @@ pub fn read(path: &Path, rolls: usize, digest: u64) -> ReadBack {
                     bytes: back.end.bytes + read as u64,
                     digest: digest_on(back.end.digest, &line),
                 };
+                let text = line.strip_suffix(b"\r\n").unwrap_or(&line[..read - 1]);
+                unix_digest = digest_on(digest_on(unix_digest, text), b"\n");
             }
             Err(e) => {
                 back.loss = Some(LogLoss::BadLine { line: back.entries.len() + 1, error: e.to_string() });
@@ -229,10 +239,39 @@ pub fn read(path: &Path, rolls: usize, digest: u64) -> ReadBack {
             }
         }
     }
-    if back.loss.is_none() && back.end.digest != digest {
-        back = ReadBack { entries: Vec::new(), end: JournalEnd::default(), loss: Some(LogLoss::OtherGame) };
+    if back.loss.is_some() {
+        return back;
+    }
+    back.past = lines_left(&mut reader);
+    if back.end.digest != digest {
+        back.mended = if unix_digest == digest && rolls > 0 {
+            Some(Mended::LineEnds)
+        } else if back.past == 0 && rolls > 0 {
+            Some(Mended::Unverified)
+        } else {
+            None
+        };
+        if back.mended.is_none() {
+            back.entries.clear();
+            back.end = JournalEnd::default();
+            back.loss = Some(LogLoss::OtherGame);
+        }
     }
     back
+}
+
+/// How many complete lines are left to read (within the limit the reader was given).
+fn lines_left(reader: &mut impl BufRead) -> usize {
+    let mut lines = 0;
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok([]) | Err(_) => return lines,
+            Ok(buffer) => buffer,
+        };
+        lines += buffer.iter().filter(|&&b| b == b'\n').count();
+        let used = buffer.len();
+        reader.consume(used);
+    }
 }
 
 #[cfg(test)]

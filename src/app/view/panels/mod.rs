@@ -10,7 +10,7 @@ use crate::app::core::dice::{RollRecord, Tables};
 use crate::app::core::history::History;
 use crate::app::core::messages::{ShowCard, Toggle};
 use crate::app::core::mode::AppMode;
-use crate::app::core::notice::Notice;
+use crate::app::core::notice::{Notice, Pinned};
 use crate::app::core::options::{LaunchOptions, Part};
 use crate::app::core::pointer::{MapViewRect, PointerOnMap, toggle_key};
 use crate::app::core::schedule::AppSystems;
@@ -225,6 +225,7 @@ struct Seen<'w, 's> {
     selection: Res<'w, Selection>,
     pointer: Res<'w, PointerOnMap>,
     notice: Res<'w, Notice>,
+    pinned: Res<'w, Pinned>,
     turns: Res<'w, Turns>,
     reactions: Res<'w, Reactions>,
     audience: Res<'w, Audience>,
@@ -455,6 +456,7 @@ fn status_view(tokens: &Roster, seen: &Seen, tools: &Tools) -> StatusView {
         grid_visible: tools.grid_visible.0,
         hovered: seen.pointer.cell.map(|c| (c, scenario.map.terrain(c).map_or_else(String::new, |t| t.name.clone()))),
         message: seen.notice.0.as_ref().map(|said| (crate::ui::words::said(said), said.is_refusal())),
+        pinned: seen.pinned.0.iter().map(crate::ui::words::said).collect(),
         ruler_active: tools.ruler.active,
         sight_overlay: tools.sight_overlay.on,
         template_active: tools.template.active,

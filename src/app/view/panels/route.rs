@@ -29,6 +29,7 @@ pub(super) struct Requests<'w> {
     save: MessageWriter<'w, SaveScenario>,
     effects: MessageWriter<'w, EffectRequest>,
     fog_brush: MessageWriter<'w, PickFogBrush>,
+    dismiss: MessageWriter<'w, DismissPinned>,
 }
 
 /// What the routing needs to know of the screen now.
@@ -60,6 +61,9 @@ impl Requests<'_> {
             }
             PanelRequest::Reload => {
                 self.open.write(OpenScenario { path: None });
+            }
+            PanelRequest::DismissPinned(index) => {
+                self.dismiss.write(DismissPinned(index));
             }
             PanelRequest::FitMap => {
                 self.fit.write(FitMap);
