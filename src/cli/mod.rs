@@ -185,6 +185,8 @@ fn open_map(args: MapArgs, started: std::time::Instant) -> ExitCode {
         },
         no_fog: args.no_fog,
         state_directory: LaunchOptions::user_state_directory(),
+        // A screenshot or a benchmark shows the panels where they start.
+        config_directory: if one_shot { None } else { LaunchOptions::user_config_directory() },
     };
     crate::app::run(scenario, options)
 }

@@ -69,14 +69,14 @@ impl Default for DiceEdit {
 pub fn dice_panel(ui: &mut egui::Ui, view: &DiceView, tables: &[Table], edit: &mut DiceEdit) -> Vec<PanelRequest> {
     let mut requests = Vec::new();
     ui.heading("Dice");
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.add(egui::TextEdit::singleline(&mut edit.notation).desired_width(90.0).hint_text("2d6+3"));
         ui.selectable_value(&mut edit.mode, RollMode::Normal, "Normal");
         ui.selectable_value(&mut edit.mode, RollMode::Advantage, "Adv");
         ui.selectable_value(&mut edit.mode, RollMode::Disadvantage, "Dis");
     });
     ui.add(egui::TextEdit::singleline(&mut edit.reason).hint_text("what for (optional)").desired_width(240.0));
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.checkbox(&mut edit.hidden, "Hidden (DM)");
         if ui.button(format!("Roll as {}", view.roller)).clicked() {
             requests.push(PanelRequest::Roll {
@@ -91,7 +91,7 @@ pub fn dice_panel(ui: &mut egui::Ui, view: &DiceView, tables: &[Table], edit: &m
         ui.label(RichText::new("Inspiration spent: the next roll has advantage.").italics());
     }
     ui.separator();
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.label(RichText::new("Roll log").strong());
         ui.label(RichText::new(format!("seed {}", view.seed)).weak().small());
     });
@@ -115,7 +115,7 @@ pub fn dice_panel(ui: &mut egui::Ui, view: &DiceView, tables: &[Table], edit: &m
         }
     });
     if let Some(table) = edit.open_table.as_deref().and_then(|id| find(tables, id)) {
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             ui.label(RichText::new(&table.name).strong());
             if table.kind == TableKind::Random && ui.button(format!("Roll d{}", table.die.unwrap_or(20))).clicked() {
                 requests.push(PanelRequest::RollTable { id: table.id.clone(), hidden: edit.hidden });
@@ -138,7 +138,7 @@ pub fn dice_panel(ui: &mut egui::Ui, view: &DiceView, tables: &[Table], edit: &m
     }
     ui.separator();
     ui.label(RichText::new("Mob attacks").strong());
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.label("Bonus");
         ui.add(egui::DragValue::new(&mut edit.mob.0).range(-5..=20));
         ui.label("AC");
@@ -161,7 +161,7 @@ pub fn dice_panel(ui: &mut egui::Ui, view: &DiceView, tables: &[Table], edit: &m
 fn calculators(ui: &mut egui::Ui, tables: &[Table], edit: &mut DiceEdit, requests: &mut Vec<PanelRequest>) {
     ui.separator();
     ui.label(RichText::new("Targets in an area").strong());
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         egui::ComboBox::from_id_salt("area-kind").selected_text(edit.area.0.name()).show_ui(ui, |ui| {
             for kind in ShapeKind::ALL {
                 ui.selectable_value(&mut edit.area.0, kind, kind.name());
@@ -171,7 +171,7 @@ fn calculators(ui: &mut egui::Ui, tables: &[Table], edit: &mut DiceEdit, request
     });
     let settings = TemplateSettings { kind: edit.area.0, feet: edit.area.1, ..TemplateSettings::default() };
     let estimate = estimated_targets(settings.shape().table_area(), edit.area.1);
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.label(format!("About {estimate} targets; ±1d3 if bunched or spread."));
         if ui.small_button("Roll 1d3").clicked() {
             let reason = format!("targets in a {} ft {} (±1d3)", edit.area.1, edit.area.0.name().to_lowercase());
@@ -185,7 +185,7 @@ fn calculators(ui: &mut egui::Ui, tables: &[Table], edit: &mut DiceEdit, request
     });
     ui.separator();
     ui.label(RichText::new("Improvised damage").strong());
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.label("Level");
         ui.add(egui::DragValue::new(&mut edit.damage.0).range(1..=20));
         for severity in Severity::ALL {
@@ -200,7 +200,7 @@ fn calculators(ui: &mut egui::Ui, tables: &[Table], edit: &mut DiceEdit, request
     }
     ui.separator();
     ui.label(RichText::new("Automatic success (variant)").strong());
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.label("DC");
         ui.add(egui::DragValue::new(&mut edit.automatic.0).range(0..=40));
         ui.label("Score");
@@ -211,7 +211,7 @@ fn calculators(ui: &mut egui::Ui, tables: &[Table], edit: &mut DiceEdit, request
     ui.label(if automatic_success(dc, score, proficient) { "Succeeds without a roll." } else { "Roll the check." });
     ui.separator();
     ui.label(RichText::new("Special travel pace").strong());
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.label("Speed");
         ui.add(egui::DragValue::new(&mut edit.travel.0).range(5..=1000).speed(5.0).suffix(" ft"));
         ui.label("Hours");

@@ -61,7 +61,6 @@ pub fn editor_panel(ui: &mut egui::Ui, view: &EditorView, edit: &mut EditorEdit)
     let mut requests = Vec::new();
     let mut ask = |request: EditRequest| requests.push(PanelRequest::Edit(request));
     ui.horizontal(|ui| {
-        ui.heading("Map editor");
         if ui.button("Done").on_hover_text("Back to play (Ctrl+E)").clicked() {
             ask(EditRequest::Close);
         }

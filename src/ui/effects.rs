@@ -143,7 +143,7 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
         ui.label(RichText::new("None lasting.").weak());
     }
     for row in &view.rows {
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             let name = if row.in_force { RichText::new(&row.name).strong() } else { RichText::new(&row.name).weak() };
             ui.label(name);
             if !row.in_force {
@@ -172,7 +172,7 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
             ui.label(RichText::new(&row.note).small().italics());
         }
         if view.dm && !row.cures.is_empty() {
-            ui.horizontal(|ui| {
+            super::row(ui, |ui| {
                 for &cure in &row.cures {
                     let hover = format!("Cast {} to end {}", cure.name(), row.name);
                     if ui.small_button(capitalized(cure.name())).on_hover_text(hover).clicked() {
@@ -183,7 +183,7 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
         }
     }
     if let Some(poison) = view.coated {
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             ui.label(format!("Weapon coated: {poison}"));
             if view.dm && ui.small_button("Wipe").clicked() {
                 ask(EffectAction::Coat(None));
@@ -194,11 +194,11 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
         return asked;
     }
     egui::CollapsingHeader::new("Give an effect").id_salt(("give", id)).show(ui, |ui| {
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             ui.label("Name");
             ui.add(egui::TextEdit::singleline(&mut edit.name).desired_width(110.0).hint_text("frightened"));
         });
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             egui::ComboBox::from_id_salt(("condition", id))
                 .selected_text(edit.condition.map_or("no condition", Condition::name))
                 .show_ui(ui, |ui| {
@@ -209,7 +209,7 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
                 });
             ui.add(egui::DragValue::new(&mut edit.rounds).range(1..=100).suffix(" rounds"));
         });
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             ui.label("Disadvantage on");
             egui::ComboBox::from_id_salt(("disadvantage", id))
                 .selected_text(edit.disadvantage.map_or("nothing", RollKind::name))
@@ -220,7 +220,7 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
                     }
                 });
         });
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             egui::ComboBox::from_id_salt(("save", id))
                 .selected_text(edit.save.map_or("no save", Ability::name))
                 .show_ui(ui, |ui| {
@@ -250,7 +250,7 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
         }
     });
     egui::CollapsingHeader::new("Poison, disease, madness").id_salt(("afflict", id)).show(ui, |ui| {
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             egui::ComboBox::from_id_salt(("poison", id)).selected_text(edit.poison.name()).show_ui(ui, |ui| {
                 for poison in Poison::ALL {
                     ui.selectable_value(&mut edit.poison, poison, poison.name());
@@ -263,7 +263,7 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
                 ask(EffectAction::Coat(Some(edit.poison)));
             }
         });
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             egui::ComboBox::from_id_salt(("disease", id)).selected_text(edit.disease.name()).show_ui(ui, |ui| {
                 for disease in Disease::ALL {
                     ui.selectable_value(&mut edit.disease, disease, disease.name());
@@ -273,7 +273,7 @@ pub fn effects_section(ui: &mut egui::Ui, id: &str, view: &EffectsView, edit: &m
                 ask(EffectAction::Disease(edit.disease));
             }
         });
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             ui.label("Madness:");
             for (kind, label) in [
                 (MadnessKind::ShortTerm, "short"),

@@ -72,7 +72,7 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
     let mut actions = Vec::new();
     let health = &view.health;
     ui.separator();
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         if !view.exact_hp {
             ui.label(RichText::new(format!("HP: {}", health.outward().word())).strong())
                 .on_hover_text("The players' view: the DM's view shows the number");
@@ -83,7 +83,7 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
         let state = if health.life == Life::Up { String::new() } else { format!(" · {}", health.life.word()) };
         ui.label(RichText::new(format!("HP {} / {}{temp}{bloodied}{state}", health.hp, view.max_hp)).strong());
     });
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.add(egui::DragValue::new(&mut edit.amount).range(0..=9999).speed(0.2)).on_hover_text("Hit points");
         if ui.button("Damage").on_hover_text("Take this damage (after resistances)").clicked() {
             actions.push(FightAction::Damage(edit.amount));
@@ -96,7 +96,7 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
         }
     });
     if health.life == Life::Dying {
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             let saves = health.death_saves;
             ui.label(format!("Death saves: {} succeeded, {} failed", saves.successes, saves.failures));
             if ui.button("Roll death save").on_hover_text("d20: 10+ succeeds, 1 fails twice, 20 regains 1 HP").clicked()
@@ -121,7 +121,7 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
             }
         }
     }
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         if view.turns {
             if ui.button("Turn [").on_hover_text("Turn to face the next side counter-clockwise").clicked() {
                 actions.push(FightAction::Turn { clockwise: false });
@@ -163,7 +163,7 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
                     }
                 }
             });
-            ui.horizontal(|ui| {
+            super::row(ui, |ui| {
                 ui.label(format!("Exhaustion {}", view.exhaustion));
                 if ui.add_enabled(view.exhaustion > 0, egui::Button::new("−")).clicked() {
                     actions.push(FightAction::Exhaustion(view.exhaustion - 1));

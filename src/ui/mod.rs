@@ -30,23 +30,36 @@ pub use dice::{DiceEdit, DiceView, dice_panel};
 pub use editor::{EditorEdit, EditorView, TerrainChoice, editor_panel};
 pub use fight::{FightAction, FightEdit, FightView, attack_card, attack_card_lines, fight_section};
 pub use legend::{LegendIcon, LegendTerrain, LegendView, legend_panel};
-pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, roster_panel};
+pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, card_panel, roster_panel};
 pub(crate) use siege::capitalized;
 pub use siege::{NearbyWeapon, SiegeAction, SiegeView, WeaponCard, siege_section};
-pub use status::{StatusEdit, StatusView, dm_banner, status_bar};
+pub use status::{StatusEdit, StatusView, dm_banner, panel_title, status_bar};
 pub use template::{InsideView, ShapeKind, TemplateView, template_panel};
 pub use turn::{
     EntryView, InitiativeAction, InitiativeView, PromptView, TurnAction, TurnEdit, TurnView, initiative_panel,
-    reaction_prompt, seated_turn_card, turn_section,
+    initiative_strip, reaction_prompt, seated_turn_card, turn_section,
 };
 
 /// The buttons whose place on screen the state file reports, for tests that click them.
 pub const BUTTON_TARGETS: [&str; 7] =
     ["card.start_turn", "prompt.yes", "prompt.no", "status.dm_view", "dm.confirm", "card.siege", "pinned.dismiss"];
 
+/// A row of widgets in a panel of fixed width: each kept whole (a button's words are neither cut
+/// nor wrapped), going on to the next line where the panel ends.
+pub(crate) fn row<R>(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui) -> R) -> egui::InnerResponse<R> {
+    ui.horizontal_wrapped(|ui| {
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+        add(ui)
+    })
+}
+
 /// Remembers where the button `name` (one of [`BUTTON_TARGETS`]) is drawn this frame.
+/// Only a button in sight is remembered (one scrolled out of a panel can't be clicked).
 pub(crate) fn remember(response: &egui::Response, name: &'static str) {
-    let at = response.rect.center();
+    if !response.interact_rect.is_positive() {
+        return;
+    }
+    let at = response.interact_rect.center();
     response.ctx.data_mut(|d| d.insert_temp(egui::Id::new(("button-target", name)), [at.x, at.y]));
 }
 
@@ -146,8 +159,10 @@ pub enum PanelRequest {
         id: String,
         hidden: bool,
     },
-    /// Show or hide the dice and tables panel.
-    ToggleDice,
+    /// Open or close one of the panels over the map.
+    TogglePanel(crate::app::core::messages::PanelName),
+    /// Hide every panel but the initiative and the turn card (`true`), or show them again.
+    TableView(bool),
     /// Show or hide the chase setup window.
     ToggleChase,
     /// Something for the fight of the creature with this id (card buttons and toggles).

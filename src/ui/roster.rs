@@ -81,73 +81,102 @@ pub struct RosterView {
     pub selected: Option<TokenDetails>,
 }
 
-/// Draws the roster into `ui` and returns what the user asked for.
-pub fn roster_panel(
-    ui: &mut egui::Ui,
-    view: &RosterView,
-    edit: &mut FightEdit,
-    turn_edit: &mut TurnEdit,
-) -> Vec<PanelRequest> {
+/// Draws the list of creatures and objects into `ui` (its own panel: however long a name, the
+/// panel keeps its width, the name cut with an ellipsis and shown whole on hover) and returns
+/// what the user asked for.
+pub fn roster_panel(ui: &mut egui::Ui, view: &RosterView) -> Vec<PanelRequest> {
     let mut requests = Vec::new();
-    ui.heading("Creatures and objects");
-    ui.add_space(4.0);
     let selected_id = view.selected.as_ref().map(|d| d.id.as_str());
-    // Only the rows in sight are laid out (a big map's roster has hundreds); the header is laid
-    // out with them, so it stays above the first row in sight.
+    // Only the rows in sight are laid out (a big map's roster has hundreds).
     let row_height = ui.text_style_height(&egui::TextStyle::Body).max(ui.spacing().interact_size.y);
-    let rows = view.rows.len() + 1;
-    egui::ScrollArea::vertical().max_height(ui.available_height() * 0.6).show_rows(
+    let width = ui.available_width();
+    // The numbers' columns take what they need; the name, what is left.
+    let numbers = [("Init", 34.0), ("HP", 62.0), ("AC", 26.0), ("Speed", 44.0)];
+    let name_width = (width - numbers.iter().map(|(_, w)| w + 6.0).sum::<f32>() - 20.0).max(60.0);
+    let cell = |ui: &mut egui::Ui, width: f32, add: &mut dyn FnMut(&mut egui::Ui)| {
+        ui.allocate_ui_with_layout(
+            egui::vec2(width, row_height),
+            egui::Layout::left_to_right(egui::Align::Center),
+            |ui| {
+                ui.set_width(width);
+                add(ui);
+            },
+        );
+    };
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 6.0;
+        cell(ui, name_width + 20.0, &mut |ui| {
+            ui.label(RichText::new("Name").strong());
+        });
+        for (header, w) in numbers {
+            cell(ui, w, &mut |ui| {
+                ui.label(RichText::new(header).strong());
+            });
+        }
+    });
+    egui::ScrollArea::vertical().id_salt("roster-rows").auto_shrink([false, false]).show_rows(
         ui,
         row_height,
-        rows,
+        view.rows.len(),
         |ui, range| {
-            egui::Grid::new("roster").striped(true).num_columns(7).spacing([10.0, 4.0]).show(ui, |ui| {
-                for header in ["Name", "Side", "Init", "HP", "AC", "Speed", "Size"] {
-                    ui.label(RichText::new(header).strong());
-                }
-                ui.end_row();
-                let first = range.start.min(view.rows.len());
-                let last = range.end.saturating_sub(1).clamp(first, view.rows.len());
-                for row in &view.rows[first..last] {
-                    let color = egui_color(token_color(row.side, row.kind));
-                    let is_selected = selected_id == Some(row.id.as_str());
-                    let label = RichText::new(&row.name).color(color);
-                    let response = ui
-                        .horizontal(|ui| {
-                            side_dot(ui, color);
-                            ui.selectable_label(is_selected, label)
-                        })
-                        .inner
-                        .on_hover_text(format!("{} · {} · id {}", row.side.name(), kind_name(row.kind), row.id));
-                    if response.clicked() {
+            for row in &view.rows[range.start.min(view.rows.len())..range.end.min(view.rows.len())] {
+                let color = egui_color(token_color(row.side, row.kind));
+                let is_selected = selected_id == Some(row.id.as_str());
+                ui.horizontal(|ui| {
+                    ui.spacing_mut().item_spacing.x = 6.0;
+                    let mut clicked = false;
+                    cell(ui, name_width + 20.0, &mut |ui| {
+                        side_dot(ui, color);
+                        let name =
+                            egui::Button::selectable(is_selected, RichText::new(&row.name).color(color)).truncate();
+                        let hover = format!(
+                            "{}\n{} · {} {} · id {}",
+                            row.name,
+                            row.side.name(),
+                            row.size.name(),
+                            kind_name(row.kind),
+                            row.id
+                        );
+                        clicked = ui.add_sized(egui::vec2(name_width, row_height), name).on_hover_text(hover).clicked();
+                    });
+                    if clicked {
                         requests.push(if is_selected {
                             PanelRequest::ClearSelection
                         } else {
                             PanelRequest::Select(row.id.clone())
                         });
                     }
-                    ui.label(RichText::new(row.side.name()).color(color));
-                    ui.label(row.initiative.map_or_else(|| "—".to_owned(), |i| i.to_string()));
-                    ui.label(&row.hp);
-                    ui.label(row.ac.to_string());
-                    ui.label(if row.kind == TokenKind::Object {
-                        "—".to_owned()
-                    } else {
-                        format!("{} ft", row.speed)
-                    });
-                    ui.label(row.size.name());
-                    ui.end_row();
-                }
-            });
+                    let speed =
+                        if row.kind == TokenKind::Object { "—".to_owned() } else { format!("{} ft", row.speed) };
+                    let initiative = row.initiative.map_or_else(|| "—".to_owned(), |i| i.to_string());
+                    for (text, (_, w)) in
+                        [initiative, row.hp.clone(), row.ac.to_string(), speed].into_iter().zip(numbers)
+                    {
+                        cell(ui, w, &mut |ui| {
+                            ui.add(egui::Label::new(text.as_str()).truncate());
+                        });
+                    }
+                });
+            }
         },
     );
-    ui.separator();
+    if view.rows.is_empty() {
+        ui.label(RichText::new("No creature or object on the map.").italics());
+    }
+    requests
+}
+
+/// Draws the selected token's card into `ui` (its own panel) and returns what the user asked
+/// for; a hint when nothing is selected.
+pub fn card_panel(
+    ui: &mut egui::Ui,
+    view: &RosterView,
+    edit: &mut FightEdit,
+    turn_edit: &mut TurnEdit,
+) -> Vec<PanelRequest> {
+    let mut requests = Vec::new();
     match (&view.selected, view.selected.as_ref().and_then(|d| view.rows.iter().find(|r| r.id == d.id))) {
-        (Some(details), Some(row)) => {
-            egui::ScrollArea::vertical().id_salt("card").show(ui, |ui| {
-                selected_card(ui, row, details, edit, turn_edit, &mut requests);
-            });
-        }
+        (Some(details), Some(row)) => selected_card(ui, row, details, edit, turn_edit, &mut requests),
         _ => {
             ui.label(RichText::new("Click a token or a name to select it.").italics());
         }
@@ -177,38 +206,45 @@ fn selected_card(
     requests: &mut Vec<PanelRequest>,
 ) {
     ui.horizontal(|ui| {
-        ui.heading(RichText::new(&row.name).color(egui_color(token_color(row.side, row.kind))));
         if ui.small_button("Deselect").on_hover_text("Clear the selection (Esc)").clicked() {
             requests.push(PanelRequest::ClearSelection);
         }
+        let name = RichText::new(&row.name).heading().color(egui_color(token_color(row.side, row.kind)));
+        ui.add(egui::Label::new(name).truncate());
     });
     let pc = if details.player_character { ", player character" } else { "" };
     ui.label(format!("{} {} {}{pc}", row.side.name(), row.size.name(), kind_name(row.kind)));
-    egui::Grid::new("selected").num_columns(2).spacing([12.0, 2.0]).show(ui, |ui| {
-        let mut line = |key: &str, value: String| {
+    // The numbers in two short rows, each a key and its value (a card of a fixed height keeps the
+    // turn and the fight in sight).
+    super::row(ui, |ui| {
+        let mut pair = |key: &str, value: String| {
             ui.label(RichText::new(key).weak());
             ui.label(value);
-            ui.end_row();
         };
-        line("Armor Class", row.ac.to_string());
+        pair("AC", row.ac.to_string());
         if row.kind == TokenKind::Creature {
-            line("Speed", format!("{} ft", row.speed));
+            pair("Speed", format!("{} ft", row.speed));
         }
-        line("Position", details.anchor.to_string());
-        line("Space", format!("{} cell{}", details.cells, if details.cells == 1 { "" } else { "s" }));
+        pair("at", details.anchor.to_string());
+        pair("Space", format!("{} cell{}", details.cells, if details.cells == 1 { "" } else { "s" }));
         if let Some(facing) = details.facing {
-            line("Facing", format!("{facing:?}"));
+            pair("Facing", format!("{facing:?}"));
         }
         if let Some(edge) = details.seat.filter(|_| !details.dm) {
-            line("Seat", super::words::seat_words(edge).to_owned());
-        }
-        if row.kind == TokenKind::Creature {
-            let a = details.abilities;
-            let m = |v: i8| format!("{v:+}");
-            line("Str Dex Con", format!("{} {} {}", m(a.str), m(a.dex), m(a.con)));
-            line("Int Wis Cha", format!("{} {} {}", m(a.int), m(a.wis), m(a.cha)));
+            pair("Seat", super::words::seat_words(edge).to_owned());
         }
     });
+    if row.kind == TokenKind::Creature {
+        let a = details.abilities;
+        super::row(ui, |ui| {
+            for (key, value) in
+                [("Str", a.str), ("Dex", a.dex), ("Con", a.con), ("Int", a.int), ("Wis", a.wis), ("Cha", a.cha)]
+            {
+                ui.label(RichText::new(key).weak());
+                ui.label(format!("{value:+}"));
+            }
+        });
+    }
     if details.dm && row.kind == TokenKind::Creature {
         seat_choice(ui, details, requests);
     }

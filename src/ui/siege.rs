@@ -84,7 +84,7 @@ pub fn siege_section(ui: &mut egui::Ui, id: &str, view: &SiegeView) -> Vec<Panel
         ui.label(RichText::new("Siege weapons within 5 ft (each step is an action)").weak());
     }
     for weapon in &view.nearby {
-        ui.horizontal_wrapped(|ui| {
+        super::row(ui, |ui| {
             ui.label(format!("{} ({}):", weapon.name, weapon.state));
             let Some((step, verb)) = &weapon.next else { return };
             let action = match step {

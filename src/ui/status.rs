@@ -4,6 +4,7 @@
 use bevy_egui::egui::{self, Color32, RichText};
 
 use super::PanelRequest;
+use crate::app::core::messages::PanelName;
 use crate::app::core::requests::FogBrush;
 use crate::rules::{Cell, Grid};
 use crate::scenario::RuleOptions;
@@ -29,7 +30,8 @@ pub struct StatusView {
     pub ruler_active: bool,
     pub sight_overlay: bool,
     pub template_active: bool,
-    pub dice_open: bool,
+    /// The panels open over the map.
+    pub open_panels: Vec<PanelName>,
     pub chase_open: bool,
     /// The round and whose turn it is, once turns have started.
     pub turn: Option<(u32, String)>,
@@ -103,10 +105,7 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
         {
             requests.push(PanelRequest::ToggleRuler);
         }
-        let mut dice = view.dice_open;
-        if ui.toggle_value(&mut dice, "Dice (D)").on_hover_text("Dice, the roll log and the DM's tables").changed() {
-            requests.push(PanelRequest::ToggleDice);
-        }
+        panels_menu(ui, view, &mut requests);
         let mut chase = view.chase_open;
         if ui
             .toggle_value(&mut chase, "Chase (C)")
@@ -226,6 +225,49 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
             });
     }
     requests
+}
+
+/// The menu of the panels floating over the map, each opened and closed here or by its key, and
+/// the table view, which hides them all but the initiative and the turn card.
+fn panels_menu(ui: &mut egui::Ui, view: &StatusView, requests: &mut Vec<PanelRequest>) {
+    ui.menu_button("Panels", |ui| {
+        for name in PanelName::ALL {
+            let mut open = view.open_panels.contains(&name);
+            if ui.checkbox(&mut open, format!("{} ({})", panel_title(name), panel_key(name))).changed() {
+                requests.push(PanelRequest::TogglePanel(name));
+            }
+        }
+        ui.separator();
+        let table = ui.button("Table view").on_hover_text(
+            "The players see the map: every panel hidden but the initiative and the turn card (Show panels brings them back)",
+        );
+        if table.clicked() {
+            requests.push(PanelRequest::TableView(true));
+            ui.close();
+        }
+    });
+}
+
+/// A panel's title, as its window shows it.
+pub fn panel_title(name: PanelName) -> &'static str {
+    match name {
+        PanelName::Roster => "Creatures and objects",
+        PanelName::Card => "Card",
+        PanelName::Initiative => "Initiative",
+        PanelName::Dice => "Dice and tables",
+        PanelName::Legend => "Legend",
+    }
+}
+
+/// The key that opens and closes a panel, as the bar names it.
+fn panel_key(name: PanelName) -> &'static str {
+    match name {
+        PanelName::Roster => "P",
+        PanelName::Card => "K",
+        PanelName::Initiative => "I",
+        PanelName::Dice => "D",
+        PanelName::Legend => "L",
+    }
 }
 
 /// The banner across the top of the map while the DM's view is up.

@@ -39,7 +39,6 @@ pub struct TemplateView {
 /// Draws the template panel; returns the new settings when the user changes them.
 pub fn template_panel(ui: &mut egui::Ui, view: &TemplateView) -> Vec<PanelRequest> {
     let mut settings = view.settings;
-    ui.heading("Area template");
     ui.horizontal_wrapped(|ui| {
         for kind in ShapeKind::ALL {
             ui.selectable_value(&mut settings.kind, kind, kind.name());

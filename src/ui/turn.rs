@@ -107,10 +107,22 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
         (true, false) => "Waiting for its turn (it can still react)".to_owned(),
         (false, false) => "Turn (no fight yet: N rolls initiative)".to_owned(),
     };
-    ui.label(RichText::new(heading).strong());
+    super::row(ui, |ui| {
+        ui.label(RichText::new(heading).strong());
+        // First, where a card of a fixed height shows it without scrolling.
+        if !view.fight_runs || view.dm {
+            let label = if view.active { "Restart turn" } else { "Start turn" };
+            let button =
+                ui.small_button(label).on_hover_text("Start this creature's turn now (outside the initiative order)");
+            super::remember(&button, "card.start_turn");
+            if button.clicked() {
+                actions.push(TurnAction::StartTurn);
+            }
+        }
+    });
     let l = view.left;
     let m = view.movement;
-    ui.horizontal_wrapped(|ui| {
+    super::row(ui, |ui| {
         marks(ui, view, |response, words| {
             response.on_hover_text(words);
         });
@@ -122,7 +134,7 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
         ui.label(RichText::new("Hidden from its enemies (attacking gives it away)").weak());
     }
     if let Some(readied) = &view.readied {
-        ui.horizontal_wrapped(|ui| {
+        super::row(ui, |ui| {
             ui.label(RichText::new(format!("Readied: {readied}")).color(Color32::from_rgb(230, 200, 120)));
             let fire = ui
                 .add_enabled(view.fires_by_hand && view.left.reaction, egui::Button::new("Fire"))
@@ -136,7 +148,7 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
     let can_act = !view.fight_runs || view.active;
     let why_not = "Not its turn: out of its turn a creature acts only with its reaction";
     ui.add_enabled_ui(can_act, |ui| {
-        ui.horizontal_wrapped(|ui| {
+        super::row(ui, |ui| {
             for action in [Action::Dash, Action::Disengage, Action::Dodge, Action::UseAnObject] {
                 let button = ui
                     .add_enabled(can_take(view, action), egui::Button::new(action.name()))
@@ -163,7 +175,7 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
                 actions.push(TurnAction::Interact);
             }
         });
-        ui.horizontal(|ui| {
+        super::row(ui, |ui| {
             let undo = ui
                 .add_enabled(m.moves > 0, egui::Button::new("Undo move"))
                 .on_hover_text("Take back the last move this turn (Ctrl+Z takes back any change)");
@@ -176,14 +188,6 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
             ready_form(ui, view, edit, &mut actions);
         }
     });
-    if !view.fight_runs || view.dm {
-        let label = if view.active { "Restart turn" } else { "Start turn" };
-        let button = ui.button(label).on_hover_text("Start this creature's turn now (outside the initiative order)");
-        super::remember(&button, "card.start_turn");
-        if button.clicked() {
-            actions.push(TurnAction::StartTurn);
-        }
-    }
     ui.label(RichText::new("Drag the token to move it: blue cells cost movement, amber ones a Dash.").weak().small());
     actions.into_iter().map(|action| PanelRequest::Turn { id: id.to_owned(), action }).collect()
 }
@@ -259,11 +263,11 @@ fn help_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: &
         return;
     }
     // Short rows: the side panel keeps its width whatever creature is selected.
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.label("Help:");
         pick(ui, "help-ally", &mut edit.help_ally, &view.allies, "(ally)");
     });
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.label("against");
         pick(ui, "help-target", &mut edit.help_target, &view.enemies_near, "(enemy within 5 ft)");
         let ready = edit.help_ally.clone().zip(edit.help_target.clone());
@@ -276,7 +280,7 @@ fn help_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: &
 }
 
 fn ready_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: &mut Vec<TurnAction>) {
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.label("Ready:");
         let attacks: Vec<(String, String)> = view.attacks.iter().map(|a| (a.clone(), a.clone())).collect();
         pick(ui, "ready-attack", &mut edit.ready_attack, &attacks, "(something else)");
@@ -285,14 +289,14 @@ fn ready_form(ui: &mut egui::Ui, view: &TurnView, edit: &mut TurnEdit, actions: 
             ui.checkbox(&mut edit.ready_spell, "spell").on_hover_text("Cast now, held with concentration");
         }
     });
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.label("when");
         pick(ui, "ready-trigger", &mut edit.ready_trigger, &view.others, "an enemy moves");
         if edit.ready_trigger.is_some() {
             ui.label("moves");
         }
     });
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         ui.label("or when");
         ui.add(egui::TextEdit::singleline(&mut edit.ready_when).hint_text("the door opens").desired_width(150.0));
         let text = edit.ready_text.trim().to_owned();
@@ -359,7 +363,7 @@ fn prompt_body(ui: &mut egui::Ui, view: &PromptView) -> Option<bool> {
         ui.label(line);
     }
     ui.add_space(6.0);
-    ui.horizontal(|ui| {
+    super::row(ui, |ui| {
         let yes = ui.button(RichText::new(&view.yes).strong());
         super::remember(&yes, "prompt.yes");
         if yes.clicked() {
@@ -397,33 +401,68 @@ pub struct InitiativeView {
     pub dm: bool,
 }
 
+/// An entry's name in its side's colour, on the panel's own background (readable: a coloured
+/// background under a coloured name was not); the current one bold, a hidden one italic.
+fn entry_name(entry: &EntryView, color: Color32) -> RichText {
+    let mut name = RichText::new(&entry.name).color(color);
+    if entry.current {
+        name = name.strong();
+    }
+    if entry.hidden {
+        name = name.italics();
+    }
+    name
+}
+
+/// The mark before the current entry (a blank as wide before the others).
+fn current_mark(ui: &mut egui::Ui, current: bool, height: f32) {
+    let mark = RichText::new(if current { "▶" } else { "" }).color(Color32::from_rgb(250, 210, 90));
+    ui.add_sized([12.0, height], egui::Label::new(mark));
+}
+
+/// The initiative as a strip across the top of the table view: the round, then each creature in
+/// order with its initiative, the current one marked.
+pub fn initiative_strip(ui: &mut egui::Ui, view: &InitiativeView) {
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(format!("Round {}", view.round.max(1))).strong());
+        for entry in view.entries.iter().filter(|e| view.dm || !e.hidden) {
+            ui.separator();
+            let color =
+                super::style::egui_color(super::style::token_color(entry.side, crate::scenario::TokenKind::Creature));
+            let name = entry_name(entry, color).size(if entry.current { 18.0 } else { 15.0 });
+            current_mark(ui, entry.current, 20.0);
+            ui.add(egui::Label::new(name).truncate());
+            ui.label(RichText::new(entry.initiative.to_string()).weak());
+        }
+    });
+}
+
 /// Draws the initiative tracker: the order, the current creature highlighted, the round; in the
 /// DM's view also hidden entries and add, remove, hide and delay.
 pub fn initiative_panel(ui: &mut egui::Ui, view: &InitiativeView, adding: &mut Option<String>) -> Vec<PanelRequest> {
     let mut requests = Vec::new();
-    ui.heading("Initiative");
     if view.entries.is_empty() {
         ui.label(RichText::new("Not rolled yet: Next turn (N) rolls it for every creature.").weak());
     } else {
         ui.label(format!("Round {}", view.round.max(1)));
     }
-    egui::Grid::new("initiative").num_columns(3).striped(true).show(ui, |ui| {
-        for entry in view.entries.iter().filter(|e| view.dm || !e.hidden) {
-            let color =
-                super::style::egui_color(super::style::token_color(entry.side, crate::scenario::TokenKind::Creature));
-            ui.label(RichText::new(entry.initiative.to_string()).strong());
-            let mut name = RichText::new(&entry.name).color(color);
-            if entry.current {
-                name = name.strong().background_color(Color32::from_rgb(90, 75, 20));
-            }
-            if entry.hidden {
-                name = name.italics();
-            }
-            let response = ui.selectable_label(entry.current, name);
+    // Rows of a fixed width: the name takes what the number and the buttons leave, cut short
+    // with an ellipsis (whole on hover) rather than widening the panel.
+    let row_height = ui.spacing().interact_size.y;
+    for entry in view.entries.iter().filter(|e| view.dm || !e.hidden) {
+        let color =
+            super::style::egui_color(super::style::token_color(entry.side, crate::scenario::TokenKind::Creature));
+        let buttons = if view.dm { 90.0 } else { 0.0 } + if entry.current { 48.0 } else { 0.0 };
+        ui.horizontal(|ui| {
+            ui.add_sized([26.0, row_height], egui::Label::new(RichText::new(entry.initiative.to_string()).strong()));
+            current_mark(ui, entry.current, row_height);
+            let width = (ui.available_width() - buttons).max(40.0);
+            let name = egui::Button::selectable(entry.current, entry_name(entry, color)).truncate();
+            let response = ui.add_sized([width, row_height], name).on_hover_text(&entry.name);
             if response.clicked() {
                 requests.push(PanelRequest::Select(entry.id.clone()));
             }
-            ui.horizontal(|ui| {
+            {
                 if view.dm {
                     let eye = if entry.hidden { "Reveal" } else { "Conceal" };
                     let tip = if entry.hidden { "Show it to the players" } else { "Keep it from the players" };
@@ -440,10 +479,9 @@ pub fn initiative_panel(ui: &mut egui::Ui, view: &InitiativeView, adding: &mut O
                 {
                     requests.push(PanelRequest::Initiative(InitiativeAction::Delay));
                 }
-            });
-            ui.end_row();
-        }
-    });
+            }
+        });
+    }
     ui.horizontal(|ui| {
         if ui.button("Next turn").on_hover_text("N").clicked() {
             requests.push(PanelRequest::NextTurn);

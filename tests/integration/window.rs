@@ -87,7 +87,9 @@ fn start_display(number: u32) -> Display {
         assert!(Instant::now() < deadline, "Xvfb did not start");
         std::thread::sleep(Duration::from_millis(100));
     }
-    Display { name, server }
+    let display = Display { name, server };
+    let _ = std::fs::remove_dir_all(config_dir(&display));
+    display
 }
 
 /// The app on `display`, with no autosave unless `args` name a `--session` file (a test's game
@@ -98,8 +100,16 @@ fn app(display: &Display, args: &[&str]) -> Command {
     if !args.contains(&"--session") {
         command.arg("--no-autosave");
     }
+    // Each display its own configuration (emptied when it starts): the panels' places one test
+    // leaves must not move another's, nor come from the user's own.
     command.current_dir(root()).env("DISPLAY", &display.name).env_remove("WAYLAND_DISPLAY");
+    command.env("XDG_CONFIG_HOME", config_dir(display));
     command
+}
+
+/// The configuration directory of the apps on `display`.
+fn config_dir(display: &Display) -> PathBuf {
+    out_dir().join(format!("config{}", display.name.replace(':', "-")))
 }
 
 fn out_dir() -> PathBuf {
@@ -1142,4 +1152,61 @@ fn dark_where_the_party_cannot_see(display: &Display, scene: &Path, name: &str) 
     let unfogged = brightness(&clear, &clear_state, unseen[0]);
     assert!(dark * 4 < lit, "{name}: unseen floor {:?} is {dark}, seen floor {:?} is {lit}", unseen[0], seen[0]);
     assert!(dark * 4 < unfogged, "{name}: without fog the same floor is {unfogged}, with it {dark}");
+}
+
+/// Issue 39: the map owns the window. With the roster, a creature's card, the initiative and the
+/// dice open over the tavern at 1280×800, at least 60% of the window shows the map, *Fit map*
+/// frames the map in the part the panels leave, and the panels come back where they were after
+/// a restart (the settings file beside the user's configuration).
+#[test]
+fn the_panels_float_over_the_map_and_leave_it_the_window() {
+    let display = start_display(390);
+    let scene = "scenes/tavern_brawl.ron";
+    let (running, state_file, state) = open_scene(&display, scene, "panels-state", Some("5"));
+    let lia = token(&state, "lia")["screen"].clone();
+    click_at(&display, &state_file, (lia[0].as_f64().expect("x"), lia[1].as_f64().expect("y")));
+    wait_for_state(&state_file, 30, "Lia selected", |s| s["selected"] == "lia");
+    xdotool(&display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
+    xdotool(&display, &["key", "n"]);
+    wait_for_state(&state_file, 30, "the initiative rolled", |s| s["active"].is_string());
+    xdotool(&display, &["key", "d"]);
+    // The bar and four panels over the map.
+    let open = wait_for_state(&state_file, 30, "four panels over the map", |s| {
+        s["panels"].as_array().is_some_and(|p| p.len() == 5)
+    });
+    let share = open["map_share"].as_f64().expect("share");
+    assert!(share >= 0.6, "the map shows in {:.0}% of the window: {}", share * 100.0, open["panels"]);
+    xdotool(&display, &["key", "f"]);
+    // The map's part is free of every panel, and the map's corner cells are in it.
+    let scenario = battlemap::scenario::Scenario::load(&root().join(scene)).expect("the tavern");
+    let (w, h) = (scenario.map.width() as i32, scenario.map.height() as i32);
+    let numbers = |v: &Value| -> Vec<f64> { v.as_array().expect("rect").iter().filter_map(Value::as_f64).collect() };
+    let fitted = wait_for_state(&state_file, 30, "the map fitted to the part the panels leave", |s| {
+        let view = numbers(&s["map_view"]);
+        let free = |r: &Value| {
+            let r = numbers(r);
+            r[2] <= view[0] + 1.0 || view[2] <= r[0] + 1.0 || r[3] <= view[1] + 1.0 || view[3] <= r[1] + 1.0
+        };
+        let inside = [(0, 0), (w - 1, h - 1)].into_iter().all(|(x, y)| {
+            let (sx, sy) = cell_on_screen(s, x, y);
+            (view[0]..=view[2]).contains(&sx) && (view[1]..=view[3]).contains(&sy)
+        });
+        view.len() == 4 && s["panels"].as_array().is_some_and(|p| p.len() == 5 && p.iter().all(free)) && inside
+    });
+    let before = fitted["panels"].clone();
+    drop(running);
+    let settings = config_dir(&display).join("battlemap").join("panels.json");
+    assert!(settings.is_file(), "{} is written", settings.display());
+    let (_again, state_file, _) = open_scene(&display, scene, "panels-state", Some("5"));
+    let again =
+        wait_for_state(&state_file, 30, "the panels back", |s| s["panels"].as_array().is_some_and(|p| p.len() >= 3));
+    // Without a selection and a fight the card and the initiative have nothing to show; the
+    // roster and the dice are back where they were.
+    let kept = |r: &Value| before.as_array().expect("panels").contains(r);
+    let panels = again["panels"].as_array().expect("panels");
+    assert_eq!(
+        panels.iter().filter(|r| kept(r)).count(),
+        3,
+        "the bar, the roster and the dice as before: {panels:?} vs {before}"
+    );
 }

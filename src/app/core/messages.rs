@@ -38,6 +38,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<ChaseMessage>()
         .add_message::<HistoryRequest>()
         .add_message::<DismissPinned>()
+        .add_message::<TableView>()
         .add_message::<EditMessage>()
         .add_message::<SaveScenario>()
         .add_message::<ReactionAnswer>()
@@ -70,9 +71,47 @@ pub enum Toggle {
     Ruler,
     SightOverlay,
     Template,
-    DicePanel,
+    /// Open or close one of the panels floating over the map.
+    Panel(PanelName),
     /// The map editor.
     Editor,
+}
+
+/// Hide every panel but the initiative strip and the active creature's turn card (`true`), so
+/// the players see a map, or show them again.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableView(pub bool);
+
+/// The panels that float over the map, each opened and closed from the bar or its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PanelName {
+    /// Every creature and object (`P`).
+    Roster,
+    /// The selected creature's card (`K`).
+    Card,
+    /// The initiative order (`I`).
+    Initiative,
+    /// The dice, the roll log and the DM's tables (`D`).
+    Dice,
+    /// What each terrain and icon of the map means (`L`).
+    Legend,
+}
+
+impl PanelName {
+    pub const ALL: [PanelName; 5] =
+        [PanelName::Roster, PanelName::Card, PanelName::Initiative, PanelName::Dice, PanelName::Legend];
+
+    /// The key that opens and closes it.
+    pub fn key(self) -> KeyCode {
+        match self {
+            PanelName::Roster => KeyCode::KeyP,
+            PanelName::Card => KeyCode::KeyK,
+            PanelName::Initiative => KeyCode::KeyI,
+            PanelName::Dice => KeyCode::KeyD,
+            PanelName::Legend => KeyCode::KeyL,
+        }
+    }
 }
 
 /// Sent when a scenario has been loaded (at start and after every successful open), so the board

@@ -27,6 +27,9 @@ pub struct LaunchOptions {
     /// The user's state directory ([`LaunchOptions::user_state_directory`]): where the built-in scene's game is
     /// autosaved, and any game whose own session file's place can't be used.
     pub state_directory: Option<PathBuf>,
+    /// The user's configuration directory ([`LaunchOptions::user_config_directory`]): where the
+    /// panels' places are kept.
+    pub config_directory: Option<PathBuf>,
     /// No fog of war: the players' view shows the whole map (`--no-fog`).
     pub no_fog: bool,
 }
@@ -61,6 +64,16 @@ pub enum Part {
 }
 
 impl LaunchOptions {
+    /// The user's configuration directory: `$XDG_CONFIG_HOME/battlemap`, else
+    /// `~/.config/battlemap`.
+    pub fn user_config_directory() -> Option<PathBuf> {
+        let base = std::env::var_os("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
+        Some(base.join("battlemap"))
+    }
+
     /// The user's state directory: `$XDG_STATE_HOME/battlemap`, else `~/.local/state/battlemap`.
     pub fn user_state_directory() -> Option<PathBuf> {
         let base = std::env::var_os("XDG_STATE_HOME")

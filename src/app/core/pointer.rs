@@ -23,7 +23,8 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<ButtonInput<KeyCode>>()
         .init_resource::<PointerOnMap>()
         .init_resource::<PointerClaim>()
-        .init_resource::<MapViewRect>();
+        .init_resource::<MapViewRect>()
+        .init_resource::<PanelsOverMap>();
 }
 
 /// Reading the mouse, the fingers and the window: only where there is one.
@@ -41,9 +42,14 @@ pub(crate) fn window_plugin(app: &mut App) {
 #[derive(Component)]
 pub struct MapCamera;
 
-/// The part of the window not covered by panels, in logical pixels (y down).
+/// The largest part of the window the panels leave free, in logical pixels (y down): where *Fit
+/// map* frames the map (which is drawn under the whole window, the panels floating over it).
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
 pub struct MapViewRect(pub Option<Rect>);
+
+/// What covers the map, in logical pixels (y down): the bars and the panels open.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct PanelsOverMap(pub Vec<Rect>);
 
 /// The tool that has the map's left button, if one has: clicks then neither select nor attack.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -190,15 +196,14 @@ pub fn token_under<'a>(
 fn track_pointer(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<MapCamera>>,
-    view: Res<MapViewRect>,
     egui_input: Option<Res<bevy_egui::input::EguiWantsInput>>,
     layout: Option<Res<MapLayout>>,
     fingers: Res<Fingers>,
     mut pointer: ResMut<PointerOnMap>,
 ) {
     let over_panel = egui_input.is_some_and(|e| e.is_pointer_over_area() || e.is_using_pointer());
-    let screen =
-        fingers.at.or(window.cursor_position()).filter(|p| !over_panel && view.0.is_none_or(|r| r.contains(*p)));
+    // The map is under the whole window: what is over a panel or a bar is egui's.
+    let screen = fingers.at.or(window.cursor_position()).filter(|_| !over_panel);
     let (camera, transform) = *camera;
     let world = screen.and_then(|p| camera.viewport_to_world_2d(transform, p).ok());
     let cell = world.zip(layout.as_deref()).and_then(|(w, l)| l.0.cell_at(w));

@@ -1,10 +1,9 @@
-//! The cameras: the map's, drawn only in the part of the window the panels leave free, and the
-//! panels' over the whole window. Pan the map by dragging (right or middle button anywhere, left
+//! The cameras: the map's, drawn under the whole window, and the panels' over it. Pan the map by dragging (right or middle button anywhere, left
 //! button or a finger on empty ground, two fingers anywhere), zoom with the wheel around the
 //! cursor or by pinching two fingers, arrow keys and +/- too, and fit the map to the view.
 
+use bevy::camera::CameraOutputMode;
 use bevy::camera::visibility::RenderLayers;
-use bevy::camera::{CameraOutputMode, Viewport};
 use bevy::core_pipeline::core_2d::{AlphaMask2d, Opaque2d, Transparent2d, extract_core_2d_camera_phases};
 use bevy::input::mouse::{AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
@@ -23,26 +22,16 @@ use crate::app::core::state::RedrawFrames;
 use crate::app::core::touch::PanZoom;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<AutoFit>()
-        .init_resource::<FittedView>()
-        .add_systems(Startup, spawn_cameras)
-        .add_systems(
-            Update,
-            (
-                request_fit_on_new_scenario.run_if(on_message::<ScenarioChanged>),
-                (zoom_with_wheel, pan_with_drag, pan_and_zoom_with_keys, pan_and_zoom_with_fingers),
-                fit_map,
-            )
-                .chain()
-                .in_set(AppSystems::Apply),
+    app.init_resource::<AutoFit>().init_resource::<FittedView>().add_systems(Startup, spawn_cameras).add_systems(
+        Update,
+        (
+            request_fit_on_new_scenario.run_if(on_message::<ScenarioChanged>),
+            (zoom_with_wheel, pan_with_drag, pan_and_zoom_with_keys, pan_and_zoom_with_fingers),
+            fit_map,
         )
-        .add_systems(
-            PostUpdate,
-            fit_viewport_to_map_area
-                .after(bevy_egui::EguiPostUpdateSet::EndPass)
-                .before(bevy::camera::CameraUpdateSystems)
-                .before(TransformSystems::Propagate),
-        );
+            .chain()
+            .in_set(AppSystems::Apply),
+    );
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
         render_app
             .add_systems(Render, copy_panels_without_blending.after(sort_cameras).in_set(RenderSystems::CreateViews))
@@ -51,7 +40,9 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// Whether the view still frames the whole map as last fitted: then it is fitted again when the
-/// free area changes (the panels take their size, the window is resized). Panning or zooming by
+/// window is resized, and once the panels have their places if it was fitted before they had
+/// them. Panels opened, closed or moved later don't move the map (a card that comes with a
+/// selection would make it jump); *Fit map* fits it to where they are then. Panning or zooming by
 /// hand turns it off; fitting turns it on.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AutoFit(pub bool);
@@ -62,9 +53,10 @@ impl Default for AutoFit {
     }
 }
 
-/// The free area the map was last fitted to.
+/// The window's size when the map was last fitted, and whether the panels' free part was known
+/// then.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
-pub struct FittedView(pub Option<Rect>);
+pub struct FittedView(pub Option<(Vec2, bool)>);
 
 const MIN_SCALE: f32 = 0.05;
 const MAX_SCALE: f32 = 20.0;
@@ -139,40 +131,10 @@ fn drop_the_panel_cameras_map_phases(
     }
 }
 
-/// The part of the window the map is drawn in, in logical pixels: the part the panels leave free,
-/// or the whole window while that is too small to use.
-fn map_area(view: &MapViewRect, window: &Window) -> Rect {
-    let window_rect = Rect::new(0.0, 0.0, window.width(), window.height());
-    view.0.filter(|r| r.width() > 50.0 && r.height() > 50.0).unwrap_or(window_rect)
-}
-
-/// Keeps the map camera's viewport on [`map_area`], moving the camera with it so that the map
-/// stays where it was on screen when a panel changes size.
-fn fit_viewport_to_map_area(
-    view: Res<MapViewRect>,
-    window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<(&mut Camera, &mut Transform, &Projection), With<MapCamera>>,
-    mut last: Local<Option<Rect>>,
-) {
-    let area = map_area(&view, &window);
-    if *last == Some(area) {
-        return;
-    }
-    let (mut camera, mut transform, projection) = camera.into_inner();
-    if let (Some(old), Projection::Orthographic(ortho)) = (*last, projection) {
-        let moved = area.center() - old.center();
-        transform.translation += Vec3::new(moved.x, -moved.y, 0.0) * ortho.scale;
-    }
-    *last = Some(area);
-    let scale = window.scale_factor();
-    let full = UVec2::new(window.physical_width(), window.physical_height());
-    let position = (area.min * scale).round().as_uvec2().min(full);
-    let size = ((area.max * scale).round().as_uvec2().min(full)).saturating_sub(position);
-    camera.viewport = (size.cmpgt(UVec2::ZERO).all() && size != full).then(|| Viewport {
-        physical_position: position,
-        physical_size: size,
-        ..default()
-    });
+/// The window, in logical pixels: the map camera draws under all of it, its translation the
+/// world point at its middle.
+fn window_area(window: &Window) -> Rect {
+    Rect::new(0.0, 0.0, window.width(), window.height())
 }
 
 fn request_fit_on_new_scenario(mut fit: MessageWriter<FitMap>) {
@@ -189,7 +151,6 @@ fn orthographic(projection: &mut Projection) -> Option<&mut OrthographicProjecti
 fn zoom_with_wheel(
     scroll: Res<AccumulatedMouseScroll>,
     pointer: Res<PointerOnMap>,
-    view: Res<MapViewRect>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
     mut auto_fit: ResMut<AutoFit>,
@@ -207,7 +168,7 @@ fn zoom_with_wheel(
     let old = ortho.scale;
     let new = (old * 0.85_f32.powf(steps)).clamp(MIN_SCALE, MAX_SCALE);
     // Keep the world point under the cursor where it is.
-    let center = map_area(&view, &window).center();
+    let center = window_area(&window).center();
     let from_center = Vec2::new(cursor.x - center.x, center.y - cursor.y);
     let shift = from_center * (old - new);
     transform.translation += shift.extend(0.0);
@@ -219,14 +180,13 @@ fn zoom_with_wheel(
 /// midpoint stays under it.
 fn pan_and_zoom_with_fingers(
     mut gestures: MessageReader<PanZoom>,
-    view: Res<MapViewRect>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
     mut auto_fit: ResMut<AutoFit>,
 ) {
     let (mut transform, mut projection) = camera.into_inner();
     let Some(ortho) = orthographic(&mut projection) else { return };
-    let center = map_area(&view, &window).center();
+    let center = window_area(&window).center();
     for gesture in gestures.read() {
         transform.translation.x -= gesture.pan.x * ortho.scale;
         transform.translation.y += gesture.pan.y * ortho.scale;
@@ -316,12 +276,15 @@ fn fit_map(
     mut redraw: ResMut<RedrawFrames>,
 ) {
     let asked = requests.read().count() > 0;
-    let stale = auto_fit.0 && fitted_for.0 != view.0;
+    let now = (window_area(&window).size(), view.0.is_some());
+    let stale = auto_fit.0 && fitted_for.0.is_none_or(|(size, known)| size != now.0 || (!known && now.1));
     if !(asked || stale) {
         return;
     }
     let Some(board) = board else { return };
-    let free = map_area(&view, &window);
+    let whole = window_area(&window);
+    // The largest part the panels leave, unless it is too small to use.
+    let free = view.0.filter(|r| r.width() > 120.0 && r.height() > 120.0).unwrap_or(whole);
     let bounds = board.0.bounds();
     let margin = 24.0;
     let scale = (bounds.width() / (free.width() - 2.0 * margin).max(1.0))
@@ -330,68 +293,11 @@ fn fit_map(
     let (mut transform, mut projection) = camera.into_inner();
     let Some(ortho) = orthographic(&mut projection) else { return };
     ortho.scale = scale;
-    transform.translation = bounds.center().extend(transform.translation.z);
+    // The map's middle at the free part's middle: the camera looks at the window's.
+    let off = free.center() - whole.center();
+    let middle = bounds.center() - Vec2::new(off.x, -off.y) * scale;
+    transform.translation = middle.extend(transform.translation.z);
     auto_fit.0 = true;
-    fitted_for.0 = view.0;
+    fitted_for.0 = Some(now);
     redraw.at_least(3);
-}
-
-#[cfg(test)]
-mod tests {
-    use bevy::window::WindowResolution;
-
-    use super::*;
-
-    /// The world point a window pixel shows, as the map camera's projection maps it: the
-    /// camera's translation is the world point at the middle of its viewport.
-    fn world_at(world: &World, camera: Entity, pixel: Vec2, area: Rect) -> Vec2 {
-        let transform = world.get::<Transform>(camera).expect("the camera has a transform");
-        let Some(Projection::Orthographic(ortho)) = world.get::<Projection>(camera) else {
-            panic!("the camera is orthographic")
-        };
-        let from_centre = pixel - area.center();
-        transform.translation.truncate() + Vec2::new(from_centre.x, -from_centre.y) * ortho.scale
-    }
-
-    /// The map camera draws only in the part of the window the panels leave free, in physical
-    /// pixels; when a panel widens, the viewport follows and the map stays where it was on
-    /// screen; while the free part is too small to use, the map takes the whole window.
-    #[test]
-    fn the_viewport_is_the_free_part_and_the_map_stays_put_when_it_changes() {
-        let mut world = World::new();
-        world.spawn((Window { resolution: WindowResolution::new(1280, 800), ..default() }, PrimaryWindow));
-        let mut projection = OrthographicProjection::default_2d();
-        projection.scale = 2.0;
-        let camera = world
-            .spawn((
-                Camera::default(),
-                MapCamera,
-                Transform::from_xyz(100.0, -40.0, 0.0),
-                Projection::Orthographic(projection),
-            ))
-            .id();
-        // One system throughout: it remembers the area it last applied.
-        let system = world.register_system(fit_viewport_to_map_area);
-        let apply = |world: &mut World, free: Option<Rect>| {
-            world.insert_resource(MapViewRect(free));
-            world.run_system(system).expect("the system runs");
-            world.get::<Camera>(camera).expect("the camera").viewport.clone()
-        };
-
-        let first = Rect::new(408.0, 0.0, 1280.0, 735.0);
-        let viewport = apply(&mut world, Some(first)).expect("a viewport");
-        assert_eq!((viewport.physical_position, viewport.physical_size), (UVec2::new(408, 0), UVec2::new(872, 735)));
-        let pixel = Vec2::new(900.0, 300.0);
-        let shown = world_at(&world, camera, pixel, first);
-
-        let wider = Rect::new(520.0, 0.0, 1280.0, 735.0);
-        let viewport = apply(&mut world, Some(wider)).expect("a viewport");
-        assert_eq!((viewport.physical_position, viewport.physical_size), (UVec2::new(520, 0), UVec2::new(760, 735)));
-        assert!(world_at(&world, camera, pixel, wider).distance(shown) < 1e-3, "the map did not move on screen");
-
-        let narrow = Rect::new(1250.0, 0.0, 1280.0, 735.0);
-        assert!(apply(&mut world, Some(narrow)).is_none(), "too narrow: the map takes the whole window");
-        let whole = Rect::new(0.0, 0.0, 1280.0, 800.0);
-        assert!(world_at(&world, camera, pixel, whole).distance(shown) < 1e-3, "the map did not move on screen");
-    }
 }

@@ -21,7 +21,7 @@ use crate::app::core::layout::{BoardLayout, MapLayout};
 use crate::app::core::mode::AppMode;
 use crate::app::core::notice::{Notice, Pinned, Said};
 use crate::app::core::options::LaunchOptions;
-use crate::app::core::pointer::{MapCamera, MapKeys, MapViewRect};
+use crate::app::core::pointer::{MapCamera, MapKeys, MapViewRect, PanelsOverMap};
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{AttackMode, LoadedScenario, Reactions, Selection};
 use crate::app::core::turns::Turns;
@@ -102,12 +102,14 @@ struct CapturedToken {
     children: Option<&'static Children>,
 }
 
-/// Where world points show in the window: the map camera, within the map's part of it.
+/// Where world points show in the window: the map camera, under the whole window but the
+/// panels and bars over it.
 #[derive(bevy::ecs::system::SystemParam)]
 struct Screen<'w, 's> {
     window: Single<'w, 's, &'static Window, With<PrimaryWindow>>,
     camera: Single<'w, 's, (&'static Camera, &'static GlobalTransform), With<MapCamera>>,
     view: Res<'w, MapViewRect>,
+    covers: Res<'w, PanelsOverMap>,
 }
 
 impl Screen<'_, '_> {
@@ -117,9 +119,10 @@ impl Screen<'_, '_> {
         camera.world_to_viewport(transform, world.extend(0.0)).ok()
     }
 
-    /// The window point of a world point shown on the map.
+    /// The window point of a world point shown on the map: in the window, under no panel.
     fn on_map(&self, world: Vec2) -> Option<Vec2> {
-        self.anywhere(world).filter(|p| self.view.0.is_some_and(|r| r.contains(*p)))
+        let window = Rect::new(0.0, 0.0, self.window.width(), self.window.height());
+        self.anywhere(world).filter(|p| window.contains(*p) && !self.covers.0.iter().any(|c| c.contains(*p)))
     }
 }
 
@@ -165,7 +168,7 @@ fn write_state_file(
     let view = screen.view.0;
     let state = json!({
         // Ready once the panels have their size and the map is framed in what they leave.
-        "ready": view.is_some() && (tools.fitted.0 == view || !tools.fit.0),
+        "ready": view.is_some() && (tools.fitted.0.is_some_and(|(_, known)| known) || !tools.fit.0),
         "cell_centers": cell_centers,
         "notice": notice.0.as_ref().map(crate::ui::words::said),
         "pinned": pinned.0.iter().map(crate::ui::words::said).collect::<Vec<_>>(),
@@ -197,6 +200,12 @@ fn write_state_file(
         "window": [screen.window.width(), screen.window.height()],
         "cursor": screen.window.cursor_position().map(|p| [p.x, p.y]),
         "map_view": view.map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]),
+        // The panels and bars over the map, and the share of the window they leave it.
+        "panels": screen.covers.0.iter().map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]).collect::<Vec<_>>(),
+        "map_share": crate::app::view::panels::floating::uncovered_share(
+            Rect::new(0.0, 0.0, screen.window.width(), screen.window.height()),
+            &screen.covers.0,
+        ),
         "selected": selected,
         "tokens": tokens.iter().map(|t| token_json(&t, &screen, &fight)).collect::<Vec<_>>(),
         "terrain_samples": terrain_samples(&loaded.scenario.map, layout, &occupied, &screen),

@@ -8,11 +8,14 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use crate::app::core::dice::{RollRecord, Tables};
 use crate::app::core::history::History;
-use crate::app::core::messages::{ShowCard, Toggle};
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::app::core::layout::MapLayout;
+use crate::app::core::messages::{PanelName, ShowCard, Toggle};
 use crate::app::core::mode::AppMode;
 use crate::app::core::notice::{Notice, Pinned};
 use crate::app::core::options::{LaunchOptions, Part};
-use crate::app::core::pointer::{MapViewRect, PointerOnMap, toggle_key};
+use crate::app::core::pointer::{MapViewRect, PanelsOverMap, PointerOnMap, toggle_key};
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{
     AttackMode, Audience, FogBrushInHand, GridVisible, LoadedScenario, Reactions, Selection,
@@ -28,46 +31,43 @@ use crate::app::features::ruler::Ruler;
 use crate::app::features::sight::{CoverPreview, SightOverlay};
 use crate::app::features::template::TemplateTool;
 use crate::ui::{
-    DiceEdit, EditorEdit, FightEdit, PanelRequest, RosterView, StatusEdit, StatusView, TurnEdit, cursor_label,
-    dice_panel, dm_banner, editor_panel, initiative_panel, legend_panel, reaction_prompt, roster_panel,
+    DiceEdit, EditorEdit, FightEdit, PanelRequest, RosterView, StatusEdit, StatusView, TurnEdit, card_panel,
+    cursor_label, dice_panel, dm_banner, editor_panel, initiative_panel, legend_panel, reaction_prompt, roster_panel,
     seated_turn_card, status_bar, template_panel,
 };
 
 mod chase;
+pub mod floating;
 mod route;
 pub mod siege_card;
 mod views;
 
+use floating::{PanelLayout, floating};
 use views::{Roster, RosterContext};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<DicePanelOpen>()
-        .init_resource::<ButtonTargets>()
-        .init_resource::<CollapsedPanels>()
-        .add_plugins(siege_card::plugin)
-        .add_systems(
-            Update,
-            (
-                toggle_key(KeyCode::KeyD, Toggle::DicePanel).in_set(AppSystems::Input),
-                (toggle_dice_panel, unfold_the_card).in_set(AppSystems::Apply),
-            ),
-        )
-        .add_systems(
-            EguiPrimaryContextPass,
-            (
-                finger_sized_panels.before(MapPanels),
-                draw_panels
-                    .in_set(MapPanels)
-                    .run_if(|o: Option<Res<LaunchOptions>>| !o.is_some_and(|o| o.hides(Part::Panels))),
-                chase::draw_chase.after(MapPanels),
-            ),
-        )
-        .add_systems(
-            PreUpdate,
-            (drop_repeated_modifier_events, turn_pointer_to_seated_cards)
-                .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
-                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
-        );
+    app.init_resource::<ButtonTargets>()
+        .add_plugins((siege_card::plugin, floating::plugin))
+        .add_systems(Update, open_the_card.in_set(AppSystems::Apply));
+    for name in PanelName::ALL {
+        app.add_systems(Update, toggle_key(name.key(), Toggle::Panel(name)).in_set(AppSystems::Input));
+    }
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (
+            finger_sized_panels.before(MapPanels),
+            draw_panels
+                .in_set(MapPanels)
+                .run_if(|o: Option<Res<LaunchOptions>>| !o.is_some_and(|o| o.hides(Part::Panels))),
+            chase::draw_chase.after(MapPanels),
+        ),
+    )
+    .add_systems(
+        PreUpdate,
+        (drop_repeated_modifier_events, turn_pointer_to_seated_cards)
+            .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
+            .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+    );
     render_plugin(app);
 }
 
@@ -153,67 +153,11 @@ fn turn_pointer_to_seated_cards(mut contexts: Query<(&mut bevy_egui::EguiContext
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct ButtonTargets(pub Vec<(String, [f32; 2])>);
 
-/// Which side panels are folded to a strip, so the map gets the window (at 1280×800 the roster
-/// and the initiative tracker open would leave it a third).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CollapsedPanels {
-    pub roster: bool,
-    pub initiative: bool,
-    pub dice: bool,
-    /// The map's legend is open (it starts folded).
-    pub legend: bool,
-}
-
-/// A folded panel: a narrow strip with a button that opens it again, and the panel's name down
-/// it. Returns whether the button was pressed.
-fn strip(root: &mut egui::Ui, id: &'static str, left: bool, name: &str) -> bool {
-    let panel = if left { egui::Panel::left(id) } else { egui::Panel::right(id) };
-    panel
-        .resizable(false)
-        .exact_size(30.0)
-        .show(root, |ui| {
-            let open = ui.button(if left { "»" } else { "«" }).on_hover_text(format!("Show the {name}")).clicked();
-            for letter in name.chars().filter(|c| !c.is_whitespace()) {
-                ui.label(egui::RichText::new(letter.to_uppercase().to_string()).weak());
-            }
-            open
-        })
-        .inner
-}
-
-/// A small button drawn at the top right of a panel, `from_right` points in from its edge,
-/// taking no room from the panel's rows: whether it was clicked.
-fn corner_button(ui: &mut egui::Ui, from_right: f32, text: &str, hover: &str) -> bool {
-    let top_right = ui.max_rect().right_top();
-    let galley = ui.painter().layout_no_wrap(text.to_owned(), egui::FontId::proportional(13.0), egui::Color32::GRAY);
-    let size = galley.size() + egui::vec2(10.0, 4.0);
-    let rect = egui::Rect::from_min_size(top_right + egui::vec2(-from_right - size.x, 0.0), size);
-    let response = ui.interact(rect, ui.id().with(("corner", text)), egui::Sense::click()).on_hover_text(hover);
-    let visuals = ui.style().interact(&response);
-    ui.painter().rect_filled(rect, 3.0, visuals.weak_bg_fill);
-    ui.painter().galley(rect.min + egui::vec2(5.0, 2.0), galley, visuals.text_color());
-    response.clicked()
-}
-
-/// The button that folds a panel to a strip, at its top right.
-fn fold_button(ui: &mut egui::Ui, name: &str) -> bool {
-    corner_button(ui, 0.0, "—", &format!("Fold the {name} to a strip"))
-}
-
-/// A long press opened a token's card: the roster, where the selected token's card is, unfolds.
-fn unfold_the_card(mut asked: MessageReader<ShowCard>, mut collapsed: ResMut<CollapsedPanels>) {
-    if asked.read().count() > 0 && collapsed.roster {
-        collapsed.roster = false;
-    }
-}
-
-/// Whether the dice and tables panel is shown (off at start: the map comes first).
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DicePanelOpen(pub bool);
-
-fn toggle_dice_panel(mut toggles: MessageReader<Toggle>, mut open: ResMut<DicePanelOpen>) {
-    for _ in toggles.read().filter(|t| **t == Toggle::DicePanel) {
-        open.0 = !open.0;
+/// A long press opened a token's card: the card's panel opens if it was closed.
+fn open_the_card(mut asked: MessageReader<ShowCard>, mut layout: ResMut<PanelLayout>) {
+    if asked.read().count() > 0 && !layout.is_open(PanelName::Card) {
+        layout.set_open(PanelName::Card, true);
+        layout.table_view = false;
     }
 }
 
@@ -237,7 +181,6 @@ struct Seen<'w, 's> {
 /// The tools and previews the panels show.
 #[derive(SystemParam)]
 struct Tools<'w> {
-    dice_open: Res<'w, DicePanelOpen>,
     template: Res<'w, TemplateTool>,
     sight_overlay: Res<'w, SightOverlay>,
     ruler: Res<'w, Ruler>,
@@ -264,34 +207,52 @@ struct Typed {
     editor: EditorEdit,
 }
 
+/// What `draw_panels` writes besides the requests: the map's free part, the buttons' places,
+/// the panels' layout.
+#[derive(SystemParam)]
+struct Drawn<'w> {
+    free: ResMut<'w, MapViewRect>,
+    covers: ResMut<'w, PanelsOverMap>,
+    button_targets: ResMut<'w, ButtonTargets>,
+    layout: ResMut<'w, PanelLayout>,
+    board: Option<Res<'w, MapLayout>>,
+    mouse: Res<'w, ButtonInput<MouseButton>>,
+}
+
 /// Draws the panels and sends what the user asked for.
-#[allow(clippy::too_many_arguments)]
 fn draw_panels(
     mut contexts: EguiContexts,
     tokens: Roster,
     seen: Seen,
     tools: Tools,
     mut typed: Local<Typed>,
-    mut view_rect: ResMut<MapViewRect>,
-    mut button_targets: ResMut<ButtonTargets>,
-    mut collapsed: ResMut<CollapsedPanels>,
+    mut drawn: Drawn,
+    mut last_places: Local<BTreeMap<PanelName, floating::PanelPlace>>,
+    mut last_covers: Local<Option<Vec<Rect>>>,
     mut requests: route::Requests,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
+    let screen = ctx.viewport_rect();
     let mut root = egui::Ui::new(
         ctx.clone(),
         "battlemap-root".into(),
-        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(screen),
     );
-    // The side and bottom panels have no fill: the map camera doesn't draw under them, so the
-    // window's clear colour is their background, and software rendering shades no extra pixels.
-    root.style_mut().visuals.panel_fill = egui::Color32::TRANSPARENT;
-    let mut asked = side_panels(&mut root, &tokens, &seen, &tools, &mut typed, &mut collapsed);
-    // The map's room: a seated player's card is drawn against its edge of it (issue 30).
+    let layout = &mut *drawn.layout;
+    let mut asked = bars(&mut root, &tokens, &seen, &tools, &mut typed, layout);
+    // The map's room: the window but the bars. The panels float over it, a seated player's card
+    // is drawn against its edge (issue 30).
     let map_room = root.available_rect_before_wrap();
+    let mut shown = BTreeSet::new();
+    if layout.table_view {
+        asked.extend(table_view(&ctx, &tokens, &seen, &tools, map_room));
+    } else {
+        asked.extend(floating_panels(&ctx, &tokens, &seen, &tools, &mut typed, layout, map_room, &mut shown));
+    }
     draw_cursor_label(&ctx, &tokens, &seen, &tools);
     // Its player's turn card has no Help form: no creature to help against is looked for.
     if *seen.mode.get() == AppMode::Play
+        && !layout.table_view
         && let Some((id, name, seat, turn)) = views::seated_turn(&tokens, &roster_context(&seen, &tools, None))
     {
         asked.extend(seated_turn_card(&ctx, &id, &name, &turn, seat, map_room));
@@ -301,13 +262,50 @@ fn draw_panels(
     {
         asked.push(PanelRequest::Answer(yes));
     }
-    let drawn = crate::ui::take_button_targets(&ctx);
-    if button_targets.0 != drawn {
-        button_targets.0 = drawn;
+    let targets = crate::ui::take_button_targets(&ctx);
+    if drawn.button_targets.0 != targets {
+        drawn.button_targets.0 = targets;
     }
-    let free = Some(Rect::new(map_room.min.x, map_room.min.y, map_room.max.x, map_room.max.y));
-    if view_rect.0 != free {
-        view_rect.0 = free;
+    // What covers the map: the bars and the panels open (not the cards that come and go).
+    let to_rect = |r: egui::Rect| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y);
+    let mut covers: Vec<Rect> = [
+        Rect::new(screen.min.x, map_room.max.y, screen.max.x, screen.max.y),
+        Rect::new(screen.min.x, screen.min.y, screen.max.x, map_room.min.y),
+    ]
+    .into_iter()
+    .filter(|r| !r.is_empty())
+    .collect();
+    let windows = PanelName::ALL.iter().filter(|n| shown.contains(*n)).map(|n| floating::window_id(*n));
+    let editing = *seen.mode.get() == AppMode::Edit && !layout.table_view;
+    let others = [
+        (editing, EDITOR_WINDOW),
+        (tools.template.active && !layout.table_view, TEMPLATE_WINDOW),
+        (layout.table_view, INITIATIVE_STRIP),
+    ];
+    let others = others.into_iter().filter(|(shown, _)| *shown).map(|(_, id)| egui::Id::new(id));
+    for id in windows.chain(others) {
+        if let Some(rect) = ctx.memory(|m| m.area_rect(id)) {
+            covers.push(to_rect(rect));
+        }
+    }
+    if drawn.covers.0 != covers {
+        drawn.covers.0.clone_from(&covers);
+    }
+    let map_size = drawn.board.as_ref().map_or(Vec2::ONE, |b| b.0.bounds().size());
+    let free = floating::largest_free(to_rect(screen), &covers, map_size);
+    // Published once the panels have come to rest: the same two frames running (a window's
+    // first frame only measures it), and none of them being dragged.
+    let settled = *last_covers == Some(covers.clone()) && !drawn.mouse.pressed(MouseButton::Left);
+    if drawn.free.0 != free && settled {
+        drawn.free.0 = free;
+    }
+    *last_covers = Some(covers.clone());
+    if !drawn.mouse.pressed(MouseButton::Left) {
+        let places = floating::places(&ctx, layout, &shown, &last_places);
+        if *last_places != places {
+            layout.remember(places.clone());
+            *last_places = places;
+        }
     }
     let cx = route::Context {
         selected: seen.selection.0,
@@ -320,103 +318,152 @@ fn draw_panels(
     Ok(())
 }
 
-/// The status bar, the DM's banner, the initiative tracker, the dice panel and the roster (or
-/// the editor), with what each was asked.
-fn side_panels(
+/// The id of the map editor's window.
+const EDITOR_WINDOW: &str = "map-editor-window";
+/// The id of the area template's window.
+const TEMPLATE_WINDOW: &str = "template-window";
+/// The id of the table view's initiative strip.
+const INITIATIVE_STRIP: &str = "initiative-strip";
+
+/// The bottom bar (or, in the table view, only the button that leaves it) and the DM's banner.
+fn bars(
     root: &mut egui::Ui,
     tokens: &Roster,
     seen: &Seen,
     tools: &Tools,
     typed: &mut Typed,
-    collapsed: &mut CollapsedPanels,
+    layout: &PanelLayout,
 ) -> Vec<PanelRequest> {
-    let scenario = &seen.loaded.scenario;
-    let status = status_view(tokens, seen, tools);
-    let mut asked = egui::Panel::bottom("status").show(root, |ui| status_bar(ui, &status, &mut typed.status)).inner;
+    let bar = egui::Frame::side_top_panel(root.style()).fill(root.visuals().panel_fill);
+    let mut asked = if layout.table_view {
+        egui::Area::new("table-view-corner".into())
+            .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-8.0, -8.0))
+            .show(root.ctx(), |ui| {
+                let show = ui.button("Show panels").on_hover_text("Leave the table view: the panels come back");
+                if show.clicked() { vec![PanelRequest::TableView(false)] } else { Vec::new() }
+            })
+            .inner
+    } else {
+        let status = status_view(tokens, seen, tools, layout);
+        egui::Panel::bottom("status").frame(bar).show(root, |ui| status_bar(ui, &status, &mut typed.status)).inner
+    };
     if seen.audience.dm {
         let banner = egui::Frame::new().fill(egui::Color32::from_rgb(150, 30, 30)).inner_margin(6.0);
         asked.extend(egui::Panel::top("dm-banner").frame(banner).show(root, dm_banner).inner);
     }
-    if !seen.turns.order.entries.is_empty() && collapsed.initiative {
-        collapsed.initiative = !strip(root, "initiative-strip", false, "initiative");
-    } else if !seen.turns.order.entries.is_empty() {
+    asked
+}
+
+/// The table view: the initiative as a strip across the top, and the active creature's turn
+/// card at its seat's edge (the bottom's, if its player has no seat).
+fn table_view(ctx: &egui::Context, tokens: &Roster, seen: &Seen, tools: &Tools, room: egui::Rect) -> Vec<PanelRequest> {
+    let mut asked = Vec::new();
+    if !seen.turns.order.entries.is_empty() {
+        let view = views::initiative_view(tokens, &seen.turns, *seen.audience);
+        egui::Area::new(egui::Id::new(INITIATIVE_STRIP)).fixed_pos(room.min + egui::vec2(8.0, 8.0)).show(ctx, |ui| {
+            egui::Frame::window(ui.style()).show(ui, |ui| crate::ui::initiative_strip(ui, &view));
+        });
+    }
+    if *seen.mode.get() == AppMode::Play
+        && let Some((id, name, seat, turn)) = views::active_turn(tokens, &roster_context(seen, tools, None))
+    {
+        asked.extend(seated_turn_card(ctx, &id, &name, &turn, seat, room));
+    }
+    asked
+}
+
+/// The panels floating over the map: the roster, the selected creature's card, the initiative,
+/// the dice, the legend; the map editor and the area template while they are in use.
+#[allow(clippy::too_many_arguments)]
+fn floating_panels(
+    ctx: &egui::Context,
+    tokens: &Roster,
+    seen: &Seen,
+    tools: &Tools,
+    typed: &mut Typed,
+    layout: &mut PanelLayout,
+    room: egui::Rect,
+    shown: &mut BTreeSet<PanelName>,
+) -> Vec<PanelRequest> {
+    let scenario = &seen.loaded.scenario;
+    let editing = *seen.mode.get() == AppMode::Edit;
+    let roster = roster(tokens, seen, tools);
+    let mut asked = Vec::new();
+    let title = |name: PanelName| crate::ui::panel_title(name);
+    let list = RosterView { rows: roster.rows.clone(), selected: if editing { None } else { roster.selected.clone() } };
+    let (fight, turn) = (&mut typed.fight, &mut typed.turn);
+    if let Some(more) =
+        floating(ctx, PanelName::Roster, title(PanelName::Roster), layout, room, shown, |ui| roster_panel(ui, &list))
+    {
+        asked.extend(more);
+    }
+    if !editing
+        && roster.selected.is_some()
+        && let Some(more) = floating(ctx, PanelName::Card, title(PanelName::Card), layout, room, shown, |ui| {
+            card_panel(ui, &roster, fight, turn)
+        })
+    {
+        asked.extend(more);
+    }
+    if !seen.turns.order.entries.is_empty() {
         let view = views::initiative_view(tokens, &seen.turns, *seen.audience);
         let adding = &mut typed.adding;
-        asked.extend(
-            egui::Panel::right("initiative")
-                .resizable(true)
-                .default_size(200.0)
-                .show(root, |ui| {
-                    collapsed.initiative = fold_button(ui, "initiative");
-                    initiative_panel(ui, &view, adding)
-                })
-                .inner,
-        );
-    }
-    if tools.dice_open.0 && collapsed.dice {
-        collapsed.dice = !strip(root, "dice-strip", false, "dice");
-    } else if tools.dice_open.0 {
-        let roller = seen.selection.0.filter(|e| tokens.get(*e).is_ok());
-        let view = views::dice_view(&seen.log, tokens, roller, *seen.audience);
-        asked.extend(
-            egui::Panel::right("dice")
-                .resizable(true)
-                .default_size(320.0)
-                .show(root, |ui| {
-                    collapsed.dice = fold_button(ui, "dice");
-                    dice_panel(ui, &view, &seen.tables.0, &mut typed.dice)
-                })
-                .inner,
-        );
-    }
-    let roster = roster(tokens, seen, tools);
-    let editing = *seen.mode.get() == AppMode::Edit;
-    if collapsed.roster && !editing {
-        collapsed.roster = !strip(root, "roster-strip", true, "roster");
-        return asked;
-    }
-    // Only while it is open: it reads every cell of the map.
-    let legend = collapsed.legend.then(|| views::legend_view(scenario, tokens));
-    asked.extend(
-        egui::Panel::left("roster")
-            .resizable(true)
-            .default_size(340.0)
-            .show(root, |ui| {
-                let mut asked = Vec::new();
-                if !editing {
-                    collapsed.roster = fold_button(ui, "roster");
-                }
-                let label = if collapsed.legend { "Hide legend" } else { "Legend" };
-                if corner_button(ui, 30.0, label, "What each terrain and icon on the map means") {
-                    collapsed.legend = !collapsed.legend;
-                }
-                if let Some(legend) = &legend {
-                    ui.heading("Legend");
-                    legend_panel(ui, legend);
-                    ui.separator();
-                }
-                if editing {
-                    let selected = roster.selected.as_ref().map(|s| s.id.as_str());
-                    let view = views::editor_view(&tools.editor, &tools.history, scenario, selected);
-                    egui::ScrollArea::vertical()
-                        .id_salt("editor")
-                        .max_height(ui.available_height() * 0.7)
-                        .show(ui, |ui| asked.extend(editor_panel(ui, &view, &mut typed.editor)));
-                    ui.separator();
-                    // The list selects the token to edit; the card is play's.
-                    let list = RosterView { rows: roster.rows.clone(), selected: None };
-                    asked.extend(roster_panel(ui, &list, &mut typed.fight, &mut typed.turn));
-                    return asked;
-                }
-                if tools.template.active {
-                    asked.extend(template_panel(ui, &tools.template.view));
-                    ui.separator();
-                }
-                asked.extend(roster_panel(ui, &roster, &mut typed.fight, &mut typed.turn));
-                asked
+        if let Some(more) =
+            floating(ctx, PanelName::Initiative, title(PanelName::Initiative), layout, room, shown, |ui| {
+                initiative_panel(ui, &view, adding)
             })
-            .inner,
-    );
+        {
+            asked.extend(more);
+        }
+    }
+    let roller = seen.selection.0.filter(|e| tokens.get(*e).is_ok());
+    let dice = &mut typed.dice;
+    if let Some(more) = floating(ctx, PanelName::Dice, title(PanelName::Dice), layout, room, shown, |ui| {
+        let view = views::dice_view(&seen.log, tokens, roller, *seen.audience);
+        dice_panel(ui, &view, &seen.tables.0, dice)
+    }) {
+        asked.extend(more);
+    }
+    floating(ctx, PanelName::Legend, title(PanelName::Legend), layout, room, shown, |ui| {
+        // Built only while it is open: it reads every cell of the map.
+        let legend = views::legend_view(scenario, tokens);
+        legend_panel(ui, &legend);
+    });
+    if editing {
+        let selected = roster.selected.as_ref().map(|s| s.id.as_str());
+        let view = views::editor_view(&tools.editor, &tools.history, scenario, selected);
+        let mut open = true;
+        let shown = egui::Window::new("Map editor")
+            .id(egui::Id::new(EDITOR_WINDOW))
+            .open(&mut open)
+            .default_pos(room.min + egui::vec2(6.0, 236.0))
+            .default_size(egui::vec2(280.0, 420.0))
+            .constrain_to(room)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| editor_panel(ui, &view, &mut typed.editor)).inner
+            });
+        asked.extend(shown.and_then(|s| s.inner).unwrap_or_default());
+        if !open {
+            asked.push(PanelRequest::ToggleEditor);
+        }
+    }
+    if tools.template.active {
+        let mut open = true;
+        let shown = egui::Window::new("Area template")
+            .id(egui::Id::new(TEMPLATE_WINDOW))
+            .open(&mut open)
+            // In the bottom right corner: the map's middle is where templates are placed.
+            .pivot(egui::Align2::RIGHT_BOTTOM)
+            .default_pos(room.right_bottom() - egui::vec2(6.0, 6.0))
+            .default_width(280.0)
+            .resizable(false)
+            .constrain_to(room)
+            .show(ctx, |ui| template_panel(ui, &tools.template.view));
+        asked.extend(shown.and_then(|s| s.inner).unwrap_or_default());
+        if !open {
+            asked.push(PanelRequest::ToggleTemplate);
+        }
+    }
     asked
 }
 
@@ -444,7 +491,7 @@ fn roster_context<'a>(seen: &'a Seen, tools: &'a Tools, card_of: Option<Entity>)
 }
 
 /// The status bar's view: the scene, the tools, the last notice, whose turn it is.
-fn status_view(tokens: &Roster, seen: &Seen, tools: &Tools) -> StatusView {
+fn status_view(tokens: &Roster, seen: &Seen, tools: &Tools, layout: &PanelLayout) -> StatusView {
     let scenario = &seen.loaded.scenario;
     let active_name =
         seen.turns.active.and_then(|e| tokens.get(e).ok()).map(|t| views::seen_name(&t.name.0, t.out_of_view));
@@ -460,7 +507,7 @@ fn status_view(tokens: &Roster, seen: &Seen, tools: &Tools) -> StatusView {
         ruler_active: tools.ruler.active,
         sight_overlay: tools.sight_overlay.on,
         template_active: tools.template.active,
-        dice_open: tools.dice_open.0,
+        open_panels: layout.open.iter().copied().collect(),
         chase_open: tools.chase.setup_open,
         turn: active_name.map(|name| (seen.turns.round(), name)),
         dm: seen.audience.dm,

@@ -30,6 +30,7 @@ pub(super) struct Requests<'w> {
     effects: MessageWriter<'w, EffectRequest>,
     fog_brush: MessageWriter<'w, PickFogBrush>,
     dismiss: MessageWriter<'w, DismissPinned>,
+    table_view: MessageWriter<'w, TableView>,
 }
 
 /// What the routing needs to know of the screen now.
@@ -97,7 +98,10 @@ impl Requests<'_> {
             }
             PanelRequest::ToggleDiagonals => self.toggle(Toggle::Diagonals),
             PanelRequest::ToggleSight => self.toggle(Toggle::SightOverlay),
-            PanelRequest::ToggleDice => self.toggle(Toggle::DicePanel),
+            PanelRequest::TogglePanel(name) => self.toggle(Toggle::Panel(name)),
+            PanelRequest::TableView(on) => {
+                self.table_view.write(TableView(on));
+            }
             PanelRequest::ToggleRuler => self.toggle(Toggle::Ruler),
             PanelRequest::FogBrush(brush) => {
                 self.fog_brush.write(PickFogBrush(brush));

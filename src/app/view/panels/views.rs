@@ -222,6 +222,18 @@ pub(super) fn seated_turn(
     Some((active.id.0.clone(), active.name.0.clone(), seat, turn))
 }
 
+/// The active creature's turn card for the table view: at its player's seat, or at the south
+/// edge (the screen's bottom) if it has none.
+pub(super) fn active_turn(
+    tokens: &Roster,
+    cx: &RosterContext,
+) -> Option<(String, String, crate::scenario::TableEdge, TurnView)> {
+    let active = tokens.get(cx.turns.active?).ok().filter(|t| !t.out_of_view)?;
+    let seat = active.seat.map_or(crate::scenario::TableEdge::South, |s| s.0);
+    let turn = turn_view(tokens, cx, &active, active.moves?, active.actions?);
+    Some((active.id.0.clone(), active.name.0.clone(), seat, turn))
+}
+
 /// The card's view of a creature's turn: what is left, its actions, and who it could help.
 fn turn_view(
     tokens: &Roster,
