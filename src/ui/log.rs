@@ -19,7 +19,9 @@ pub fn log_line(entry: &LogEntry) -> String {
     };
     let reason = roll_reason(&entry.reason);
     let reason = if reason.is_empty() { reason } else { format!(" for {reason}") };
-    format!("{} rolled {}{mode}{reason}: {} → {}", entry.who, roll.notation, details.join(" | "), roll.total)
+    // One throw is its total; of two (advantage, disadvantage) the line says which is kept.
+    let kept = if details.len() > 1 { format!(", keeps {}", roll.total) } else { String::new() };
+    format!("{} rolled {}{mode}{reason}: {}{kept}", entry.who, roll.notation, details.join(" | "))
 }
 
 /// The line as the players see it: a roll behind the DM's screen shows only that it was made.

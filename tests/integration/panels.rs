@@ -1385,3 +1385,64 @@ fn the_card_lists_effects_and_ends_one() {
     assert!(harness.query_by_label("Greater restoration").is_none(), "nor cure");
     assert!(harness.query_by_label("Long rest / dawn").is_none());
 }
+
+/// Issue 39, item 4: every character the panels can print has a glyph in the font egui draws
+/// them with (a missing one is drawn as a box: the roll log's "→" was). Every non-ASCII character
+/// of a string in the code that puts things into words (`src/ui`, `src/app`, `src/rules`) is
+/// checked, and a rendered roll-log line too.
+#[test]
+fn every_character_the_panels_print_has_a_glyph() {
+    let ctx = bevy_egui::egui::Context::default();
+    ctx.run_ui(Default::default(), |_| {}).textures_delta.clear();
+    let font = bevy_egui::egui::FontId::proportional(14.0);
+    let mut missing = std::collections::BTreeMap::<char, String>::new();
+    // A character the font lacks is drawn as egui's replacement character, '◻'; `has_glyph`
+    // can't tell one of the replacement's own face, so the glyphs drawn are compared.
+    let drawn = |c: char| {
+        let galley = ctx.fonts_mut(|f| f.layout_no_wrap(c.to_string(), font.clone(), bevy_egui::egui::Color32::WHITE));
+        galley.rows[0].glyphs[0].uv_rect
+    };
+    let replacement = drawn('◻');
+    let mut check = |text: &str, place: &str| {
+        for c in text.chars().filter(|c| !c.is_ascii() && *c != '◻') {
+            if drawn(c) == replacement {
+                missing.entry(c).or_insert_with(|| place.to_owned());
+            }
+        }
+    };
+    for folder in ["src/ui", "src/app", "src/rules"] {
+        for file in walk(&super::root().join(folder)) {
+            let text = std::fs::read_to_string(&file).expect("source");
+            for (number, line) in text.lines().enumerate() {
+                let code = line.trim_start();
+                // Only strings: comments may use any character.
+                if code.starts_with("//") || !code.contains('"') {
+                    continue;
+                }
+                let strings: String = code.split('"').skip(1).step_by(2).collect();
+                check(&strings, &format!("{}:{}", file.display(), number + 1));
+            }
+        }
+    }
+    let roll = battlemap::rules::dice::SeededDice::new(1)
+        .roll("1d20+5", battlemap::rules::dice::RollMode::Advantage)
+        .expect("dice");
+    let entry =
+        battlemap::rules::log::LogEntry::new("Brom", battlemap::rules::log::RollReason::Initiative, roll, false);
+    check(&battlemap::ui::log::log_line(&entry), "the roll log");
+    assert!(missing.is_empty(), "characters the font can't draw: {missing:#?}");
+}
+
+/// Every `.rs` file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("a source folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}

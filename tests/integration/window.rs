@@ -499,6 +499,22 @@ fn dragging_a_token_moves_it_and_spends_movement() {
     });
     assert_eq!(token(&refused, "lia")["anchor"], serde_json::json!([7, 7]));
     assert!(refused["notice"].as_str().is_some_and(|n| n.contains("blocked: table")), "{}", refused["notice"]);
+    // Issue 39, item 1: Ctrl+Z takes the move back, and every health bar is still drawn filled
+    // (an undo respawns the tokens; their bars were left clear over their dark backs), after a
+    // Redo too.
+    xdotool(&["search", "--name", "battlemap", "windowfocus", "--sync"]);
+    let clear = |t: &&Value| !t["health_bar"].is_null() && t["health_bar"]["fill_alpha"].as_f64() < Some(0.5);
+    for (keys, at) in [("ctrl+z", [7, 4]), ("ctrl+y", [7, 7])] {
+        xdotool(&["key", keys]);
+        let after = wait_for_state(&state_file, 30, "the move undone or redone", |s| {
+            token(s, "lia")["anchor"] == serde_json::json!(at)
+        });
+        std::thread::sleep(Duration::from_millis(500));
+        let after = read_state(&state_file).unwrap_or(after);
+        let clear: Vec<&Value> =
+            after["tokens"].as_array().expect("tokens").iter().filter(clear).map(|t| &t["id"]).collect();
+        assert!(clear.is_empty(), "after {keys}, the health bars of {clear:?} are drawn clear");
+    }
 }
 
 #[test]

@@ -225,14 +225,15 @@ fn write_state_file(
 fn token_json(token: &CapturedTokenItem, screen: &Screen, fight: &FightSeen) -> serde_json::Value {
     let entity = token.entity;
     let health = token.hit_points.map(|h| h.0);
-    // The health bar as drawn: the fill sprite's left end and width, against the bar's.
+    // The health bar as drawn: the fill sprite's left end, width and opacity, against the bar's.
     let bar = fight.fills.iter().find(|f| f.2.parent() == entity).and_then(|(sprite, at, _)| {
         let full = fight.bars.iter().find(|b| b.1.parent() == entity)?.0.width;
         let left = at.translation().truncate();
         let fill = sprite.custom_size.map_or(0.0, |s| s.x);
         let (l, f, r) =
             (screen.on_map(left)?, screen.on_map(left + Vec2::X * fill)?, screen.on_map(left + Vec2::X * full)?);
-        Some(json!({ "left": [l.x, l.y], "fill_px": f.x - l.x, "full_px": r.x - l.x }))
+        let alpha = sprite.color.alpha();
+        Some(json!({ "left": [l.x, l.y], "fill_px": f.x - l.x, "full_px": r.x - l.x, "fill_alpha": alpha }))
     });
     let conditions: Vec<&str> = token
         .combatant

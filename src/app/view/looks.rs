@@ -194,7 +194,7 @@ pub(crate) struct Shown {
     combatant: Ref<'static, Combatant>,
     vitals: Ref<'static, Vitals>,
     facing: Option<Ref<'static, Facing>>,
-    children: &'static Children,
+    children: Ref<'static, Children>,
     pc: Has<PlayerCharacter>,
     side: &'static Allegiance,
     chase: Option<Ref<'static, ChaseState>>,
@@ -224,7 +224,9 @@ pub(crate) fn update(
             || combatant.is_changed()
             || vitals.is_changed()
             || facing.as_ref().is_some_and(Ref::is_changed)
-            || chase.as_ref().is_some_and(Ref::is_changed);
+            || chase.as_ref().is_some_and(Ref::is_changed)
+            // Its bar and badge were just spawned: drawn once whatever else changed.
+            || children.is_added();
         if !changed && !audience.is_changed() && !ended {
             continue;
         }

@@ -24,7 +24,12 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<DiscImage>()
         .add_systems(
             Update,
-            (dress_tokens.after(AppSystems::Build).before(AppSystems::Show), place_tokens.in_set(AppSystems::Show)),
+            (
+                // After an undo's, a redo's or an edit's respawn (`Follow`), so that the tokens it
+                // spawns are dressed in the same frame, before `looks::update` reads their bars.
+                dress_tokens.after(AppSystems::Follow).before(AppSystems::Show),
+                place_tokens.in_set(AppSystems::Show),
+            ),
         )
         .add_systems(
             PostUpdate,
