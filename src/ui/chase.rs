@@ -137,8 +137,8 @@ pub struct TrackRow {
     pub distance: Option<u32>,
     pub out_of_sight: bool,
     pub acting: bool,
-    pub hp: i32,
-    pub max_hp: i32,
+    /// Hit points as the audience may see them: `7/12`, or for a monster in the players' view a word.
+    pub hp: String,
     pub exhaustion: u8,
     pub free_dashes_left: u32,
     pub inspiration: bool,
@@ -165,8 +165,8 @@ pub struct ComplicationCard {
 pub struct AttackChoice {
     pub index: usize,
     pub name: String,
-    /// (id, name, feet away).
-    pub targets: Vec<(String, String, u32)>,
+    /// (id, name, feet away, hostile): the others are offered only at the DM's [`ChaseEdit::any_target`].
+    pub targets: Vec<(String, String, u32, bool)>,
 }
 
 /// The active participant's turn.
@@ -231,6 +231,8 @@ pub struct ChaseEdit {
     pub forced_roll: String,
     pub split_quarry: Vec<String>,
     pub split_pursuers: Vec<String>,
+    /// The DM's override: turn cards offer every participant in range, not only the hostile ones.
+    pub any_target: bool,
 }
 
 /// Where the widgets a test clicks ended up on screen: (name, centre).
@@ -474,9 +476,8 @@ fn track(ui: &mut egui::Ui, rows: &[TrackRow]) {
             info = row.status.clone();
         }
         let detail = format!(
-            "  HP {}/{} · exh {} · free dashes {}{}",
+            "  HP {} · exh {} · free dashes {}{}",
             row.hp,
-            row.max_hp,
             row.exhaustion,
             row.free_dashes_left,
             if row.inspiration { " · ★" } else { "" }
@@ -595,10 +596,11 @@ fn turn_card(
         for attack in &turn.attacks {
             ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new(&attack.name).strong());
-                if attack.targets.is_empty() {
+                let offered: Vec<_> = attack.targets.iter().filter(|t| t.3 || edit.any_target).collect();
+                if offered.is_empty() {
                     ui.label("nobody in range");
                 }
-                for (id, name, feet) in &attack.targets {
+                for (id, name, feet, _) in offered {
                     let button = ui.add_enabled(!turn.action_used, egui::Button::new(format!("{name} ({feet} ft)")));
                     if button.clicked() {
                         requests.push(ChaseRequest::Attack {
@@ -648,6 +650,7 @@ fn dm_controls(ui: &mut egui::Ui, view: &ChaseView, edit: &mut ChaseEdit, reques
                 edit.forced_roll.clear();
             }
         });
+        ui.checkbox(&mut edit.any_target, "Turn cards offer every participant in range as a target");
         egui::Grid::new("chase-dm").striped(true).show(ui, |ui| {
             for row in view.track.iter().filter(|r| r.running) {
                 ui.label(&row.name);

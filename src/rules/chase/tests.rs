@@ -4,7 +4,7 @@
 use super::roster::Roster;
 use super::*;
 use crate::rules::attack::Outcome;
-use crate::rules::creature::{Abilities, Ability, Attack, Skill};
+use crate::rules::creature::{Abilities, Ability, Attack, Side, Skill};
 use crate::rules::initiative::Entry;
 use crate::rules::sight::CoverDegree;
 use crate::rules::tables::RangeError;
@@ -694,6 +694,33 @@ fn attacks_need_range_and_count_cover() {
         turn.action_used = false;
     }
     assert!(matches!(chase.attack("thief", 0, CoverDegree::None, &mut dice), Err(ChaseError::Refused(_))));
+}
+
+/// Brom's javelin reaches Tamsin, Lia and Nim the cutpurse, but only Nim is his foe (the card offers
+/// the others only when the DM asks). Without sides, a pursuer's foe is its quarry.
+#[test]
+fn only_hostile_participants_are_foes() {
+    let mut brom = entrant("brom", Role::Pursuer, 0);
+    brom.sheet.attacks.push(Attack { name: "Javelin".into(), range: 30, long_range: Some(120), ..Attack::default() });
+    let others = [("tamsin", Role::Pursuer, 10), ("lia", Role::Pursuer, 20), ("nim", Role::Quarry, 40)];
+    let entrants = std::iter::once(brom).chain(others.map(|(id, role, at)| entrant(id, role, at))).collect();
+    let (mut chase, mut dice) = start(entrants, ChaseRules::default());
+    chase.begin_turn(&mut dice).expect("Brom's turn");
+    let javelin = chase.participant("brom").expect("Brom").sheet.attacks[0].clone();
+    let mut reached = chase.targets_in_range(&javelin);
+    reached.sort();
+    assert_eq!(reached, ["lia", "nim", "tamsin"], "the DM may still pick any of them");
+    let sides = |id: &str| match id {
+        "nim" => Side::Enemy,
+        "tamsin" => Side::Ally,
+        _ => Side::Party,
+    };
+    let foes = |side_of: fn(&str) -> Side| -> Vec<String> {
+        chase.targets_in_range(&javelin).into_iter().filter(|id| chase.hostile("brom", id, side_of)).collect()
+    };
+    assert_eq!(foes(sides), ["nim"], "not Tamsin (an ally) nor Lia (the party)");
+    assert_eq!(foes(|_| Side::Neutral), ["nim"], "without sides, the one he pursues");
+    assert!(chase.hostile("nim", "lia", sides) && !chase.hostile("lia", "tamsin", sides));
 }
 
 /// PHB appendix A, "Restrained": "The creature's attack rolls have disadvantage." A guard caught

@@ -11,7 +11,7 @@ use super::complication::{Alternative, Effect};
 use super::{Chase, ChaseError, Entrant, EventKind, Pending, Role, Status};
 use crate::rules::attack::Outcome;
 use crate::rules::conditions::attacked_sources;
-use crate::rules::creature::{Ability, Attack};
+use crate::rules::creature::{Ability, Attack, Side};
 use crate::rules::dice::{RollMode, SeededDice};
 use crate::rules::log::{AttackOccasion, ChaseTestFor, RollReason};
 use crate::rules::modifiers::D20;
@@ -368,6 +368,15 @@ impl Chase {
             .filter(|p| self.distance(&turn.id, &p.id).is_some_and(|d| d <= reach))
             .map(|p| p.id.clone())
             .collect()
+    }
+
+    /// Whether `a` and `b` are foes, to be offered as each other's targets: their sides (`side_of`) are
+    /// hostile ([`Side::is_hostile_to`]), or one pursues the other (as a sideless local creature does).
+    pub fn hostile(&self, a: &str, b: &str, side_of: impl Fn(&str) -> Side) -> bool {
+        let pursues = |p: &str, q: &str| {
+            self.pursuits.iter().any(|s| s.pursuers.iter().any(|x| x == p) && s.quarry.iter().any(|x| x == q))
+        };
+        side_of(a).is_hostile_to(side_of(b)) || pursues(a, b) || pursues(b, a)
     }
 
     /// An attack or attack-roll spell at another participant within range, with the normal rules:

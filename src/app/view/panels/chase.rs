@@ -7,13 +7,17 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use crate::app::core::chase::ChaseRun;
-use crate::app::core::components::{Allegiance, ChaseState, DisplayName, Kind, RosterOrder, Seat, TokenId};
+use crate::app::core::components::{
+    Allegiance, ChaseState, DisplayName, HitPoints, Kind, PlayerCharacter, RosterOrder, Seat, TokenId,
+};
 use crate::app::core::messages::ChaseMessage;
 use crate::app::core::requests::ChaseRequest;
-use crate::app::core::state::Selection;
+use crate::app::core::state::{Audience, Selection};
 use crate::app::features::chase::ChaseScreens;
 use crate::rules::chase::{Chase, Chases, Participant, Status, Test};
 use crate::rules::creature::Side;
+use crate::rules::fight::set_exhaustion;
+use crate::rules::health::Health;
 use crate::scenario::TokenKind;
 use crate::ui::chase::{
     AttackChoice, Candidate, ChaseStage, ChaseView, ComplicationCard, TrackRow, TurnCard, chase_screen, chase_setup,
@@ -30,6 +34,8 @@ pub(super) struct ChaseCandidate {
     order: &'static RosterOrder,
     chase: Option<&'static ChaseState>,
     seat: Option<&'static Seat>,
+    pc: Has<PlayerCharacter>,
+    hit_points: &'static HitPoints,
 }
 
 /// Draws the chase's screen while a chase runs, or its setup window while it is open.
@@ -39,6 +45,7 @@ pub(super) fn draw_chase(
     run: Res<ChaseRun>,
     tokens: Query<ChaseCandidate>,
     selection: Res<Selection>,
+    audience: Res<Audience>,
     mut messages: MessageWriter<ChaseMessage>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -49,7 +56,8 @@ pub(super) fn draw_chase(
     if let Some(chases) = &run.chases {
         let sides = tokens.iter().map(|t| (t.id.0.clone(), t.side.0)).collect();
         let seats = tokens.iter().filter_map(|t| Some((t.id.0.clone(), t.seat?.0))).collect();
-        let view = chase_view(chases, run.awaiting_handover, (&sides, &seats), track(&tokens, chases.active));
+        let track = track(&tokens, chases.active, *audience);
+        let view = chase_view(chases, run.awaiting_handover, (&sides, &seats), track);
         let screen = ctx.content_rect();
         egui::Area::new("chase-screen".into()).order(egui::Order::Foreground).fixed_pos(screen.min).show(ctx, |ui| {
             egui::Frame::new().fill(ui.visuals().panel_fill).inner_margin(16.0).show(ui, |ui| {
@@ -110,7 +118,7 @@ fn side_of(sides: &Sides, id: &str) -> Side {
 }
 
 /// The track of the chase shown: each creature in it, from its [`ChaseState`], front runner first.
-fn track(tokens: &Query<ChaseCandidate>, shown: usize) -> Vec<TrackRow> {
+fn track(tokens: &Query<ChaseCandidate>, shown: usize, audience: Audience) -> Vec<TrackRow> {
     let mut rows: Vec<TrackRow> = tokens
         .iter()
         .filter_map(|t| Some((t.chase.filter(|c| c.chase == shown)?, t)))
@@ -126,8 +134,7 @@ fn track(tokens: &Query<ChaseCandidate>, shown: usize) -> Vec<TrackRow> {
             distance: c.distance,
             out_of_sight: c.out_of_sight,
             acting: c.acting,
-            hp: c.hp,
-            max_hp: c.max_hp,
+            hp: chase_hit_points(audience, t.pc, t.side.0, &t.hit_points.0, c),
             exhaustion: c.exhaustion,
             free_dashes_left: c.free_dashes_left,
             inspiration: c.inspiration,
@@ -135,6 +142,13 @@ fn track(tokens: &Query<ChaseCandidate>, shown: usize) -> Vec<TrackRow> {
         .collect();
     rows.sort_by_key(|r| std::cmp::Reverse(r.position));
     rows
+}
+
+/// Track hit points by the roster's rule: the chase's count against the map's maximum (not `c.max_hp`).
+fn chase_hit_points(audience: Audience, pc: bool, side: Side, map: &Health, c: &ChaseState) -> String {
+    let mut now = Health::new(c.hp, map.max_hp, map.makes_death_saves, map.death_saves);
+    set_exhaustion(&mut now, c.exhaustion);
+    super::views::hit_points_text(audience, pc, side, &now)
 }
 
 /// The chase screen's view model: the chase shown, its stage (with the seat of the player its card
@@ -235,7 +249,8 @@ fn turn_card(chase: &Chase, turn: &crate::rules::chase::Turn, sides: &Sides) -> 
                         .into_iter()
                         .filter_map(|id| {
                             let target = chase.participant(&id)?;
-                            Some((id.clone(), target.name().to_owned(), chase.distance(&turn.id, &id)?))
+                            let hostile = chase.hostile(&turn.id, &id, |who| side_of(sides, who));
+                            Some((id.clone(), target.name().to_owned(), chase.distance(&turn.id, &id)?, hostile))
                         })
                         .collect(),
                 })
@@ -259,5 +274,96 @@ fn turn_card(chase: &Chase, turn: &crate::rules::chase::Turn, sides: &Sides) -> 
         complication,
         attacks,
         last_of_round: chase.last_turn_of_round(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use egui_kittest::Harness;
+
+    use super::super::views::hit_points_text;
+    use super::*;
+    use crate::rules::chase::Role;
+    use crate::ui::chase::ChaseEdit;
+    use crate::ui::{RosterView, TokenRow, roster_panel};
+
+    /// Every text the roster and the chase screen draw for Nim (16 hit points) at `hp` in a chase.
+    fn drawn(audience: Audience, hp: i32) -> Vec<String> {
+        fn text(s: &egui::epaint::Shape) -> Option<String> {
+            if let egui::epaint::Shape::Text(t) = s { Some(t.galley.text().to_owned()) } else { None }
+        }
+        let map = Health::new(16, 16, false, crate::rules::health::DeathSaves::default());
+        let (roles, status, side) = (vec![Role::Quarry], Status::Running, Side::Enemy);
+        let c = ChaseState {
+            chase: 0,
+            roles: roles.clone(),
+            position: 40,
+            status,
+            lead: false,
+            distance: None,
+            free_dashes_left: 3,
+            hp,
+            max_hp: 16,
+            exhaustion: 0,
+            inspiration: false,
+            out_of_sight: false,
+            acting: false,
+        };
+        let track = vec![TrackRow {
+            id: "nim".into(),
+            name: "Nim".into(),
+            side,
+            roles,
+            position: 40,
+            running: true,
+            status: "running".into(),
+            lead: false,
+            distance: None,
+            out_of_sight: false,
+            acting: false,
+            hp: chase_hit_points(audience, false, side, &map, &c),
+            exhaustion: 0,
+            free_dashes_left: 3,
+            inspiration: false,
+        }];
+        let row = TokenRow {
+            id: "nim".into(),
+            name: "Nim".into(),
+            kind: TokenKind::Creature,
+            side,
+            size: crate::rules::Size::Medium,
+            hp: hit_points_text(audience, false, side, &map),
+            ac: 12,
+            speed: 30,
+            initiative: None,
+        };
+        let roster = RosterView { rows: vec![row], selected: None };
+        let view = ChaseView {
+            title: "Stop, thief!".into(),
+            round: 1,
+            stage: ChaseStage::Over { outcome: "".into() },
+            seat: None,
+            track,
+            log: Vec::new(),
+            other_chases: Vec::new(),
+            escape_note: String::new(),
+        };
+        let mut harness = Harness::new_ui(move |ui| {
+            let _ = roster_panel(ui, &roster);
+            let _ = chase_screen(ui, &view, &mut ChaseEdit::default());
+        });
+        harness.run();
+        harness.output().shapes.iter().filter_map(|c| text(&c.shape)).collect()
+    }
+
+    /// The players' view words a monster's hit points on the track as the roster does, and draws no 16.
+    #[test]
+    fn the_players_see_no_monster_hit_points_on_the_chase_screen() {
+        for (hp, word) in [(16, "HP healthy"), (7, "HP bloodied")] {
+            let texts = drawn(Audience { dm: false }, hp);
+            assert!(texts.iter().any(|t| t.contains(word)), "{word}: {texts:?}");
+            assert!(texts.iter().all(|t| !t.contains("16")), "Nim's hit points drawn: {texts:?}");
+        }
+        assert!(drawn(Audience { dm: true }, 7).iter().any(|t| t.contains("HP 7/16")), "the DM's view shows them");
     }
 }

@@ -17,6 +17,7 @@ use crate::rules::economy::Response;
 use crate::rules::fight::FightRules;
 use crate::rules::fight::actions::help_targets;
 use crate::rules::fight::opportunity::Provocation;
+use crate::rules::health::Health;
 use crate::rules::{Footprint, Grid};
 use crate::scenario::{Scenario, TokenKind};
 use crate::ui::effects::{EffectRow, EffectsView};
@@ -149,6 +150,15 @@ pub(super) fn help_targets_of(
     help_targets(&field, me).map(|f| (f.id.clone(), f.name().to_owned())).collect()
 }
 
+/// Hit points as the roster and the chase track tell them to `audience`: numbers, or a word (DMG).
+pub(super) fn hit_points_text(audience: Audience, pc: bool, side: Side, health: &Health) -> String {
+    if audience.sees_hit_points(pc, side) {
+        format!("{}/{}", health.hp, health.max_hp)
+    } else {
+        health.outward().word().to_owned()
+    }
+}
+
 /// The roster's view model: every token the audience sees, in scenario order, and the selected
 /// one in detail.
 pub(super) fn roster_view(tokens: &Roster, cx: &RosterContext) -> RosterView {
@@ -189,11 +199,7 @@ pub(super) fn roster_view(tokens: &Roster, cx: &RosterContext) -> RosterView {
                 kind: t.kind.0,
                 side: t.side.0,
                 size: t.size.size,
-                hp: if cx.audience.sees_hit_points(t.pc, t.side.0) {
-                    format!("{}/{}", t.hit_points.0.hp, t.hit_points.0.max_hp)
-                } else {
-                    t.hit_points.0.outward().word().to_owned()
-                },
+                hp: hit_points_text(cx.audience, t.pc, t.side.0, &t.hit_points.0),
                 ac: t.vitals.ac,
                 speed: t.vitals.speed,
                 initiative: cx
