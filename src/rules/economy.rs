@@ -105,7 +105,7 @@ impl TurnOptions {
 pub enum EconomyError {
     #[error("the action is spent this turn (on {spent_on}); {action} can't be taken")]
     ActionSpent { action: String, spent_on: String },
-    #[error("no attacks are left of this turn's Attack action")]
+    #[error("no attack is left this turn (the Attack action is spent)")]
     NoAttacksLeft,
     #[error("the reaction is spent until the start of its next turn")]
     ReactionSpent,
@@ -299,18 +299,29 @@ impl Economy {
         Ok(slot)
     }
 
+    /// Whether one more attack may be made now, spending nothing: one left of the Attack action
+    /// taken, else a new Attack (the action, or the bonus action's after it). [`Economy::attack`]
+    /// asks it first, and the attack card asks it before the click.
+    pub fn can_attack(&self, options: &TurnOptions, conditions: &Conditions) -> Result<(), EconomyError> {
+        able_to_act(conditions)?;
+        if self.attacks_left > 0 {
+            return Ok(());
+        }
+        match self.can_take(Action::Attack, options, conditions) {
+            Ok(_) => Ok(()),
+            Err(_) if self.took(Action::Attack) => Err(EconomyError::NoAttacksLeft),
+            Err(error) => Err(error),
+        }
+    }
+
     /// One attack: the next of the Attack action taken, or the first of a new one.
     pub fn attack(&mut self, options: &TurnOptions, conditions: &Conditions) -> Result<(), EconomyError> {
-        able_to_act(conditions)?;
+        self.can_attack(options, conditions)?;
         if self.attacks_left > 0 {
             self.attacks_left -= 1;
             return Ok(());
         }
-        match self.take(Action::Attack, options, conditions) {
-            Ok(_) => Ok(()),
-            Err(_) if self.taken.iter().any(|(a, _)| *a == Action::Attack) => Err(EconomyError::NoAttacksLeft),
-            Err(error) => Err(error),
-        }
+        self.take(Action::Attack, options, conditions).map(drop)
     }
 
     /// Whether `action` was taken this turn.
@@ -437,6 +448,7 @@ mod tests {
         assert_eq!(turn.attack(&fighter, &OK), Ok(()));
         assert_eq!(turn.left(&fighter, &OK).attacks_left, 1);
         assert_eq!(turn.attack(&fighter, &OK), Ok(()));
+        assert_eq!(turn.can_attack(&fighter, &OK), Err(EconomyError::NoAttacksLeft), "asked before the click");
         assert_eq!(turn.attack(&fighter, &OK), Err(EconomyError::NoAttacksLeft));
         let mut dodger = Economy::default();
         dodger.take(Action::Dodge, &fighter, &OK).expect("the action is free");

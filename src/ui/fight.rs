@@ -5,6 +5,7 @@
 use bevy_egui::egui::{self, RichText};
 
 use super::PanelRequest;
+use crate::app::core::notice::{NotNow, Said};
 use crate::rules::conditions::{Condition, Conditions, exhaustion_effects};
 use crate::rules::creature::ShieldSide;
 use crate::rules::dice::RollMode;
@@ -178,21 +179,29 @@ pub fn fight_section(ui: &mut egui::Ui, id: &str, view: &FightView, edit: &mut F
     actions.into_iter().map(|action| PanelRequest::Fight { id: id.to_owned(), action }).collect()
 }
 
-/// The attack card for a ruling, or for an attack the attacker doesn't have (its refusal alone).
+/// The attack card for a ruling, or for an attack the attacker doesn't have (its refusal alone);
+/// `now` is why the click would be refused now (not its turn, no attack left).
 pub fn attack_card_lines(
     attacker: &str,
     target: &str,
     ruling: &Result<Adjudication, crate::rules::fight::adjudicate::Refusal>,
+    now: &Result<(), NotNow>,
 ) -> (Vec<String>, bool) {
     match ruling {
-        Ok(ruling) => attack_card(ruling, attacker, target),
+        Ok(ruling) => attack_card(ruling, attacker, target, now),
         Err(refusal) => (vec![refusal.to_string()], false),
     }
 }
 
 /// The attack card's lines and whether the attack may be made: the attack and its reach or range,
-/// cover, the arcs, the flanking pair, every advantage and disadvantage, and the AC to beat.
-pub fn attack_card(ruling: &Adjudication, attacker: &str, target: &str) -> (Vec<String>, bool) {
+/// cover, the arcs, the flanking pair, every advantage and disadvantage, the AC to beat, and the
+/// click's refusal when it would be refused `now`, in the notice's words.
+pub fn attack_card(
+    ruling: &Adjudication,
+    attacker: &str,
+    target: &str,
+    now: &Result<(), NotNow>,
+) -> (Vec<String>, bool) {
     let mut lines = vec![format!("{} vs {target}: {}, {} ft away", ruling.attack.name, ruling.reach, ruling.distance)];
     if let Some(refusal) = &ruling.refusal {
         lines.push(format!("Can't attack: {refusal}"));
@@ -245,6 +254,10 @@ pub fn attack_card(ruling: &Adjudication, attacker: &str, target: &str) -> (Vec<
     }
     if let Some(why) = &ruling.automatic_critical {
         lines.push(format!("A hit is a critical hit: {why}"));
+    }
+    if let Err(why) = now {
+        lines.push(super::words::said(&Said::CantAttackNow { who: attacker.to_owned(), why: why.clone() }));
+        return (lines, false);
     }
     lines.push("Click to attack".to_owned());
     (lines, true)

@@ -188,7 +188,12 @@ pub fn turn_section(ui: &mut egui::Ui, id: &str, view: &TurnView, edit: &mut Tur
             ready_form(ui, view, edit, &mut actions);
         }
     });
-    ui.label(RichText::new("Drag the token to move it: blue cells cost movement, amber ones a Dash.").weak().small());
+    let drag = if view.fight_runs {
+        "Drag the token to move it: blue cells cost movement, amber ones take the Dash action."
+    } else {
+        "Drag the token to move it (no fight: as far as the terrain allows; blue, a turn's move)."
+    };
+    ui.label(RichText::new(drag).weak().small());
     actions.into_iter().map(|action| PanelRequest::Turn { id: id.to_owned(), action }).collect()
 }
 

@@ -5,7 +5,7 @@
 use crate::app::core::components::CrewStep;
 use crate::app::core::dice::{LogLoss, Mended};
 use crate::app::core::notice::{CantDelay, CantPush, CantWork, DragRefusal, Edited, NotNow, Said, SaveLine};
-use crate::rules::economy::Action;
+use crate::rules::economy::{Action, Slot};
 use crate::rules::fight::StandError;
 use crate::rules::fight::actions::CantTurn;
 use crate::rules::log::AttackOccasion;
@@ -425,6 +425,17 @@ pub fn crew_step(kind: crate::rules::siege::SiegeKind, step: &CrewStep) -> Strin
         verb => format!("{verb}ed"),
     };
     format!("{} {past}", step.who)
+}
+
+/// A drag's path beside the cursor: its cost, the Dash the drop takes (in a fight), squeezing.
+pub fn drag_path(feet: u32, dash: Option<Slot>, squeezing: bool) -> String {
+    let dash = match dash {
+        Some(Slot::Action) => " · the drop takes the Dash action",
+        Some(Slot::BonusAction) => " · the drop takes the Dash (as a bonus action)",
+        None => "",
+    };
+    let squeezing = if squeezing { " · squeezing" } else { "" };
+    format!("{feet} ft{dash}{squeezing}")
 }
 
 /// Why a dragged token can't go where the cursor is, beside the cursor.

@@ -141,11 +141,13 @@ fn moving_spends_movement_and_undo_takes_it_back() {
     );
     assert!(blocked, "{}", notice(&app));
 
-    // 15 ft away with 10 left: only with a Dash, which the move takes.
+    // 15 ft away with 10 left: outside a fight no turn counts it, and no Dash is taken (in a
+    // fight it would be: turns.rs).
     app.world_mut().write_message(MoveToken::new(lia, Cell::new(4, 7)));
     app.update();
+    assert_eq!(app.world().get::<Position>(lia).map(|p| p.0), Some(Cell::new(4, 7)));
     let moves = app.world().get::<TurnMoves>(lia).cloned().expect("moves");
-    assert_eq!((moves.turn.dashes, moves.turn.left()), (1, 20));
+    assert_eq!((moves.turn.dashes, moves.turn.moves.len()), (0, 2));
 
     app.world_mut().write_message(TurnRequest::Undo(lia));
     app.update();

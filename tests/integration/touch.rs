@@ -21,6 +21,7 @@ use battlemap::app::features::fight::AttackPreview;
 use battlemap::app::features::movement::{Dragging, Preview};
 use battlemap::rules::Cell;
 use battlemap::scenario::Scenario;
+use battlemap::ui::words::drag_path;
 
 use super::headless::{entity_of, log_entries};
 use super::root;
@@ -159,6 +160,31 @@ fn on_squares_a_finger_taps_and_drags_with_the_mouses_previews() {
     });
     assert!(app.world().resource::<Reactions>().waiting(), "the drop asks for the opportunity attack");
     assert_eq!(anchor(&mut app, "brom"), Cell::new(5, 7), "stopped before leaving the cell");
+}
+
+/// Outside a fight a drag beyond the speed takes no Dash and its reach has one shade; in a fight
+/// the same drag says that the drop takes the Dash action.
+#[test]
+fn a_drag_says_when_the_drop_takes_the_dash() {
+    let mut app = touch_app("scenes/tavern_brawl.ron");
+    let label = |app: &mut App| {
+        let drag = app.world().resource::<Dragging>().0.clone().expect("the finger drags Brom");
+        let Preview::Path { path, dash } = &drag.preview else { panic!("a path preview: {:?}", drag.preview) };
+        drag_path(path.cost, *dash, false)
+    };
+    let (west, east) = (Cell::new(3, 5), Cell::new(9, 5));
+    let (from, to) = (on_screen(&mut app, west), on_screen(&mut app, east));
+    slide(&mut app, from, to, |app| {
+        assert_eq!(label(app), "30 ft", "no fight: 30 ft of Brom's 25 and no Dash");
+        let reach = app.world().resource::<CellShades>().layer(ShadeLayer::Reach).to_vec();
+        assert!(reach.windows(2).all(|w| w[0].1 == w[1].1), "no amber cells outside a fight");
+    });
+    assert_eq!(anchor(&mut app, "brom"), east, "the drop moves him");
+    let brom = entity_of(&mut app, "brom");
+    app.world_mut().write_message(TurnRequest::StartTurn(brom));
+    frame(&mut app);
+    let (from, to) = (on_screen(&mut app, east), on_screen(&mut app, west));
+    slide(&mut app, from, to, |app| assert_eq!(label(app), "30 ft · the drop takes the Dash action"));
 }
 
 /// On hexes: a finger drags Kael to a cell his reach shades, and he goes there.

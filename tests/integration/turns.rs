@@ -5,12 +5,15 @@ use bevy::prelude::*;
 
 use battlemap::app::core::components::{Actions, HitPoints, OutOfView, Position, TurnMoves};
 use battlemap::app::core::dice::RollRecord;
+use battlemap::app::core::layout::MapLayout;
 use battlemap::app::core::messages::{
-    AudienceRequest, FightRequest, MoveToken, ReactionAnswer, SelectToken, TurnRequest,
+    AttackHow, AttackRequest, AudienceRequest, FightRequest, MoveToken, ReactionAnswer, SelectToken, TurnRequest,
 };
 use battlemap::app::core::notice::{CantDelay, NotNow, Said};
+use battlemap::app::core::pointer::PointerOnMap;
 use battlemap::app::core::state::{Reactions, Selection};
 use battlemap::app::core::turns::Turns;
+use battlemap::app::features::fight::AttackPreview;
 use battlemap::rules::Cell;
 use battlemap::rules::conditions::Condition;
 use battlemap::rules::dice::RollMode;
@@ -137,6 +140,47 @@ fn a_second_dash_is_refused() {
     assert_eq!(app.world().get::<TurnMoves>(brom).map(|m| (m.turn.dashes, m.turn.left())), Some((1, 50)));
     send(&mut app, TurnRequest::Act(brom, Action::Dodge));
     assert!(spent_on_dash(said(&app)), "{}", notice(&app));
+}
+
+/// The attack card says before the click what the click would be refused for: after the Attack
+/// action's one attack, no attack is left, in the refusal's own words (`Turns::may_attack`).
+#[test]
+fn the_attack_card_says_no_attack_is_left_before_the_click() {
+    let (mut app, brom, thug) = brom_beside_the_thug();
+    send(&mut app, SelectToken(Some("brom".into())));
+    send(&mut app, FightRequest::PickAttack { attacker: brom, attack: Some("Longsword".into()), weapon: None });
+    let cell = at(&app, thug);
+    let world = app.world().resource::<MapLayout>().0.world(cell);
+    let mut pointer = app.world_mut().resource_mut::<PointerOnMap>();
+    (pointer.world, pointer.cell) = (Some(world), Some(cell));
+    app.update();
+    let card = |app: &App| {
+        let card = app.world().resource::<AttackPreview>().0.clone().expect("the card on the thug");
+        battlemap::ui::attack_card_lines(&card.shooter, &card.target_name, &card.ruling, &card.now)
+    };
+    let (lines, allowed) = card(&app);
+    assert!(allowed && lines.last().is_some_and(|l| l == "Click to attack"), "{lines:?}");
+    let swing = AttackRequest { attacker: brom, target: thug, attack: "Longsword".into(), how: AttackHow::Action };
+    send(&mut app, swing.clone());
+    let (lines, allowed) = card(&app);
+    let no_attack_left = "Brom can't attack: no attack is left this turn (the Attack action is spent)";
+    assert!(!allowed && lines.last().is_some_and(|l| l == no_attack_left), "{lines:?}");
+    send(&mut app, swing);
+    assert_eq!(notice(&app), no_attack_left, "the click is refused as the card said");
+}
+
+/// Outside a fight there is no turn and no action to spend: a drop beyond the creature's speed
+/// goes where the terrain lets it and takes no Dash, and so does a longer one after it.
+#[test]
+fn outside_a_fight_a_long_move_takes_no_dash() {
+    let mut app = app_with("scenes/tavern_brawl.ron");
+    let lia = entity_of(&mut app, "lia");
+    for to in [Cell::new(7, 7), Cell::new(4, 7), Cell::new(10, 7)] {
+        send(&mut app, MoveToken::new(lia, to));
+        assert_eq!(at(&app, lia), to, "{}", notice(&app));
+    }
+    assert_eq!(app.world().get::<Actions>(lia).map(|a| a.0.clone()), Some(Economy::default()), "no Dash");
+    assert_eq!(app.world().get::<TurnMoves>(lia).map(|m| m.turn.dashes), Some(0));
 }
 
 /// PHB "Disengage": the move away provokes nothing.

@@ -58,6 +58,23 @@ impl Turns {
         economy.take(action, options, conditions).map_err(|error| NotNow::Spent { who: name.to_owned(), error })
     }
 
+    /// Whether `who` (named `name`) may attack with its Attack action now: in its turn, with an
+    /// attack left ([`Economy::can_attack`]). The click asks it before paying; the attack card,
+    /// before the click.
+    pub fn may_attack(
+        &self,
+        who: Entity,
+        name: &str,
+        economy: &Economy,
+        options: &TurnOptions,
+        conditions: &Conditions,
+    ) -> Result<(), NotNow> {
+        if !self.its_turn(who) {
+            return Err(NotNow::NotItsTurn { who: name.to_owned() });
+        }
+        economy.can_attack(options, conditions).map_err(|error| NotNow::Spent { who: name.to_owned(), error })
+    }
+
     /// Whether a creature other than `who` moved during this turn.
     pub fn another_moved(&self, who: Entity) -> bool {
         self.movers.iter().any(|&m| m != who)

@@ -16,7 +16,7 @@ use crate::app::core::state::{CellShades, Reactions, RedrawFrames, ShadeLayer, S
 use crate::app::core::tokens::{Battlefield, Fighters};
 use crate::app::core::turns::Turns;
 use crate::rules::Cell;
-use crate::rules::economy::Action;
+use crate::rules::economy::{Action, Slot};
 use crate::rules::effects::drag_cost;
 use crate::rules::fight::Fighter;
 use crate::rules::fight::opportunity::{Moving, Provocation, provocations};
@@ -42,7 +42,7 @@ pub struct Drag {
     pub grab: (i32, i32),
     /// The anchor under the cursor now.
     pub target: Cell,
-    /// What reaches it, if anything: the path and whether it needs a Dash.
+    /// What reaches it, if anything: the path and the Dash it takes.
     pub preview: Preview,
     /// The opportunity attacks that path would provoke.
     pub provokes: Vec<Provocation>,
@@ -55,14 +55,16 @@ pub struct Drag {
 pub enum Preview {
     /// Not worked out yet (the drag has just begun).
     Pending,
-    /// The path to the cell under the cursor, and whether it takes a Dash.
-    Path { path: Path, dash: bool },
+    /// The path to the cell under the cursor, and what pays for the Dash it takes (in a fight
+    /// only: outside one there is no turn and no action to spend).
+    Path { path: Path, dash: Option<Slot> },
     /// Why the token can't go there.
     Refused(DragRefusal),
 }
 
-/// What the DM may move a creature by out of its turn: not its own movement, so as far as the
-/// terrain lets it go (the map's side is at most 500 cells, so 5000 ft crosses any map).
+/// How far a move no turn counts goes (the DM's out of a creature's turn, and any outside a
+/// fight): as far as the terrain lets it (the map's side is at most 500 cells, so 5000 ft crosses
+/// any map).
 const DM_FEET: u32 = 5000;
 
 /// How a creature is moving: the DM's moves are not its own movement; Disengage stops
@@ -75,27 +77,34 @@ fn moving(by_dm: bool, disengaged: bool) -> Moving {
     }
 }
 
-/// The cheapest way for `mover` to `to` within its movement (the DM's `by_dm` budget, else what
-/// is left of its turn), else with a Dash (`dash: true`) if it may take one, else why not.
+/// The cheapest way for `mover` to `to`: the DM's `by_dm` move and, outside a fight, the
+/// creature's own as far as the terrain lets it (no turn to count it against); in a fight, within
+/// what is left of its turn, else with the Dash that `dash` would pay for; else why not.
 #[allow(clippy::too_many_arguments)]
 fn plan(
     fighters: &Fighters,
     battlefield: &Battlefield,
     mover: &Fighter,
     moves: &TurnMoves,
-    can_dash: bool,
+    dash: Option<Slot>,
+    in_fight: bool,
     by_dm: bool,
     to: Cell,
     holds: &Query<&LastingEffects>,
 ) -> Preview {
     let field = fighters.field(battlefield.scenario());
     let turn = if by_dm { TurnMovement::new(DM_FEET) } else { moves.turn.clone() };
-    let budget = if can_dash && !by_dm { turn.left_with_dash() } else { turn.left() };
+    let dash = dash.filter(|_| in_fight && !by_dm);
+    let budget = match dash {
+        _ if !in_fight && !by_dm => DM_FEET,
+        Some(_) => turn.left_with_dash(),
+        None => turn.left(),
+    };
     // A grappler dragging what it holds pays double (the DM's moves are not its movement).
     let factor = if by_dm { 1 } else { drag_cost_of(fighters, mover, holds) };
     match field.path(mover, to, budget / factor, turn.parity).map(|path| path.costing(factor)) {
         Ok(path) => {
-            let dash = path.cost > turn.left();
+            let dash = dash.filter(|_| path.cost > turn.left());
             Preview::Path { path, dash }
         }
         Err(why) => Preview::Refused(DragRefusal::Move(why)),
@@ -109,9 +118,9 @@ fn drag_cost_of(fighters: &Fighters, mover: &Fighter, holds: &Query<&LastingEffe
 }
 
 /// Plans each move asked for and pays for it (a Dash from the action economy if the move needs
-/// one), then hands it to the walk, which may stop it for reactions. While a fight runs only the
-/// creature whose turn it is moves, unless the DM moves another. Siege weapons are pushed by the
-/// siege feature.
+/// one, in a fight only), then hands it to the walk, which may stop it for reactions. While a fight
+/// runs only the creature whose turn it is moves, unless the DM moves another. Siege weapons are
+/// pushed by the siege feature.
 fn apply_moves(
     mut requests: MessageReader<MoveToken>,
     battlefield: Battlefield,
@@ -140,16 +149,19 @@ fn apply_moves(
             continue;
         }
         let (options, conditions) = (&mover.sheet.turn, &mover.conditions);
-        let can_dash = !request.by_dm && economy.0.can_take(Action::Dash, options, conditions).is_ok();
-        match plan(&fighters, &battlefield, mover, moves, can_dash, request.by_dm, request.to, &holds) {
+        let dash = economy.0.can_take(Action::Dash, options, conditions).ok();
+        let in_fight = turns.fight_runs();
+        match plan(&fighters, &battlefield, mover, moves, dash, in_fight, request.by_dm, request.to, &holds) {
             Preview::Path { path, .. } if path.steps.is_empty() => {}
             Preview::Path { path, dash } => {
-                if dash && let Err(error) = economy.0.take(Action::Dash, options, conditions) {
+                if dash.is_some()
+                    && let Err(error) = economy.0.take(Action::Dash, options, conditions)
+                {
                     notice.say(Said::CantMove { who: who.clone(), why: NotNow::Spent { who, error } });
                     continue;
                 }
                 let moving = moving(request.by_dm, economy.0.disengaged);
-                walks.write(Walk { entity: request.entity, path, dashed: dash, moving });
+                walks.write(Walk { entity: request.entity, path, dashed: dash.is_some(), moving });
             }
             Preview::Refused(DragRefusal::Move(why)) => notice.say(Said::CantMoveTo { who, to: request.to, why }),
             Preview::Refused(_) => {}
@@ -188,7 +200,8 @@ fn drag_tokens(
             grabbed.and_then(|(e, cell)| begin(&battlefield, &turn_of, &turns, &reactions, e, cell, keys.shift()));
         if let Some(drag) = begun {
             if drag.1 {
-                shades.set(ShadeLayer::Reach, reach_shades(&battlefield, &turn_of, drag.0.entity, &holds));
+                let reach = reach_shades(&battlefield, &turn_of, &turns, drag.0.entity, &holds);
+                shades.set(ShadeLayer::Reach, reach);
             }
             dragging.0 = Some(drag.0);
         } else if reactions.waiting() && pointer.pressed_token.is_some() {
@@ -248,18 +261,21 @@ fn begin(
     Some((drag, creature))
 }
 
-/// The cells the dragged creature can reach this turn, shaded by whether they need a Dash.
+/// The cells the dragged creature can reach this turn, shaded by whether they need a Dash; outside
+/// a fight, where a drop goes as far as the terrain lets it, the cells a turn's move reaches.
 fn reach_shades(
     battlefield: &Battlefield,
     turn_of: &Query<(&TurnMoves, &Actions)>,
+    turns: &Turns,
     entity: Entity,
     holds: &Query<&LastingEffects>,
 ) -> Vec<(Cell, Color)> {
     let fighters = battlefield.fighters();
     let (Some(mover), Ok((moves, actions))) = (fighters.get(entity), turn_of.get(entity)) else { return Vec::new() };
     let can_dash = actions.0.can_take(Action::Dash, &mover.sheet.turn, &mover.conditions).is_ok();
-    let turn = &moves.turn;
-    let budget = if can_dash { turn.left_with_dash() } else { turn.left() };
+    let fresh = TurnMovement { parity: moves.turn.parity, ..TurnMovement::new(moves.turn.speed) };
+    let turn = if turns.fight_runs() { &moves.turn } else { &fresh };
+    let budget = if can_dash && turns.fight_runs() { turn.left_with_dash() } else { turn.left() };
     let factor = drag_cost_of(&fighters, mover, holds);
     let reach = fighters.field(battlefield.scenario()).reach(mover, budget / factor, turn.parity);
     let shade = |r: &Reachable| if r.cost * factor > turn.left() { DASH_SHADE } else { MOVE_SHADE };
@@ -279,8 +295,8 @@ fn preview(
     let economy = turn_of.get(drag.entity).ok();
     drag.preview = match (economy, me.siege) {
         (Some((moves, actions)), _) => {
-            let can_dash = !drag.by_dm && actions.0.can_take(Action::Dash, &me.sheet.turn, &me.conditions).is_ok();
-            plan(&fighters, battlefield, me, moves, can_dash, drag.by_dm, drag.target, holds)
+            let dash = actions.0.can_take(Action::Dash, &me.sheet.turn, &me.conditions).ok();
+            plan(&fighters, battlefield, me, moves, dash, turns.fight_runs(), drag.by_dm, drag.target, holds)
         }
         (None, Some(_)) => {
             let field = fighters.field(battlefield.scenario());
@@ -289,7 +305,7 @@ fn preview(
                 entity.and_then(|e| turn_of.get(e).ok()).map_or(0, |(m, _)| m.turn.left())
             };
             match plan_push(&field, me, drag.target, feet_left, drag.by_dm) {
-                Ok(push) => Preview::Path { path: push.path, dash: false },
+                Ok(push) => Preview::Path { path: push.path, dash: None },
                 Err(why) => Preview::Refused(DragRefusal::Push(why)),
             }
         }

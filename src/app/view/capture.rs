@@ -187,7 +187,7 @@ fn write_state_file(
         "buttons": turns.2.0.iter().map(|(name, at)| (name.clone(), json!(at))).collect::<serde_json::Map<_, _>>(),
         "attack": fight.mode.attack,
         "attack_card": fight.preview.0.as_ref().map(|c| {
-            let (lines, allowed) = crate::ui::attack_card_lines(&c.shooter, &c.target_name, &c.ruling);
+            let (lines, allowed) = crate::ui::attack_card_lines(&c.shooter, &c.target_name, &c.ruling, &c.now);
             json!({ "lines": lines, "allowed": allowed })
         }),
         "log": fight.log.0.entries.iter().map(crate::ui::log::log_line).collect::<Vec<_>>(),

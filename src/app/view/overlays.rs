@@ -70,7 +70,7 @@ fn draw_drag_path(
     let Ok(size) = sizes.get(drag.entity) else { return };
     let layout = layout.0;
     let centre = |anchor: Cell| layout.middle(&size.cells(layout.grid, anchor));
-    let color = if *dash { Color::srgb(1.0, 0.75, 0.2) } else { Color::srgb(0.35, 0.85, 1.0) };
+    let color = if dash.is_some() { Color::srgb(1.0, 0.75, 0.2) } else { Color::srgb(0.35, 0.85, 1.0) };
     let points: Vec<Vec2> = path.cells().into_iter().map(centre).collect();
     gizmos.linestrip_2d(points.iter().copied(), color);
     for point in &points {

@@ -157,10 +157,10 @@ fn pay(
     let economy = &mut s.actions.0;
     let spent = match request.how {
         AttackHow::Action => {
-            if !turns.its_turn(request.attacker) {
-                return Err(Said::CantAttackNow { who: name.clone(), why: NotNow::NotItsTurn { who: name } });
-            }
-            economy.attack(&attacker.sheet.turn, &attacker.conditions)
+            let (options, conditions) = (&attacker.sheet.turn, &attacker.conditions);
+            let may = turns.may_attack(request.attacker, &name, economy, options, conditions);
+            may.map_err(|why| Said::CantAttackNow { who: name.clone(), why })?;
+            economy.attack(options, conditions)
         }
         AttackHow::Opportunity => economy.react(&attacker.conditions),
         AttackHow::Readied => economy.fire_readied(&attacker.conditions).map(drop),

@@ -5,11 +5,13 @@
 
 use bevy::prelude::*;
 
-use crate::app::core::components::{Combatant, Facing};
+use crate::app::core::components::{Actions, Combatant, Facing};
 use crate::app::core::messages::FightRequest;
+use crate::app::core::notice::NotNow;
 use crate::app::core::pointer::{MapKeys, Pickable, PointerOnMap};
 use crate::app::core::state::{AttackMode, CellShades, LoadedScenario, Selection, ShadeLayer};
 use crate::app::core::tokens::Battlefield;
+use crate::app::core::turns::Turns;
 use crate::rules::Cell;
 use crate::rules::facing::{Arc, arc_of_cell};
 use crate::rules::fight::adjudicate::{Adjudication, Refusal, adjudicate, pick_attack, where_to_flank};
@@ -25,6 +27,9 @@ pub struct AttackCard {
     pub shooter: String,
     pub target_name: String,
     pub ruling: Result<Adjudication, Refusal>,
+    /// Why the click would be refused now (not its turn, no attack left), by the rule that
+    /// refuses it ([`Turns::may_attack`]).
+    pub now: Result<(), NotNow>,
 }
 
 /// Whether the selected creature's arcs are shaded (`H`).
@@ -80,6 +85,8 @@ pub(super) fn preview_attack(
     pointer: Res<PointerOnMap>,
     pickable: Pickable,
     battlefield: Battlefield,
+    turns: Res<Turns>,
+    actions: Query<&Actions>,
     mut preview: ResMut<AttackPreview>,
 ) {
     let card = (|| {
@@ -92,7 +99,12 @@ pub(super) fn preview_attack(
         let field = fighters.field(battlefield.scenario());
         let (a, t) = (fighters.get(shooter)?, fighters.get(target)?);
         let ruling = pick_attack(a, Some(attack)).map(|chosen| adjudicate(&field, a, t, chosen));
-        Some(AttackCard { target, shooter: a.name().to_owned(), target_name: t.name().to_owned(), ruling })
+        // A crew's shot is paid with the crew's Use an Object, asked on the click.
+        let now = match (mode.weapon, actions.get(attacker)) {
+            (None, Ok(spent)) => turns.may_attack(attacker, a.name(), &spent.0, &a.sheet.turn, &a.conditions),
+            _ => Ok(()),
+        };
+        Some(AttackCard { target, shooter: a.name().to_owned(), target_name: t.name().to_owned(), ruling, now })
     })();
     if preview.0 != card {
         preview.0 = card;

@@ -524,14 +524,13 @@ fn draw_cursor_label(ctx: &egui::Context, tokens: &Roster, seen: &Seen, tools: &
     let Some(at) = seen.pointer.screen else { return };
     let at = egui::pos2(at.x, at.y);
     if let Some(card) = &tools.attack_preview.0 {
-        let (lines, allowed) = crate::ui::attack_card_lines(&card.shooter, &card.target_name, &card.ruling);
+        let (lines, allowed) = crate::ui::attack_card_lines(&card.shooter, &card.target_name, &card.ruling, &card.now);
         cursor_label(ctx, at, &lines.join("\n"), !allowed);
     } else if let Some(drag) = &tools.dragging.0 {
         match &drag.preview {
             Preview::Path { path, dash } => {
-                let dash = if *dash { " · Dash" } else { "" };
-                let squeeze = if path.fit == crate::rules::movement::Fit::Squeezing { " · squeezing" } else { "" };
-                let mut text = format!("{} ft{dash}{squeeze}", path.cost);
+                let squeezing = path.fit == crate::rules::movement::Fit::Squeezing;
+                let mut text = crate::ui::words::drag_path(path.cost, *dash, squeezing);
                 for p in &drag.provokes {
                     let from = views::name_in_view(tokens, &p.reactor, &p.reactor_name);
                     text.push_str(&format!("\nProvokes an opportunity attack from {from} at {}", p.at));
