@@ -41,8 +41,18 @@ pub use turn::{
 };
 
 /// The buttons whose place on screen the state file reports, for tests that click them.
-pub const BUTTON_TARGETS: [&str; 7] =
-    ["card.start_turn", "prompt.yes", "prompt.no", "status.dm_view", "dm.confirm", "card.siege", "pinned.dismiss"];
+pub const BUTTON_TARGETS: [&str; 10] = [
+    "card.start_turn",
+    "prompt.yes",
+    "prompt.no",
+    "status.dm_view",
+    "dm.confirm",
+    "card.siege",
+    "pinned.dismiss",
+    "status.panels",
+    "panels.table_view",
+    "table.show_panels",
+];
 
 /// A row of widgets in a panel of fixed width: each kept whole (a button's words are neither cut
 /// nor wrapped), going on to the next line where the panel ends.

@@ -230,7 +230,7 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
 /// The menu of the panels floating over the map, each opened and closed here or by its key, and
 /// the table view, which hides them all but the initiative and the turn card.
 fn panels_menu(ui: &mut egui::Ui, view: &StatusView, requests: &mut Vec<PanelRequest>) {
-    ui.menu_button("Panels", |ui| {
+    let menu = ui.menu_button("Panels", |ui| {
         for name in PanelName::ALL {
             let mut open = view.open_panels.contains(&name);
             if ui.checkbox(&mut open, format!("{} ({})", panel_title(name), panel_key(name))).changed() {
@@ -241,11 +241,13 @@ fn panels_menu(ui: &mut egui::Ui, view: &StatusView, requests: &mut Vec<PanelReq
         let table = ui.button("Table view").on_hover_text(
             "The players see the map: every panel hidden but the initiative and the turn card (Show panels brings them back)",
         );
+        super::remember(&table, "panels.table_view");
         if table.clicked() {
             requests.push(PanelRequest::TableView(true));
             ui.close();
         }
     });
+    super::remember(&menu.response, "status.panels");
 }
 
 /// A panel's title, as its window shows it.

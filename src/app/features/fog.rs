@@ -9,6 +9,10 @@
 
 use bevy::prelude::*;
 
+use crate::app::core::components::{
+    Allegiance, Combatant, Facing, HitPoints, Kind, LastingEffects, PlayerCharacter, Position, RosterOrder, Shield,
+    SiegeWeapon, Size, TokenMarker, Vitals,
+};
 use crate::app::core::messages::{PickFogBrush, Restored, ScenarioChanged};
 use crate::app::core::options::LaunchOptions;
 use crate::app::core::pointer::{PointerClaim, PointerOnMap, Tool};
@@ -20,8 +24,8 @@ use crate::app::core::state::{
 use crate::app::core::tokens::Battlefield;
 use crate::rules::Cell;
 use crate::rules::fight::Fighter;
-use crate::rules::light::LightLevel;
-use crate::scenario::edit;
+use crate::rules::light::{LightLevel, LightSource};
+use crate::scenario::{RuleOptions, edit};
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<PartySight>().init_resource::<SightKey>().init_resource::<FogBrushInHand>().add_systems(
@@ -48,9 +52,20 @@ const HIDDEN_BY_DM: Color = Color::srgba(0.45, 0.05, 0.1, 0.38);
 const BRUSH_SIZE: u32 = 2;
 
 /// What the party's sight was last found for: each fighter's place and state as the rules read
-/// it, and the map's terrain (so a move, a turn, a condition, a light or an edit finds it again).
+/// it, the map's terrain, and the scene's light, lamps and rules (so a move, a turn, a condition,
+/// a light, an edit or a switch of the diagonal rule finds it again).
 #[derive(Resource, Default, PartialEq)]
-struct SightKey(Option<(Vec<Fighter>, Vec<Option<usize>>)>);
+struct SightKey(Option<(Vec<Fighter>, Vec<Option<usize>>, SceneLightKey)>);
+
+type SceneLightKey = (LightLevel, Vec<(Cell, LightSource)>, RuleOptions);
+
+/// A token whose part of a `Fighter` (`TokenData`) changed since the fog last looked.
+#[rustfmt::skip]
+type TokenChanged = Or<(
+    Changed<Position>, Changed<Size>, Changed<Allegiance>, Changed<Kind>, Changed<Vitals>, Changed<HitPoints>,
+    Changed<Combatant>, Changed<Facing>, Changed<Shield>, Changed<SiegeWeapon>, Changed<LastingEffects>,
+    Changed<PlayerCharacter>, Changed<RosterOrder>,
+)>;
 
 /// Whether the fog of war is drawn (`--no-fog` leaves it out).
 fn fog_is_on(launch: Option<Res<LaunchOptions>>) -> bool {
@@ -128,12 +143,25 @@ fn brush_strokes(
     *last = Some(cell);
 }
 
-/// Finds what the party sees when anything that could change it has changed.
-fn follow_party_sight(battlefield: Battlefield, mut key: ResMut<SightKey>, mut sight: ResMut<PartySight>) {
+/// Finds what the party sees when anything that could change it has changed. The key (every
+/// fighter cloned, a terrain list of every cell) is built only when a token or the scenario did.
+fn follow_party_sight(
+    battlefield: Battlefield,
+    changed: Query<(), (With<TokenMarker>, TokenChanged)>,
+    mut gone: (RemovedComponents<TokenMarker>, RemovedComponents<LastingEffects>, RemovedComponents<PlayerCharacter>),
+    mut key: ResMut<SightKey>,
+    mut sight: ResMut<PartySight>,
+) {
+    let removed = gone.0.read().count() + gone.1.read().count() + gone.2.read().count() > 0;
+    if key.0.is_some() && !battlefield.loaded.is_changed() && changed.is_empty() && !removed {
+        return;
+    }
     let fighters = battlefield.fighters();
-    let map = &battlefield.scenario().map;
+    let scenario = battlefield.scenario();
+    let map = &scenario.map;
     let terrain: Vec<Option<usize>> = map.cells().map(|c| map.terrain_index(c)).collect();
-    let now = SightKey(Some((fighters.list.clone(), terrain)));
+    let light = (scenario.light, scenario.lights.clone(), scenario.rules);
+    let now = SightKey(Some((fighters.list.clone(), terrain, light)));
     if *key == now {
         return;
     }

@@ -217,6 +217,9 @@ fn drag_tokens(
         }
     }
     step.drag = true;
+    // Frames go on while the button is held, so its release is seen at once (an app that redraws
+    // on input may otherwise sleep through it).
+    redraw.at_least(2);
     if !buttons.pressed(MouseButton::Left) {
         let Some(finished) = dragging.0.take() else { return };
         step.drag = false;

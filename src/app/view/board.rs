@@ -35,7 +35,9 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             PostUpdate,
-            choose_terrain_detail.before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+            choose_terrain_detail
+                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate)
+                .before(shade_the_overview),
         );
 }
 
@@ -56,7 +58,8 @@ pub fn terrain_tiles_plugin(app: &mut App) {
         // After every system of the frame that sets shades.
         .add_systems(
             PostUpdate,
-            show_cell_shades.before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+            (show_cell_shades, shade_the_overview)
+                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
         );
 }
 
@@ -80,12 +83,22 @@ pub struct BoardTerrain;
 #[derive(Component)]
 pub struct TerrainOverview;
 
+/// The overview's pixels' cells (storage index + 1, 0 off the map), kept to paint the shades into
+/// it: as tiles they were a quad of 4 pixels per shaded cell, paid every frame by lavapipe.
+#[derive(Component)]
+pub struct OverviewPixels {
+    cells: Vec<u32>,
+    width: u32,
+    height: u32,
+    alpha: u8,
+}
+
 /// The overview's pixels per cell.
 const OVERVIEW_PX_PER_UNIT: f32 = 4.0;
 /// Cells drawn smaller than this many screen pixels show the overview instead of their tiles.
 pub const OVERVIEW_BELOW_PX: f32 = 10.0;
 
-/// Marks the tilemap of the cell shades, over the terrain, drawn while the terrain's tiles are not.
+/// Marks the tilemap of the cell shades, drawn only while the terrain is hidden (over a map image).
 #[derive(Component)]
 pub struct BoardShades;
 
@@ -327,9 +340,11 @@ fn sync_terrain_tiles(
                 plain: images.add(atlas_row(atlas, layout.grid, false)),
             };
         }
-        let (image, bounds) = overview_image(map, &layout, shown);
+        let (pixels, bounds) = overview_pixels(map, &layout, shown);
+        let image = overview_image(map, &pixels, &[]);
         commands.spawn((
             TerrainOverview,
+            pixels,
             Sprite { image: images.add(image), custom_size: Some(bounds.size()), ..default() },
             Transform::from_translation(bounds.center().extend(0.0)),
             Visibility::Hidden,
@@ -423,26 +438,47 @@ fn spawn_terrain(
 }
 
 /// The map as one picture for [`TerrainOverview`]: [`OVERVIEW_PX_PER_UNIT`] pixels a grid unit,
-/// each pixel its cell's swatch colour (clear outside the map's cells), and where it goes.
-fn overview_image(map: &TerrainMap, layout: &BoardLayout, shown: TerrainShown) -> (Image, Rect) {
+/// each pixel's cell (found once: about 10 ms on 200×200), and where it goes.
+fn overview_pixels(map: &TerrainMap, layout: &BoardLayout, shown: TerrainShown) -> (OverviewPixels, Rect) {
     let bounds = layout.bounds();
     let scale = OVERVIEW_PX_PER_UNIT / crate::app::core::layout::PIXELS_PER_UNIT;
     let (width, height) =
         ((bounds.width() * scale).ceil().max(1.0) as u32, (bounds.height() * scale).ceil().max(1.0) as u32);
     let alpha = if shown == TerrainShown::Faded { (FADED_ALPHA * 255.0) as u8 } else { 255 };
-    let mut data = Vec::with_capacity((4 * width * height) as usize);
+    let mut cells = Vec::with_capacity((width * height) as usize);
     for y in 0..height {
         for x in 0..width {
             let world = Vec2::new(bounds.min.x + (x as f32 + 0.5) / scale, bounds.max.y - (y as f32 + 0.5) / scale);
-            match layout.cell_at(world).and_then(|cell| map.terrain(cell)) {
-                Some(terrain) => {
-                    let [r, g, b] = terrain_color(terrain);
-                    data.extend_from_slice(&[r, g, b, alpha]);
-                }
-                None => data.extend_from_slice(&[0; 4]),
-            }
+            cells.push(layout.cell_at(world).and_then(|c| map.index_of(c)).map_or(0, |i| i as u32 + 1));
         }
     }
+    let size = Vec2::new(width as f32, height as f32) / scale;
+    let corners = (Vec2::new(bounds.min.x, bounds.max.y - size.y), Vec2::new(bounds.min.x + size.x, bounds.max.y));
+    (OverviewPixels { cells, width, height, alpha }, Rect::from_corners(corners.0, corners.1))
+}
+
+/// The overview's picture: each pixel its cell's swatch colour under its shade (`shades` by storage
+/// index), clear off the map.
+fn overview_image(map: &TerrainMap, pixels: &OverviewPixels, shades: &[Option<Color>]) -> Image {
+    let colors: Vec<[u8; 4]> = map
+        .cells()
+        .enumerate()
+        .map(|(i, cell)| {
+            let [r, g, b] = map.terrain(cell).map_or([0; 3], terrain_color);
+            let base = Color::srgba_u8(r, g, b, pixels.alpha);
+            let Some(shade) = shades.get(i).copied().flatten() else { return base.to_srgba().to_u8_array() };
+            let ([br, bg, bb, ba], [sr, sg, sb, a]) =
+                (base.to_linear().to_f32_array(), shade.to_linear().to_f32_array());
+            let alpha = a + (1.0 - a) * ba;
+            let mix = |tile: f32, over: f32| (a * over + (1.0 - a) * ba * tile) / alpha.max(1e-3);
+            Color::linear_rgba(mix(br, sr), mix(bg, sg), mix(bb, sb), alpha).to_srgba().to_u8_array()
+        })
+        .collect();
+    let mut data = Vec::with_capacity(4 * pixels.cells.len());
+    for &cell in &pixels.cells {
+        data.extend_from_slice(&cell.checked_sub(1).map_or([0; 4], |i| colors[i as usize]));
+    }
+    let (width, height) = (pixels.width, pixels.height);
     let mut image = Image::new(
         Extent3d { width, height, depth_or_array_layers: 1 },
         TextureDimension::D2,
@@ -451,14 +487,36 @@ fn overview_image(map: &TerrainMap, layout: &BoardLayout, shown: TerrainShown) -
         RenderAssetUsages::RENDER_WORLD,
     );
     image.sampler = ImageSampler::linear();
-    let size = Vec2::new(width as f32, height as f32) / scale;
-    (
-        image,
-        Rect::from_corners(
-            Vec2::new(bounds.min.x, bounds.max.y - size.y),
-            Vec2::new(bounds.min.x + size.x, bounds.max.y),
-        ),
-    )
+    image
+}
+
+/// Paints the shades into the overview, while it is shown, when they changed or it is new (a few
+/// ms on 200×200, once per change, instead of a tile per shaded cell drawn every frame).
+fn shade_the_overview(
+    shades: Res<CellShades>,
+    layout: Option<Res<MapLayout>>,
+    loaded: Res<LoadedScenario>,
+    overviews: Query<(Ref<OverviewPixels>, &Sprite, &Visibility)>,
+    images: Option<ResMut<Assets<Image>>>,
+    mut stale: Local<bool>,
+) {
+    *stale |= shades.is_changed() || overviews.iter().any(|(pixels, ..)| pixels.is_added());
+    let (Some(board), Some(mut images)) = (layout, images) else { return };
+    let map = &loaded.scenario.map;
+    for (pixels, sprite, visibility) in &overviews {
+        if !*stale || *visibility == Visibility::Hidden {
+            continue;
+        }
+        *stale = false;
+        let mut by_index = vec![None; map.cells().count()];
+        for (cell, color) in shade_colors(&board.0, &shades) {
+            if let Some(slot) = map.index_of(cell).and_then(|i| by_index.get_mut(i)) {
+                *slot = Some(color);
+            }
+        }
+        // RENDER_WORLD only: the main world has no pixels left to edit, so the image is replaced.
+        let _ = images.insert(sprite.image.id(), overview_image(map, &pixels, &by_index));
+    }
 }
 
 /// Draws the tiles, or the overview while cells are too small on screen for their art, or
@@ -484,9 +542,10 @@ pub(super) fn choose_terrain_detail(
     for mut visibility in &mut overviews {
         visibility.set_if_neq(visible(small));
     }
-    let tiles_drawn = !small && *shown != TerrainShown::Hidden;
+    // The tiles carry the shades in their colours, the overview in its pixels.
+    let carried = *shown != TerrainShown::Hidden;
     for mut visibility in &mut shade_layers {
-        visibility.set_if_neq(if tiles_drawn { Visibility::Hidden } else { Visibility::Inherited });
+        visibility.set_if_neq(if carried { Visibility::Hidden } else { Visibility::Inherited });
     }
 }
 

@@ -84,6 +84,12 @@ struct FightSeen<'w, 's> {
     fills: Query<'w, 's, (&'static Sprite, &'static GlobalTransform, &'static ChildOf), With<HealthFill>>,
     bars: Query<'w, 's, (&'static HealthBar, &'static ChildOf)>,
     pictures: Query<'w, 's, &'static Sprite, With<super::tokens::TokenPicture>>,
+    names: Query<
+        'w,
+        's,
+        (&'static super::tokens::ZoomLabel, &'static Transform, &'static Visibility),
+        (With<super::tokens::NameLabel>, With<Text2d>),
+    >,
 }
 
 /// A token as the state file reports it.
@@ -247,6 +253,14 @@ fn token_json(token: &CapturedTokenItem, screen: &Screen, fight: &FightSeen) -> 
         .flatten()
         .find_map(|c| fight.pictures.get(*c).ok())
         .map(|sprite| if sprite.texture_atlas.is_some() { "icon" } else { "portrait" });
+    // The name under the disc: its font's height on screen, if it is drawn.
+    let name_px = token.children.into_iter().flatten().find_map(|c| fight.names.get(*c).ok()).and_then(
+        |(label, transform, visibility)| {
+            let height = label.font_size * transform.scale.y;
+            let (a, b) = (screen.anywhere(disc.center)?, screen.anywhere(disc.center + Vec2::Y * height)?);
+            (*visibility != Visibility::Hidden).then(|| a.distance(b))
+        },
+    );
     let radius_px = screen
         .anywhere(disc.center)
         .zip(screen.anywhere(disc.center + Vec2::X * disc.radius))
@@ -254,6 +268,7 @@ fn token_json(token: &CapturedTokenItem, screen: &Screen, fight: &FightSeen) -> 
     json!({
         "picture": picture,
         "radius_px": radius_px,
+        "name_px": name_px,
         "hp": health.map(|h| h.hp),
         "max_hp": health.map(|h| h.max_hp),
         "life": health.map(|h| h.life),

@@ -79,17 +79,22 @@ fn name_rect(disc: &TokenDisc, label: &NameLabel) -> Rect {
     Rect::from_center_size(disc.center - Vec2::Y * label.below, label.size)
 }
 
+/// The smallest name under a token drawn unasked, in screen pixels (issue 39: a table reads the
+/// map from across the table). A smaller one is hidden; hovered or selected, it is drawn at this
+/// size.
+pub const NAME_PIXELS: f32 = 11.0;
+
 /// Which tokens' names are drawn so that no two run into each other: the selected token's and
-/// the hovered one's always, then the player characters', then the others' in the roster's
-/// order, each only where it overlaps no name already placed (and is big enough to read). The
-/// roster names everyone; a hidden name shows on hover or selection.
+/// the hovered one's always (grown to [`NAME_PIXELS`] if the zoom draws them smaller), then the
+/// player characters', then the others' in the roster's order, each only where it overlaps no
+/// name already placed and is drawn at [`NAME_PIXELS`] or more. The roster names everyone.
 pub(super) fn make_room_for_names(
     camera: Query<Ref<Projection>, With<MapCamera>>,
     selection: Res<Selection>,
     pointer: Res<PointerOnMap>,
     tokens: Query<(Entity, &TokenDisc, &RosterOrder, Has<PlayerCharacter>, &Children), Without<OutOfView>>,
     moved: Query<(), Or<(Changed<TokenDisc>, Changed<OutOfView>)>>,
-    mut labels: Query<(&NameLabel, &ZoomLabel, &mut Visibility)>,
+    mut labels: Query<(&NameLabel, &ZoomLabel, &mut Visibility, &mut Transform)>,
     mut hovered_before: Local<Option<Entity>>,
 ) {
     let Ok(projection) = camera.single() else { return };
@@ -116,20 +121,28 @@ pub(super) fn make_room_for_names(
     for (entity, disc, _, _, children) in order {
         let forced = Some(entity) == selection.0 || Some(entity) == hovered;
         let Some((label, font)) =
-            children.iter().find_map(|c| labels.get(c).ok().map(|(label, zoom, _)| (*label, zoom.font_size)))
+            children.iter().find_map(|c| labels.get(c).ok().map(|(label, zoom, ..)| (*label, zoom.font_size)))
         else {
             continue;
         };
-        let rect = name_rect(disc, &label);
-        let readable = font / ortho.scale >= READABLE_PIXELS;
+        let on_screen = font / ortho.scale;
+        let readable = on_screen >= NAME_PIXELS;
+        // Grown about its own middle to be read, when asked for.
+        let grow = if readable { 1.0 } else { NAME_PIXELS / on_screen.max(f32::EPSILON) };
+        let mut rect = name_rect(disc, &label);
+        rect = Rect::from_center_size(rect.center(), rect.size() * grow);
         let room = !placed.iter().any(|other| !other.intersect(rect).is_empty());
         let shown = forced || (readable && room);
         if shown {
             placed.push(rect);
         }
         for child in children.iter() {
-            if let Ok((_, _, mut visibility)) = labels.get_mut(child) {
+            if let Ok((_, _, mut visibility, mut transform)) = labels.get_mut(child) {
                 visibility.set_if_neq(if shown { Visibility::Inherited } else { Visibility::Hidden });
+                let scale = Vec3::new(grow, grow, 1.0);
+                if transform.scale != scale {
+                    transform.scale = scale;
+                }
             }
         }
     }

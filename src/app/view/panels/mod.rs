@@ -298,6 +298,10 @@ fn draw_panels(
     let settled = *last_covers == Some(covers.clone()) && !drawn.mouse.pressed(MouseButton::Left);
     if drawn.free.0 != free && settled {
         drawn.free.0 = free;
+    } else if drawn.free.0 != free {
+        // Not at rest yet: frames go on until it is (the app redraws on input only, and *Fit
+        // map* fits to the part published).
+        ctx.request_repaint();
     }
     *last_covers = Some(covers.clone());
     if !drawn.mouse.pressed(MouseButton::Left) {
@@ -340,6 +344,7 @@ fn bars(
             .anchor(egui::Align2::RIGHT_BOTTOM, egui::vec2(-8.0, -8.0))
             .show(root.ctx(), |ui| {
                 let show = ui.button("Show panels").on_hover_text("Leave the table view: the panels come back");
+                crate::ui::remember(&show, "table.show_panels");
                 if show.clicked() { vec![PanelRequest::TableView(false)] } else { Vec::new() }
             })
             .inner
