@@ -153,6 +153,12 @@ impl InitiativeOrder {
         self.entries.get(self.next_index().0)
     }
 
+    /// The round the next turn is played in: this one, or the next after the round's last turn
+    /// (1 before the first turn).
+    pub fn upcoming_round(&self) -> u32 {
+        self.round + u32::from(self.next_index().1)
+    }
+
     /// Passes the turn to the next participant, starting a new round after the last; returns who.
     pub fn pass_turn(&mut self) -> Option<&Entry> {
         if self.entries.is_empty() {
@@ -268,6 +274,21 @@ mod tests {
         }
         assert_eq!(order.pass_turn().map(|e| e.id.clone()), first);
         assert_eq!(order.round, 2);
+    }
+
+    /// Between turns the round to come is the next one only after the round's last turn.
+    #[test]
+    fn the_upcoming_round_turns_over_after_the_last_turn() {
+        let mut order = InitiativeOrder::roll(&party(), &mut SeededDice::new(2)).expect("rolls").0;
+        assert_eq!((order.round, order.upcoming_round()), (0, 1), "before the first turn");
+        for _ in 0..3 {
+            order.pass_turn();
+            assert_eq!(order.upcoming_round(), 1);
+        }
+        order.pass_turn();
+        assert_eq!((order.round, order.upcoming_round()), (1, 2), "the last of round 1 has acted");
+        order.pass_turn();
+        assert_eq!((order.round, order.upcoming_round()), (2, 2), "round 2 is played");
     }
 
     #[test]

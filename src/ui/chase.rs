@@ -233,6 +233,8 @@ pub struct ChaseEdit {
     pub split_pursuers: Vec<String>,
     /// The DM's override: turn cards offer every participant in range, not only the hostile ones.
     pub any_target: bool,
+    /// *End chase* waits for its confirmation.
+    pub confirm_end: bool,
 }
 
 /// Where the widgets a test clicks ended up on screen: (name, centre).
@@ -256,50 +258,56 @@ fn role_text(roles: &[Role]) -> &'static str {
     }
 }
 
-/// The whole chase screen. A seated player's card (`view.seat`) is drawn against that player's
-/// edge of the window, facing it, and the rest of the screen leaves it that side.
+/// The share of the screen's height a north or south card's band takes, and of its width an east
+/// or west card's: fixed, not the card's own size, so that the rest of the screen stays where it
+/// is while hand-over and turn cards of different sizes come and go.
+const CARD_BAND: f32 = 0.42;
+const SIDE_BAND: f32 = 0.3;
+
+/// The whole chase screen: the title, the track across the whole width, the log and the DM's
+/// overrides, and over them the stage's card against its player's edge (`view.seat`; the bottom
+/// without one), facing it. The screen leaves the card a band of fixed depth on that side; east
+/// and west cards stand beside the part under the track.
 pub fn chase_screen(ui: &mut egui::Ui, view: &ChaseView, edit: &mut ChaseEdit) -> (Vec<ChaseRequest>, Targets) {
-    let card_id = egui::Id::new("chase-card");
+    let mut requests = Vec::new();
+    let mut targets = Targets::new();
     let seat = view.seat.filter(|_| !matches!(view.stage, ChaseStage::Over { .. }));
-    let mut room = ui.available_rect_before_wrap();
-    if let Some(edge) = seat {
-        let depth = super::seat::card_depth(ui.ctx(), card_id);
-        match edge {
-            TableEdge::South => room.max.y -= depth,
-            TableEdge::North => room.min.y += depth,
-            TableEdge::East => room.max.x -= depth,
-            TableEdge::West => room.min.x += depth,
-        }
+    let edge = seat.unwrap_or(TableEdge::South);
+    let room = ui.available_rect_before_wrap();
+    if edge == TableEdge::North {
+        ui.add_space(room.height() * CARD_BAND);
     }
-    let (mut requests, mut targets) =
-        ui.scope_builder(egui::UiBuilder::new().max_rect(room), |ui| screen_beside_card(ui, view, seat, edit)).inner;
-    if let Some(edge) = seat {
-        let screen = ui.ctx().content_rect();
-        let mut card_targets = Targets::new();
-        let (asked, turned) = super::seat::facing_card(ui.ctx(), card_id, edge, screen, |ui| {
-            let mut asked = Vec::new();
-            card(ui, view, edit, &mut asked, &mut card_targets);
-            asked
-        });
-        requests.extend(asked);
-        targets.extend(card_targets.into_iter().map(|(name, [x, y])| {
-            let at = turned.to_screen(egui::pos2(x, y));
-            (name, [at.x, at.y])
-        }));
+    header(ui, view, edit, &mut requests, &mut targets);
+    ui.label(RichText::new(&view.escape_note).italics());
+    track(ui, &view.track);
+    ui.separator();
+    let under_track = ui.available_rect_before_wrap();
+    let mut rest = under_track;
+    match edge {
+        TableEdge::South => rest.max.y = (room.bottom() - room.height() * CARD_BAND).max(rest.top()),
+        TableEdge::North => {}
+        TableEdge::East => rest.max.x -= room.width() * SIDE_BAND,
+        TableEdge::West => rest.min.x += room.width() * SIDE_BAND,
+    }
+    ui.scope_builder(egui::UiBuilder::new().max_rect(rest), |ui| {
+        log_and_overrides(ui, view, seat, edit, &mut requests);
+    });
+    targets.extend(stage_card(ui.ctx(), view, edge, under_track, edit, &mut requests));
+    if edit.confirm_end {
+        confirm_end(ui.ctx(), edit, &mut requests, &mut targets);
     }
     (requests, targets)
 }
 
-/// The chase screen but a seated player's card: the title, the track, the card (or where it
-/// went), the log and the DM's overrides.
-fn screen_beside_card(
+/// The title, the round, the other chases, and the ways back: *Back to the map* (the chase
+/// waits) and *End chase...* (asked first).
+fn header(
     ui: &mut egui::Ui,
     view: &ChaseView,
-    seat: Option<TableEdge>,
     edit: &mut ChaseEdit,
-) -> (Vec<ChaseRequest>, Targets) {
-    let mut requests = Vec::new();
-    let mut targets = Targets::new();
+    requests: &mut Vec<ChaseRequest>,
+    targets: &mut Targets,
+) {
     ui.horizontal(|ui| {
         ui.heading(RichText::new(&view.title).size(26.0).strong());
         ui.label(RichText::new(format!("Round {}", view.round.max(1))).size(20.0));
@@ -308,40 +316,116 @@ fn screen_beside_card(
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             let back = ui.button(RichText::new("Back to the map").size(16.0));
-            target(&mut targets, "chase.return", &back);
-            if back.clicked() {
+            target(targets, "chase.return", &back);
+            if back.on_hover_text("The chase waits: C, or Chase in the bar, brings it back").clicked() {
                 requests.push(ChaseRequest::ReturnToMap);
+            }
+            if !matches!(view.stage, ChaseStage::Over { .. }) {
+                let end = ui.button(RichText::new("End chase...").size(16.0));
+                target(targets, "chase.end_chase", &end);
+                if end.on_hover_text("End the chase: what it did goes back to the map").clicked() {
+                    edit.confirm_end = true;
+                }
             }
         });
     });
-    ui.label(RichText::new(&view.escape_note).italics());
-    track(ui, &view.track);
-    ui.separator();
+}
+
+/// Under the track: where a seated player's card went, the chase log (scrolling inside the room
+/// it has, the newest line in sight) and the DM's overrides.
+fn log_and_overrides(
+    ui: &mut egui::Ui,
+    view: &ChaseView,
+    seat: Option<TableEdge>,
+    edit: &mut ChaseEdit,
+    requests: &mut Vec<ChaseRequest>,
+) {
+    if let Some(edge) = seat {
+        let whose = match &view.stage {
+            ChaseStage::Handover { name, .. } => name.as_str(),
+            ChaseStage::Turn(turn) => turn.name.as_str(),
+            ChaseStage::Over { .. } => "",
+        };
+        let words = format!("{whose}'s card faces {}.", super::words::seat_words(edge));
+        ui.label(RichText::new(words).italics().size(16.0));
+    }
     ui.columns(2, |columns| {
         let (left, right) = columns.split_at_mut(1);
-        match seat {
-            Some(edge) => {
-                let whose = match &view.stage {
-                    ChaseStage::Handover { name, .. } => name.as_str(),
-                    ChaseStage::Turn(turn) => turn.name.as_str(),
-                    ChaseStage::Over { .. } => "",
-                };
-                let words = format!("{whose}'s card faces {}.", super::words::seat_words(edge));
-                left[0].label(RichText::new(words).italics().size(16.0));
-            }
-            None => card(&mut left[0], view, edit, &mut requests, &mut targets),
-        }
-        let side = &mut right[0];
-        side.label(RichText::new("Chase log").strong());
-        egui::ScrollArea::vertical().max_height(260.0).stick_to_bottom(true).show(side, |ui| {
+        let log = &mut left[0];
+        log.label(RichText::new("Chase log").strong());
+        let height = log.available_height();
+        egui::ScrollArea::vertical().id_salt("chase-log").max_height(height).stick_to_bottom(true).show(log, |ui| {
             for line in &view.log {
                 ui.label(line);
             }
         });
-        side.separator();
-        dm_controls(side, view, edit, &mut requests);
+        let side = &mut right[0];
+        let height = side.available_height();
+        egui::ScrollArea::vertical()
+            .id_salt("chase-dm")
+            .max_height(height)
+            .show(side, |ui| dm_controls(ui, view, edit, requests));
     });
-    (requests, targets)
+}
+
+/// The stage's card over the screen against `edge`: upright at the bottom for the south seat (or
+/// none), else turned to face its seat; east and west cards beside the part under the track, so
+/// that the track keeps the width. Gives where its buttons are drawn.
+fn stage_card(
+    ctx: &egui::Context,
+    view: &ChaseView,
+    edge: TableEdge,
+    under_track: egui::Rect,
+    edit: &mut ChaseEdit,
+    requests: &mut Vec<ChaseRequest>,
+) -> Targets {
+    let screen = ctx.content_rect();
+    let mut targets = Targets::new();
+    if edge == TableEdge::South {
+        let id = egui::Id::new("chase-card-upright");
+        super::seat::upright_card(ctx, id, screen, |ui| card(ui, view, edit, requests, &mut targets));
+        return targets;
+    }
+    let within = match edge {
+        TableEdge::East | TableEdge::West => {
+            egui::Rect::from_min_max(egui::pos2(screen.left(), under_track.top()), screen.max)
+        }
+        _ => screen,
+    };
+    let id = egui::Id::new("chase-card");
+    let ((), turned) =
+        super::seat::facing_card(ctx, id, edge, within, |ui| card(ui, view, edit, requests, &mut targets));
+    let on_screen = |(name, [x, y]): (String, [f32; 2])| {
+        let at = turned.to_screen(egui::pos2(x, y));
+        (name, [at.x, at.y])
+    };
+    targets.into_iter().map(on_screen).collect()
+}
+
+/// Asks before the chase ends, in a modal over the screen and its cards: *Yes* ends it; *No*, a
+/// click beside it or Escape keeps it.
+fn confirm_end(ctx: &egui::Context, edit: &mut ChaseEdit, requests: &mut Vec<ChaseRequest>, targets: &mut Targets) {
+    let id = egui::Id::new("chase-end-confirm");
+    // Above the cards turned to their seats, which are in the foreground too.
+    let area = egui::Modal::default_area(id).order(egui::Order::Tooltip);
+    let shown = egui::Modal::new(id).area(area).show(ctx, |ui| {
+        ui.heading("End the chase?");
+        ui.label("Hit points, exhaustion and inspiration go back to the map. Back to the map keeps the chase.");
+        ui.horizontal(|ui| {
+            let yes = ui.button(RichText::new("Yes, end the chase").strong());
+            target(targets, "chase.end_confirm", &yes);
+            if yes.clicked() {
+                requests.push(ChaseRequest::EndChase);
+                edit.confirm_end = false;
+            }
+            if ui.button("No, keep it").clicked() {
+                edit.confirm_end = false;
+            }
+        });
+    });
+    if shown.should_close() {
+        edit.confirm_end = false;
+    }
 }
 
 /// The card of the chase's stage: the hand-over, the turn, or the outcome.
@@ -355,6 +439,7 @@ fn card(
     match &view.stage {
         ChaseStage::Handover { name, side, roles, complication } => {
             ui.add_space(12.0);
+            ui.label(RichText::new(format!("Round {}", view.round.max(1))).size(16.0));
             ui.label(RichText::new("Pass the screen to").size(18.0));
             ui.label(
                 RichText::new(format!("{name} ({})", role_text(roles)))

@@ -10,12 +10,54 @@ pub struct LegendView {
     pub icons: Vec<LegendIcon>,
 }
 
-/// A terrain on the map: its name, its tile's colour and its rule in a few words.
+/// A terrain on the map: its name, its tile (or, without one, its tile's colour) and its rule in
+/// a few words.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LegendTerrain {
     pub name: String,
     pub color: [u8; 3],
+    pub tile: Option<TileSwatch>,
     pub rule: String,
+}
+
+/// A terrain's tile as its swatch shows it: the part `uv` of a texture egui knows (the tile
+/// atlas's square tiles, `app::view::board::swatch_strip`), multiplied by `tint` (white, or a
+/// plain tile's colour).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TileSwatch {
+    pub texture: egui::TextureId,
+    pub uv: egui::Rect,
+    pub tint: egui::Color32,
+}
+
+/// The side of a terrain's swatch, in points.
+const SWATCH: f32 = 16.0;
+
+/// A terrain's rule as the legend words it: the rule's parts (`Terrain::rule_summary`), but a
+/// part that only repeats the terrain's name (the built-in "difficult terrain" is difficult
+/// terrain) says what it does instead, so no row reads "Difficult terrain  difficult terrain".
+pub fn legend_rule(name: &str, parts: &[&str]) -> String {
+    let name = name.trim();
+    parts
+        .iter()
+        .map(|&part| if part.eq_ignore_ascii_case(name) { what_it_does(part) } else { part })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What one of `Terrain::rule_summary`'s parts does, in other words (PHB "Difficult Terrain",
+/// DMG "Cover", SRD "Vision and Light").
+fn what_it_does(part: &str) -> &str {
+    match part {
+        "difficult terrain" => "each foot of movement costs 2 feet",
+        "blocks movement" => "no one moves into it",
+        "blocks sight" => "no one sees through it",
+        "heavily obscured" => "no one sees into it",
+        "gives cover" => "half or three-quarters cover behind it",
+        "three-quarters cover" => "+5 AC and Dex saves behind it",
+        "open ground" => "nothing in the way",
+        other => other,
+    }
 }
 
 /// A kind of icon on the map: what it shows and what that means.
@@ -25,14 +67,18 @@ pub struct LegendIcon {
     pub meaning: String,
 }
 
-/// Draws the legend: a row per terrain ("Table: blocks movement, gives cover"), then a row per
-/// icon.
+/// Draws the legend: a row per terrain, its tile and its rule ("Table: blocks movement, gives
+/// cover"), then a row per icon.
 pub fn legend_panel(ui: &mut egui::Ui, view: &LegendView) {
     for terrain in &view.terrains {
         ui.horizontal(|ui| {
-            let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-            let [r, g, b] = terrain.color;
-            ui.painter().rect_filled(rect, 2.0, egui::Color32::from_rgb(r, g, b));
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(SWATCH, SWATCH), egui::Sense::hover());
+            if let Some(tile) = terrain.tile {
+                ui.painter().image(tile.texture, rect, tile.uv, tile.tint);
+            } else {
+                let [r, g, b] = terrain.color;
+                ui.painter().rect_filled(rect, 2.0, egui::Color32::from_rgb(r, g, b));
+            }
             ui.label(egui::RichText::new(super::capitalized(&terrain.name)).strong());
             ui.label(&terrain.rule);
         });
@@ -62,6 +108,7 @@ mod tests {
             terrains: vec![LegendTerrain {
                 name: "table".into(),
                 color: [140, 98, 58],
+                tile: None,
                 rule: "blocks movement, gives cover".into(),
             }],
             icons: vec![LegendIcon { name: "ram".into(), meaning: "siege weapon (DMG \"Siege Equipment\")".into() }],
@@ -71,5 +118,71 @@ mod tests {
         harness.get_by_label("blocks movement, gives cover");
         harness.get_by_label("Ram");
         harness.get_by_label("siege weapon (DMG \"Siege Equipment\")");
+    }
+
+    /// Issue 39 (12): the built-in difficult terrain doesn't read "Difficult terrain  difficult
+    /// terrain": its rule says what difficult terrain does. Water, also difficult, keeps the
+    /// words, and a custom terrain named after a rule ("open ground") is explained too.
+    #[test]
+    fn a_terrain_named_after_its_rule_does_not_repeat_it() {
+        assert_eq!(legend_rule("difficult terrain", &["difficult terrain"]), "each foot of movement costs 2 feet");
+        assert_eq!(legend_rule("Difficult Terrain ", &["difficult terrain"]), "each foot of movement costs 2 feet");
+        assert_eq!(legend_rule("water", &["difficult terrain"]), "difficult terrain");
+        assert_eq!(legend_rule("open ground", &["open ground"]), "nothing in the way");
+        assert_eq!(
+            legend_rule("blocks movement", &["blocks movement", "gives cover"]),
+            "no one moves into it, gives cover"
+        );
+        let terrain = |name: &str| LegendTerrain {
+            name: name.into(),
+            color: [120, 110, 100],
+            tile: None,
+            rule: legend_rule(name, &["difficult terrain"]),
+        };
+        let view = LegendView { terrains: vec![terrain("difficult terrain"), terrain("water")], icons: Vec::new() };
+        let harness = Harness::new_ui(|ui| legend_panel(ui, &view));
+        harness.get_by_label("Difficult terrain");
+        harness.get_by_label("each foot of movement costs 2 feet");
+        harness.get_by_label("Water");
+        // The one row that says "difficult terrain" is the water's.
+        assert_eq!(harness.query_all_by_label("difficult terrain").count(), 1);
+    }
+
+    /// A terrain with a tile shows it: its swatch is drawn from its column of the texture; one
+    /// without (the atlas unread) keeps its colour, and both are named.
+    #[test]
+    fn a_swatch_shows_the_terrains_tile() {
+        let tile = TileSwatch {
+            texture: egui::TextureId::User(7),
+            uv: egui::Rect::from_min_max(egui::pos2(8.0 / 17.0, 0.0), egui::pos2(9.0 / 17.0, 1.0)),
+            tint: egui::Color32::WHITE,
+        };
+        let view = LegendView {
+            terrains: vec![
+                LegendTerrain {
+                    name: "table".into(),
+                    color: [140, 98, 58],
+                    tile: Some(tile),
+                    rule: "gives cover".into(),
+                },
+                LegendTerrain { name: "floor".into(), color: [128, 120, 110], tile: None, rule: "open ground".into() },
+            ],
+            icons: Vec::new(),
+        };
+        let mut harness = Harness::new_ui(|ui| legend_panel(ui, &view));
+        harness.run();
+        let shapes = harness.output().shapes.clone();
+        let images: Vec<_> = shapes
+            .iter()
+            .filter_map(|clipped| match &clipped.shape {
+                egui::epaint::Shape::Mesh(mesh) if mesh.texture_id == tile.texture => Some(mesh.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(images.len(), 1, "the table's tile, once");
+        let us: Vec<f32> = images[0].vertices.iter().map(|v| v.uv.x).collect();
+        assert!(us.iter().all(|u| (8.0 / 17.0 - 1e-4..=9.0 / 17.0 + 1e-4).contains(u)), "its column: {us:?}");
+        harness.get_by_label("Table");
+        harness.get_by_label("Floor");
     }
 }

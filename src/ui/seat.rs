@@ -152,10 +152,26 @@ pub fn facing_card<R>(
     (shown.inner, turned)
 }
 
-/// How far the card `id` reached in from its edge when last drawn (its upright height, whichever
-/// way it is turned), with the gap to the edge: the room a screen leaves it on that side.
-pub fn card_depth(ctx: &egui::Context, id: egui::Id) -> f32 {
-    egui::AreaState::load(ctx, id).and_then(|state| state.size).map_or(0.0, |size| size.y + 2.0 * EDGE_GAP)
+/// Draws `add_contents` in a card against the bottom edge of `within`, centred along it: a card
+/// for the south seat needs no turn, so it is a plain area, hit where it is drawn. Like a turned
+/// card, it stays above the screen it is drawn over.
+pub fn upright_card<R>(
+    ctx: &egui::Context,
+    id: egui::Id,
+    within: Rect,
+    add_contents: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    let shown = egui::Area::new(id)
+        .order(egui::Order::Foreground)
+        .pivot(egui::Align2::CENTER_BOTTOM)
+        .fixed_pos(Pos2::new(within.center().x, within.bottom() - EDGE_GAP))
+        .fade_in(false)
+        .show(ctx, |ui| {
+            ui.set_max_width((within.width() - 2.0 * EDGE_GAP).max(160.0));
+            egui::Frame::window(ui.style()).inner_margin(14.0).show(ui, add_contents).inner
+        });
+    ctx.move_to_top(shown.response.layer_id);
+    shown.inner
 }
 
 /// The centre of a card of `size` (as drawn) against `edge` of `within`, centred along it.

@@ -33,6 +33,8 @@ pub struct StatusView {
     /// The panels open over the map.
     pub open_panels: Vec<PanelName>,
     pub chase_open: bool,
+    /// A chase waits while the map is played.
+    pub chase_paused: bool,
     /// The round and whose turn it is, once turns have started.
     pub turn: Option<(u32, String)>,
     /// The DM's view is up (else the players').
@@ -44,6 +46,10 @@ pub struct StatusView {
     /// Steps there are to undo and to redo.
     pub undo: usize,
     pub redo: usize,
+    /// Whether an undo and a redo would go back now (`History::can_restore`, which `Ctrl+Z` asks
+    /// too: a step is there and none is under way).
+    pub can_undo: bool,
+    pub can_redo: bool,
 }
 
 /// The text the user is typing into the bar, kept between frames.
@@ -52,6 +58,8 @@ pub struct StatusEdit {
     pub open_path: String,
     /// The switch to the DM's view waits for its confirmation.
     pub confirming_dm: bool,
+    /// The editor was asked for in the players' view: it opens with the DM's view.
+    pub then_edit: bool,
 }
 
 /// Draws the bar into `ui` and returns what the user asked for.
@@ -107,11 +115,12 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
         }
         panels_menu(ui, view, &mut requests);
         let mut chase = view.chase_open;
-        if ui
-            .toggle_value(&mut chase, "Chase (C)")
-            .on_hover_text("Set up a chase between creatures of the map")
-            .changed()
-        {
+        let (label, hover) = if view.chase_paused {
+            ("Chase (C): paused", "A chase waits: show its screen again")
+        } else {
+            ("Chase (C)", "Set up a chase between creatures of the map")
+        };
+        if ui.toggle_value(&mut chase, label).on_hover_text(hover).changed() {
             requests.push(PanelRequest::ToggleChase);
         }
         let mut template = view.template_active;
@@ -132,11 +141,11 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
             requests.push(PanelRequest::ToggleSight);
         }
         ui.separator();
-        let undo = ui.add_enabled(view.undo > 0, egui::Button::new("Undo"));
+        let undo = ui.add_enabled(view.can_undo, egui::Button::new("Undo"));
         if undo.on_hover_text(format!("Ctrl+Z: take back the last change ({} to undo)", view.undo)).clicked() {
             requests.push(PanelRequest::Undo);
         }
-        let redo = ui.add_enabled(view.redo > 0, egui::Button::new("Redo"));
+        let redo = ui.add_enabled(view.can_redo, egui::Button::new("Redo"));
         if redo.on_hover_text(format!("Ctrl+Shift+Z: do again what was undone ({} to redo)", view.redo)).clicked() {
             requests.push(PanelRequest::Redo);
         }
@@ -211,15 +220,22 @@ pub fn status_bar(ui: &mut egui::Ui, view: &StatusView, edit: &mut StatusEdit) -
             .show(ui.ctx(), |ui| {
                 ui.label("Monsters' hit points, hidden rolls, hidden initiative and hidden creatures");
                 ui.label("will be on this screen. Make sure the players look away.");
+                if edit.then_edit {
+                    ui.label("The map editor opens in the DM's view.");
+                }
                 ui.horizontal(|ui| {
                     let show = ui.button(RichText::new("Show the DM's view").strong());
                     super::remember(&show, "dm.confirm");
+                    let cancel = ui.button("Cancel").clicked();
                     if show.clicked() {
                         requests.push(PanelRequest::Audience(true));
-                        edit.confirming_dm = false;
+                        if edit.then_edit {
+                            requests.push(PanelRequest::ToggleEditor);
+                        }
                     }
-                    if ui.button("Cancel").clicked() {
+                    if show.clicked() || cancel {
                         edit.confirming_dm = false;
+                        edit.then_edit = false;
                     }
                 });
             });

@@ -4,7 +4,7 @@
 
 use crate::app::core::components::CrewStep;
 use crate::app::core::dice::{LogLoss, Mended};
-use crate::app::core::notice::{CantDelay, CantPush, CantWork, DragRefusal, Edited, NotNow, Said, SaveLine};
+use crate::app::core::notice::{CantDelay, CantPush, CantWork, DragRefusal, Edited, NotNow, Said, SaveLine, Tiles};
 use crate::rules::economy::{Action, Slot};
 use crate::rules::fight::StandError;
 use crate::rules::fight::actions::CantTurn;
@@ -119,6 +119,9 @@ pub fn said(notice: &Said) -> String {
         Said::PictureNotShown { error, background: false } => format!("{error}: the token keeps its disc"),
         Said::PictureNotShown { error, background: true } => format!("{error}: the map is drawn without it"),
         Said::SceneHasChase { name } => format!("This scene has a chase, {name:?}: press C to set it up and start it."),
+        Said::TerrainTiles(Tiles::Shown) => "Terrain: tiles shown".to_owned(),
+        Said::TerrainTiles(Tiles::Faded) => "Terrain: tiles faded".to_owned(),
+        Said::TerrainTiles(Tiles::Hidden) => "Terrain: tiles hidden, their rules still apply".to_owned(),
         Said::FinishTheStepFirst => "Finish the move, its reactions or the stroke first".to_owned(),
         Said::NothingTo { redo } => if *redo { "Nothing to redo" } else { "Nothing to undo" }.to_owned(),
         Said::Undid { redo, left } => {

@@ -1,28 +1,36 @@
 //! The terrain's tilemap without a window: a tile entity per cell, each showing its terrain's
-//! art and tint, after loading, after an edit, after an undo and after a restored session.
+//! art and tint, after loading, after an edit, after an undo and after a restored session; the
+//! grid lines over a map image; the editor's rectangle shaded while it is dragged out.
 
 use bevy::prelude::*;
-use bevy_ecs_tilemap::prelude::{TileColor, TileStorage, TileTextureIndex};
+use bevy_ecs_tilemap::prelude::{TileColor, TilePos, TileStorage, TileTextureIndex, TilemapTexture};
 
 use battlemap::app::SessionPlace;
 use battlemap::app::core::layout::BoardLayout;
-use battlemap::app::core::messages::{EditMessage, HistoryRequest, Toggle};
+use battlemap::app::core::messages::{AudienceRequest, EditMessage, HistoryRequest, Toggle};
+use battlemap::app::core::notice::{Said, Tiles};
+use battlemap::app::core::pointer::PointerOnMap;
+use battlemap::app::core::requests::EditTool;
 use battlemap::app::core::state::{CellShades, LoadedScenario, ShadeLayer, TerrainShown};
+use battlemap::app::features::editor::Editor;
 use battlemap::app::view::board::{
-    BoardTerrain, TilemapPlacement, cell_tint, terrain_tiles_plugin, tile_index, tile_tint,
+    BoardShades, BoardTerrain, TileTextures, TilemapPlacement, cell_tint, terrain_tiles_plugin, tile_index, tile_tint,
 };
 use battlemap::rules::Cell;
 use battlemap::scenario::Scenario;
 
+use super::headless::said;
 use super::{root, scratch};
 
-/// The headless app on a copy of `scene`, with the terrain's tiles kept.
+/// The headless app on a copy of `scene`, with the terrain's tiles kept (and their textures: the
+/// images are kept as assets without a renderer).
 fn app_on(scene: &str, name: &str) -> App {
     let file = scratch(name).join("scene.ron");
     std::fs::copy(root().join(scene), &file).expect("copy");
     let scenario = Scenario::load(&file).expect("valid");
     let mut app = App::new();
     app.add_plugins(MinimalPlugins)
+        .insert_resource(Assets::<Image>::default())
         .insert_resource(LoadedScenario::from_file(scenario, file))
         .insert_resource(battlemap::app::LaunchOptions {
             seed: Some(27),
@@ -127,4 +135,113 @@ fn the_shades_tint_their_cells_tiles_and_leave_them() {
         set(&mut app, Vec::new());
         tiles_match_the_terrain(&mut app, "no shade");
     }
+}
+
+/// The terrain tilemap's texture, and whether it is drawn.
+fn terrain_drawn(app: &mut App) -> (Handle<Image>, bool) {
+    let mut query = app.world_mut().query_filtered::<(&TilemapTexture, &Visibility), With<BoardTerrain>>();
+    let (texture, visibility) = query.single(app.world()).expect("one terrain tilemap");
+    let TilemapTexture::Single(texture) = texture else { panic!("one texture") };
+    (texture.clone(), *visibility != Visibility::Hidden)
+}
+
+/// Issue 39, item 10: a map image hides nothing of the grid. With the tiles hidden by `B` and the
+/// grid on, the terrain's tiles draw their grid lines alone (over the image); with the grid off,
+/// nothing. Each press of `B` says what it switched to.
+#[test]
+fn hidden_tiles_keep_their_grid_lines_and_b_says_what_it_did() {
+    for scene in ["scenes/tavern_brawl.ron", "scenes/hex_skirmish.ron"] {
+        let mut app = app_on(scene, "grid-lines");
+        let textures = app.world().resource::<TileTextures>();
+        let (lined, lines) = (textures.lined.clone(), textures.lines.clone());
+        assert!(lines != lined && lines != textures.plain, "{scene}: a texture of the lines alone");
+        assert_eq!(terrain_drawn(&mut app), (lined.clone(), true), "{scene}: the tiles' art, lined");
+        for (shown, tiles) in [(TerrainShown::Faded, Tiles::Faded), (TerrainShown::Hidden, Tiles::Hidden)] {
+            send(&mut app, Toggle::TerrainTiles);
+            assert_eq!(*app.world().resource::<TerrainShown>(), shown, "{scene}");
+            assert_eq!(said(&app), Some(Said::TerrainTiles(tiles)), "{scene}: B says it");
+        }
+        assert_eq!(terrain_drawn(&mut app), (lines.clone(), true), "{scene}: hidden, the grid lines stay");
+        tiles_match_the_terrain(&mut app, "hidden");
+        send(&mut app, Toggle::GridLines);
+        assert!(!terrain_drawn(&mut app).1, "{scene}: hidden without the grid: nothing of the terrain");
+        send(&mut app, Toggle::GridLines);
+        assert_eq!(terrain_drawn(&mut app), (lines, true), "{scene}: the grid back");
+        send(&mut app, Toggle::TerrainTiles);
+        assert_eq!(said(&app), Some(Said::TerrainTiles(Tiles::Shown)), "{scene}");
+        assert_eq!(terrain_drawn(&mut app), (lined, true), "{scene}: shown again with their art");
+    }
+}
+
+/// The editor shows what it edits over a map image: tiles hidden in play come back faded while
+/// it is open (`B` there goes between shown and faded), a wall painted among them, and are hidden
+/// again back in play.
+#[test]
+fn the_editor_shows_hidden_tiles_faded_and_hides_them_after() {
+    let mut app = app_on("scenes/tavern_brawl.ron", "edit-hidden");
+    send(&mut app, Toggle::TerrainTiles);
+    send(&mut app, Toggle::TerrainTiles);
+    assert_eq!(*app.world().resource::<TerrainShown>(), TerrainShown::Hidden);
+    // The editor opens in the DM's view.
+    send(&mut app, AudienceRequest { dm: true });
+    send(&mut app, Toggle::Editor);
+    assert_eq!(*app.world().resource::<TerrainShown>(), TerrainShown::Faded, "faded in the editor");
+    assert_eq!(said(&app), Some(Said::Several(vec![Said::EditorOpen, Said::TerrainTiles(Tiles::Faded)])));
+    let lined = app.world().resource::<TileTextures>().lined.clone();
+    assert_eq!(terrain_drawn(&mut app), (lined, true), "the terrain's art");
+    send(&mut app, EditMessage::Fill(Cell::new(7, 5), Cell::new(7, 5), 1));
+    tiles_match_the_terrain(&mut app, "a wall painted among the faded tiles");
+    send(&mut app, Toggle::TerrainTiles);
+    assert_eq!(*app.world().resource::<TerrainShown>(), TerrainShown::Shown, "not hidden in the editor");
+    send(&mut app, Toggle::TerrainTiles);
+    assert_eq!(*app.world().resource::<TerrainShown>(), TerrainShown::Faded);
+    send(&mut app, Toggle::Editor);
+    assert_eq!(*app.world().resource::<TerrainShown>(), TerrainShown::Hidden, "hidden again in play");
+}
+
+/// The cells of the shades' tilemap.
+fn shaded_cells(app: &mut App) -> Vec<Cell> {
+    let layout = BoardLayout::of(&app.world().resource::<LoadedScenario>().scenario.map);
+    let placement = TilemapPlacement::of(&layout);
+    let mut query = app.world_mut().query_filtered::<&TileStorage, With<BoardShades>>();
+    let storage = query.single(app.world()).expect("the shades' tilemap").clone();
+    let mut cells: Vec<Cell> = storage
+        .iter()
+        .flatten()
+        .filter_map(|tile| app.world().get::<TilePos>(*tile))
+        .map(|position| placement.cell(&layout, *position))
+        .collect();
+    cells.sort_by_key(|c| (c.y, c.x));
+    cells
+}
+
+/// The rectangle fill shows its rectangle while it is dragged out: its cells shaded (a shade tile
+/// each, over the tiles or over the map image), nothing filled yet; released, it is filled and
+/// the shade goes.
+#[test]
+fn the_rectangle_is_shaded_while_it_is_dragged_out() {
+    let mut app = app_on("scenes/tavern_brawl.ron", "rectangle");
+    send(&mut app, AudienceRequest { dm: true });
+    send(&mut app, Toggle::Editor);
+    app.world_mut().resource_mut::<Editor>().tool = EditTool::Rectangle;
+    let point = |app: &mut App, cell: Cell| app.world_mut().resource_mut::<PointerOnMap>().cell = Some(cell);
+    let terrain = |app: &App, cell: Cell| {
+        let map = &app.world().resource::<LoadedScenario>().scenario.map;
+        map.terrain(cell).map(|t| t.name.clone()).unwrap_or_default()
+    };
+    point(&mut app, Cell::new(5, 5));
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().press(MouseButton::Left);
+    app.update();
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().clear_just_pressed(MouseButton::Left);
+    point(&mut app, Cell::new(7, 6));
+    app.update();
+    app.update();
+    let rectangle: Vec<Cell> = (5..=6).flat_map(|y| (5..=7).map(move |x| Cell::new(x, y))).collect();
+    assert_eq!(shaded_cells(&mut app), rectangle, "the rectangle's six cells, shaded while dragged");
+    assert!(rectangle.iter().all(|c| terrain(&app, *c) == "floor"), "nothing filled yet");
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().release(MouseButton::Left);
+    app.update();
+    app.update();
+    assert!(rectangle.iter().all(|c| terrain(&app, *c) == "wall"), "filled on release");
+    assert_eq!(shaded_cells(&mut app), Vec::<Cell>::new(), "and no longer shaded");
 }

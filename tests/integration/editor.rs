@@ -5,7 +5,9 @@ use bevy::prelude::*;
 
 use battlemap::app::SessionPlace;
 use battlemap::app::core::components::{Position, TokenId, TurnMoves};
-use battlemap::app::core::messages::{EditMessage, HistoryRequest, SaveScenario, Toggle};
+use battlemap::app::core::messages::{
+    AudienceRequest, EditMessage, EditorAsksForDmView, HistoryRequest, SaveScenario, Toggle,
+};
 use battlemap::app::core::mode::AppMode;
 use battlemap::app::core::notice::{Edited, Said};
 use battlemap::app::core::requests::EditRequest;
@@ -61,6 +63,7 @@ fn the_editor_paints_places_changes_and_saves_the_scene() {
     let file = dir.join("tavern.ron");
     std::fs::copy(root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
     let mut app = app_on(&file);
+    send(&mut app, AudienceRequest { dm: true });
     send(&mut app, Toggle::Editor);
     assert_eq!(app.world().resource::<State<AppMode>>().get(), &AppMode::Edit);
 
@@ -194,4 +197,57 @@ fn a_creature_is_seated_from_its_card_and_the_scene_keeps_it() {
 
     send(&mut app, HistoryRequest::Undo);
     assert_eq!(seat_of(&mut app), None, "a step to undo");
+}
+
+/// Issue 39, item 9: the editor opens in the DM's view only (in the players' view the fog blacked
+/// out the cells behind a painted wall). Asked for in the players' view (`Ctrl+E` and *Edit map*
+/// send the same toggle) it stays closed and asks for the DM's view, whose confirmation sends the
+/// switch and the toggle together: then it opens. The players' view back closes it. Undo follows
+/// `History::can_restore`, as the bar's button does: not while a stroke is under way.
+#[test]
+fn the_editor_asks_for_the_dms_view_and_undo_follows_the_history() {
+    use battlemap::app::core::history::History;
+    use battlemap::app::core::pointer::PointerOnMap;
+    use battlemap::app::core::state::{Audience, Reactions, StepUnderWay};
+
+    let file = scratch("editor-dm").join("tavern.ron");
+    std::fs::copy(root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
+    let mut app = app_on(&file);
+    let mode = |app: &App| *app.world().resource::<State<AppMode>>().get();
+    let asked = |app: &mut App| app.world_mut().resource_mut::<Messages<EditorAsksForDmView>>().drain().count();
+    let can_undo = |app: &App| {
+        let world = app.world();
+        let under_way = world.resource::<StepUnderWay>().any(world.resource::<Reactions>());
+        world.resource::<History>().can_restore(false, under_way)
+    };
+
+    send(&mut app, Toggle::Editor);
+    assert_eq!(mode(&app), AppMode::Play, "not in the players' view");
+    assert_eq!(asked(&mut app), 1, "the DM's view is asked for");
+    // The confirmation: the switch and the toggle in one frame.
+    app.world_mut().write_message(AudienceRequest { dm: true });
+    send(&mut app, Toggle::Editor);
+    assert_eq!((mode(&app), app.world().resource::<Audience>().dm), (AppMode::Edit, true));
+    assert_eq!(asked(&mut app), 0);
+
+    // A wall, then a stroke of the brush held down: Undo waits for its end, as Ctrl+Z does.
+    send(&mut app, EditMessage::Fill(Cell::new(6, 5), Cell::new(8, 5), 1));
+    assert!(can_undo(&app));
+    app.world_mut().resource_mut::<PointerOnMap>().cell = Some(Cell::new(9, 5));
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().press(MouseButton::Left);
+    app.update();
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().clear();
+    assert!(app.world().resource::<StepUnderWay>().stroke, "the stroke is under way");
+    assert!(!can_undo(&app), "nothing to undo until the stroke ends");
+    send(&mut app, HistoryRequest::Undo);
+    assert_eq!(said(&app), Some(Said::FinishTheStepFirst));
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().release(MouseButton::Left);
+    app.update();
+    assert!(can_undo(&app), "the stroke is a step");
+    assert_eq!(terrain_name(&app, Cell::new(9, 5)), "wall");
+    send(&mut app, HistoryRequest::Undo);
+    assert_eq!(terrain_name(&app, Cell::new(9, 5)), "floor", "Ctrl+Z takes the stroke back");
+
+    send(&mut app, AudienceRequest { dm: false });
+    assert_eq!(mode(&app), AppMode::Play, "the players' view back closes the editor");
 }

@@ -246,8 +246,8 @@ fn rolls_go_to_the_log_and_inspiration_gives_advantage() {
 }
 
 /// The chase without a window: the scene's drafted chase starts from the map, a turn is taken
-/// through the same messages the chase screen sends, its rolls reach the session's roll log, and
-/// going back to the map carries the hit points home.
+/// through the same messages the chase screen sends, its rolls reach the session's roll log, going
+/// back to the map keeps it waiting, and ending it carries the hit points home.
 #[test]
 fn a_chase_runs_on_messages_and_returns_to_the_map() {
     use battlemap::app::core::chase::ChaseRun;
@@ -319,7 +319,17 @@ fn a_chase_runs_on_messages_and_returns_to_the_map() {
         chases.active_mut().participants.iter_mut().filter(|p| p.id == "brom").for_each(|p| p.hp = 9);
     }
     send(&mut app, ChaseRequest::SetExhaustion("lia".into(), 2));
+    // Back to the map keeps the chase (issue 39, item 3): the map is played, C shows it again.
     send(&mut app, ChaseRequest::ReturnToMap);
+    app.update();
+    assert!(app.world().resource::<ChaseRun>().chases.is_some(), "the chase waits");
+    assert!(app.world().resource::<ChaseScreens>().hidden);
+    assert_eq!(app.world().resource::<State<AppMode>>().get(), &AppMode::Play, "the map is played");
+    send(&mut app, ChaseRequest::ToggleSetup);
+    app.update();
+    assert_eq!(app.world().resource::<State<AppMode>>().get(), &AppMode::Chase, "C shows it again");
+    assert!(!app.world().resource::<ChaseScreens>().setup_open, "not the setup");
+    send(&mut app, ChaseRequest::EndChase);
     assert!(app.world().resource::<ChaseRun>().chases.is_none());
     app.update();
     assert_eq!(app.world().resource::<State<AppMode>>().get(), &AppMode::Play, "back to the map");

@@ -221,7 +221,7 @@ fn the_fog_of_war_follows_the_party() {
 
 /// The DM's fog brush and the autosave (issue 30): in the DM's view a stroke of *Reveal* over the
 /// far goblin shows it and its cells to the players, and one of *Hide* darkens a cell the party
-/// sees; neither is a step to undo. The explored cells and both marks come back when the game is
+/// sees; each is a step to undo (issue 39). The explored cells and both marks come back when the game is
 /// started again from its autosave, and *Clear* gives a cell back to the party's sight.
 #[test]
 fn the_dm_brushes_the_fog_and_the_autosave_keeps_it() {
@@ -270,7 +270,7 @@ fn the_dm_brushes_the_fog_and_the_autosave_keeps_it() {
     assert!(!sight.shown(index(3, 1)) && sight.visible[index(3, 1)], "hidden though the party sees it");
     assert!(sight.shown(index(1, 0)) && !sight.shown(index(4, 2)), "the brush is three cells wide");
     assert!(app.world().get::<OutOfView>(far).is_none(), "the revealed goblin is shown to the players");
-    assert_eq!(app.world().resource::<History>().undo.len(), steps, "a stroke is no step to undo");
+    assert_eq!(app.world().resource::<History>().undo.len(), steps + 2, "each stroke is a step to undo");
     stroke(&mut app, FogBrush::Reveal, Cell::new(9, 1));
     assert_eq!(
         app.world().resource::<PartySight>().marks[index(9, 1)],
@@ -289,4 +289,83 @@ fn the_dm_brushes_the_fog_and_the_autosave_keeps_it() {
     send(&mut again, AudienceRequest { dm: true });
     stroke(&mut again, FogBrush::Clear, Cell::new(3, 1));
     assert!(again.world().resource::<PartySight>().shown(index(3, 1)), "cleared: the party's sight again");
+}
+
+/// Issue 39, item 8: a stroke of the fog brush, press to release, is one step to undo however many
+/// frames it is dragged over (nothing is undone while it is under way): Ctrl+Z takes the last
+/// stroke back, Redo brings it again. In the DM's view both marks have a tint of their own,
+/// clearly stronger than the DM's fog (a revealed cell was left clear, as a cell the party sees).
+#[test]
+fn every_fog_stroke_is_a_step_to_undo_and_both_marks_show_to_the_dm() {
+    use battlemap::app::SessionPlace;
+    use battlemap::app::core::history::History;
+    use battlemap::app::core::messages::{AudienceRequest, HistoryRequest, PickFogBrush};
+    use battlemap::app::core::notice::Said;
+    use battlemap::app::core::pointer::PointerOnMap;
+    use battlemap::app::core::requests::FogBrush;
+    use battlemap::app::core::state::{CellShades, FogMark, LoadedScenario, PartySight, ShadeLayer};
+    use battlemap::rules::Cell;
+    use bevy::color::Alpha;
+    use bevy::prelude::*;
+
+    let path = super::scratch("fog-undo").join("hall.ron");
+    std::fs::write(&path, HALL.replace("darkvision: 60", "darkvision: 30")).expect("writes");
+    let mut app = super::session::app_on(&path, SessionPlace::Off, 1);
+    let map = app.world().resource::<LoadedScenario>().scenario.map.clone();
+    let mark = |app: &App, x, y| {
+        let i = map.index_of(Cell::new(x, y)).expect("on the map");
+        app.world().resource::<PartySight>().marks.get(i).copied().flatten()
+    };
+    let steps = |app: &App| app.world().resource::<History>().undo.len();
+    let fog_at = |app: &App, x, y| {
+        let shades = app.world().resource::<CellShades>();
+        shades.layer(ShadeLayer::Fog).iter().find(|(c, _)| *c == Cell::new(x, y)).map(|(_, s)| *s)
+    };
+    let point = |app: &mut App, x, y| {
+        app.world_mut().resource_mut::<PointerOnMap>().cell = Some(Cell::new(x, y));
+        app.update();
+    };
+    let button = |app: &mut App, down: bool| {
+        let mut buttons = app.world_mut().resource_mut::<ButtonInput<MouseButton>>();
+        if down { buttons.press(MouseButton::Left) } else { buttons.release(MouseButton::Left) }
+    };
+
+    send(&mut app, AudienceRequest { dm: true });
+    let (start, dm_fog) = (steps(&app), fog_at(&app, 12, 1).expect("the DM's fog over the far dark"));
+    // Reveal, dragged over three frames.
+    send(&mut app, PickFogBrush(Some(FogBrush::Reveal)));
+    button(&mut app, true);
+    for x in [11, 12, 13] {
+        point(&mut app, x, 1);
+    }
+    send(&mut app, HistoryRequest::Undo);
+    assert_eq!(super::headless::said(&app), Some(Said::FinishTheStepFirst), "no undo in the middle of a stroke");
+    assert_eq!(steps(&app), start, "nothing is recorded until the button is let go");
+    button(&mut app, false);
+    app.update();
+    assert_eq!((steps(&app), mark(&app, 12, 1)), (start + 1, Some(FogMark::Revealed)), "the stroke is one step");
+    // Hide, over a cell the party sees.
+    send(&mut app, PickFogBrush(Some(FogBrush::Hide)));
+    button(&mut app, true);
+    point(&mut app, 3, 1);
+    button(&mut app, false);
+    app.update();
+    assert_eq!((steps(&app), mark(&app, 3, 1)), (start + 2, Some(FogMark::Hidden)));
+
+    // The DM sees both marks, each in its own colour, clearly over the DM's fog.
+    let revealed = fog_at(&app, 12, 1).expect("a revealed cell is tinted in the DM's view");
+    let hidden = fog_at(&app, 3, 1).expect("a hidden cell is tinted in the DM's view");
+    assert!(revealed != hidden && revealed != dm_fog && hidden != dm_fog, "{revealed:?} {hidden:?} {dm_fog:?}");
+    for shade in [revealed, hidden] {
+        assert!(shade.alpha() >= dm_fog.alpha() + 0.1, "{shade:?} stands out of the DM's fog {dm_fog:?}");
+    }
+
+    // Ctrl+Z takes the strokes back one at a time; Redo brings the last one again.
+    send(&mut app, HistoryRequest::Undo);
+    assert_eq!((mark(&app, 3, 1), mark(&app, 12, 1)), (None, Some(FogMark::Revealed)));
+    send(&mut app, HistoryRequest::Undo);
+    assert_eq!((mark(&app, 12, 1), steps(&app)), (None, start));
+    assert_eq!(fog_at(&app, 12, 1), Some(dm_fog), "the DM's fog as it was");
+    send(&mut app, HistoryRequest::Redo);
+    assert_eq!(mark(&app, 12, 1), Some(FogMark::Revealed), "Redo brings the stroke back");
 }

@@ -202,12 +202,15 @@ fn status() -> StatusView {
         template_active: false,
         open_panels: Vec::new(),
         chase_open: false,
+        chase_paused: false,
         turn: Some((2, "Brom".into())),
         dm: false,
         fog_brush: None,
         editing: false,
         undo: 3,
         redo: 0,
+        can_undo: true,
+        can_redo: false,
     }
 }
 
@@ -772,6 +775,49 @@ mod chase {
             ]
         );
     }
+
+    /// Issue 39, item 3: *Back to the map* only leaves the screen (the chase waits); *End
+    /// chase...* asks first, and only its Yes ends the chase.
+    #[test]
+    fn back_to_the_map_keeps_the_chase_and_ending_it_asks_first() {
+        let view = view(ChaseStage::Turn(Box::new(turn(None))));
+        let mut harness = Harness::new_ui_state(
+            move |ui, (edit, requests): &mut (ChaseEdit, Vec<ChaseRequest>)| {
+                requests.extend(chase_screen(ui, &view, edit).0);
+            },
+            (ChaseEdit::default(), Vec::new()),
+        );
+        harness.get_by_label("Back to the map").click();
+        harness.run();
+        assert_eq!(harness.state().1, vec![ChaseRequest::ReturnToMap]);
+        harness.state_mut().1.clear();
+        harness.get_by_label("End chase...").click();
+        harness.run();
+        assert!(harness.query_by_label("End the chase?").is_some(), "it asks");
+        assert!(harness.state().1.is_empty(), "nothing ends before the answer");
+        harness.get_by_label("No, keep it").click();
+        harness.run();
+        assert!(harness.query_by_label("End the chase?").is_none() && harness.state().1.is_empty());
+        harness.get_by_label("End chase...").click();
+        harness.run();
+        harness.get_by_label("Yes, end the chase").click();
+        harness.run();
+        assert_eq!(harness.state().1, vec![ChaseRequest::EndChase]);
+        assert!(harness.query_by_label("End the chase?").is_none());
+    }
+}
+
+/// Issue 39, item 3: a chase waiting for the map says so in the bar, whose button brings it back.
+#[test]
+fn a_waiting_chase_is_said_in_the_bar() {
+    let view = StatusView { chase_paused: true, ..status() };
+    let mut harness = Harness::new_ui_state(
+        move |ui, (edit, requests): &mut (StatusEdit, Vec<PanelRequest>)| requests.extend(status_bar(ui, &view, edit)),
+        (StatusEdit::default(), Vec::new()),
+    );
+    harness.get_by_label("Chase (C): paused").click();
+    harness.run();
+    assert_eq!(harness.state().1, vec![PanelRequest::ToggleChase]);
 }
 
 /// Seats around the table (issue 30): the cards meant for a seated player are drawn against that
@@ -933,6 +979,75 @@ mod seats {
         let end = target(&harness, "chase.end");
         click_at(&mut harness, end);
         assert_eq!(harness.state().0, vec![ChaseRequest::Dash, ChaseRequest::EndTurn]);
+    }
+
+    /// The chase screen drawn at `size` for `seat` at `stage`, with `log`.
+    fn chase_at(
+        size: egui::Vec2,
+        seat: Option<TableEdge>,
+        stage: ChaseStage,
+        log: Option<Vec<String>>,
+    ) -> Harness<'static> {
+        let mut view = battlemap::ui::chase::ChaseView { seat, ..super::chase::view(stage) };
+        if let Some(log) = log {
+            view.log = log;
+        }
+        Harness::builder().with_size(size).build_ui(move |ui| {
+            chase_screen(ui, &view, &mut ChaseEdit::default());
+        })
+    }
+
+    fn handover() -> ChaseStage {
+        ChaseStage::Handover { name: "Lia".into(), side: Side::Party, roles: vec![Role::Pursuer], complication: false }
+    }
+
+    /// Issue 39: the cards appear at their seat's edge without moving anything else: the track
+    /// and the log stand where they stood, whichever card (hand-over or turn) is up.
+    #[test]
+    fn the_screen_stays_put_while_the_cards_change() {
+        for seat in [None, Some(TableEdge::North), Some(TableEdge::South), Some(TableEdge::East)] {
+            let places = |stage| {
+                let harness = chase_at(SCREEN, seat, stage, None);
+                ["Chase log", "Nim", "50 ft"].map(|words| text(&harness, words).0)
+            };
+            let turn = ChaseStage::Turn(Box::new(super::chase::turn(None)));
+            assert_eq!(places(handover()), places(turn), "{seat:?}");
+        }
+    }
+
+    /// Issue 39: the track spans the width whatever the seat; an east or west card stands beside
+    /// the part under the track, not over it.
+    #[test]
+    fn the_track_spans_the_width_beside_a_side_seat() {
+        for seat in [TableEdge::East, TableEdge::West] {
+            let harness = chase_at(SCREEN, Some(seat), handover(), None);
+            let (near, far) = (text(&harness, "-10 ft").0, text(&harness, "50 ft").0);
+            assert!(near.center().x < 250.0 && far.center().x > SCREEN.x - 300.0, "{seat:?}: {near:?} {far:?}");
+            for (words, rect, _) in texts(&harness).into_iter().filter(|(.., angle)| !close(*angle, 0.0)) {
+                assert!(rect.top() > far.bottom(), "{seat:?}: {words:?} over the track: {rect:?}");
+            }
+        }
+    }
+
+    /// Issue 39: the chase log scrolls inside its box: fifty lines under a north player's turn
+    /// card in a 600-point-high window keep the newest line and the DM's overrides in sight.
+    #[test]
+    fn a_long_chase_log_scrolls_inside_the_window() {
+        let size = egui::Vec2::new(1000.0, 600.0);
+        let log = (0..50).map(|i| format!("R{} line {i}", i / 10 + 1)).collect();
+        let turn = ChaseStage::Turn(Box::new(super::chase::turn(None)));
+        let harness = chase_at(size, Some(TableEdge::North), turn, Some(log));
+        let on_screen = |words: &str| {
+            let found = harness.output().shapes.iter().find_map(|clipped| match &clipped.shape {
+                epaint::Shape::Text(t) if t.galley.text() == words => {
+                    Some(t.visual_bounding_rect().intersect(clipped.clip_rect))
+                }
+                _ => None,
+            });
+            found.filter(|r| r.is_positive() && r.bottom() <= size.y)
+        };
+        assert!(on_screen("R5 line 49").is_some(), "the newest line is in sight");
+        assert!(on_screen("DM overrides").is_some(), "the overrides are in the window");
     }
 
     /// A seated reactor's prompt faces its edge (north: half a turn, at the top of the map's
@@ -1185,6 +1300,35 @@ fn the_bar_undoes_redoes_saves_and_opens_the_editor() {
     harness.get_by_label("Save as").click();
     harness.run();
     assert_eq!(harness.state().1, vec![PanelRequest::SaveAs("scenes/mine.ron".into())]);
+}
+
+/// Issue 39, item 9: Undo and Redo are enabled by what the history can do now
+/// (`History::can_restore`, which `Ctrl+Z` asks: nothing while a step is under way), not by the
+/// steps counted; the editor asked for in the players' view waits for the DM's view's
+/// confirmation, which sends the switch and the editor together.
+#[test]
+fn undo_follows_the_history_and_the_editor_waits_for_the_dms_view() {
+    let view = StatusView { undo: 3, can_undo: false, ..status() };
+    let mut harness = Harness::new_ui_state(
+        move |ui, (edit, requests): &mut (StatusEdit, Vec<PanelRequest>)| requests.extend(status_bar(ui, &view, edit)),
+        (StatusEdit::default(), Vec::new()),
+    );
+    harness.run();
+    harness.get_by_label("Undo").click();
+    harness.run();
+    assert!(harness.state().1.is_empty(), "a step under way: Undo is not enabled, as Ctrl+Z is refused");
+
+    let asked = StatusEdit { confirming_dm: true, then_edit: true, ..StatusEdit::default() };
+    let mut harness = Harness::new_ui_state(
+        |ui, (edit, requests): &mut (StatusEdit, Vec<PanelRequest>)| requests.extend(status_bar(ui, &status(), edit)),
+        (asked, Vec::new()),
+    );
+    harness.run();
+    assert!(harness.query_by_label("The map editor opens in the DM's view.").is_some());
+    harness.get_by_label("Show the DM's view").click();
+    harness.run();
+    assert_eq!(harness.state().1, vec![PanelRequest::Audience(true), PanelRequest::ToggleEditor]);
+    assert_eq!(harness.state().0, StatusEdit::default(), "the question is answered");
 }
 
 fn editor_view(selected: bool) -> battlemap::ui::EditorView {

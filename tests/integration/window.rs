@@ -783,8 +783,9 @@ fn the_frame_time_benchmark_times_frames_while_dragging() {
     assert!(plain["passes"]["upscaling"]["gpu_ms"].as_f64().is_some_and(|t| t > 0.0), "{plain}");
 }
 
-/// The editor with the mouse: `Ctrl+E`, a stroke of the brush paints a wall across the floor,
-/// `Ctrl+S` saves, and the file reads back with the wall.
+/// The editor with the mouse: `Ctrl+E` asks for the DM's view first (issue 39) and opens with it,
+/// a stroke of the brush paints a wall across the floor, `Ctrl+S` saves, and the file reads back
+/// with the wall.
 #[test]
 fn a_wall_is_painted_with_the_mouse_and_saved() {
     let display = start_display(400);
@@ -793,6 +794,7 @@ fn a_wall_is_painted_with_the_mouse_and_saved() {
     let (_running, state_file, _) = open_scene(&display, file.to_str().expect("utf-8"), "editor-state", None);
     xdotool(&display, &["search", "--name", "battlemap", "windowfocus", "--sync"]);
     xdotool(&display, &["key", "ctrl+e"]);
+    click_button(&display, &state_file, "dm.confirm");
     wait_for_state(&state_file, 30, "the editor to open", |s| s["editing"] == true);
     // The editor's panel is wider than the roster: the map is framed again.
     let state = wait_for_settled_map(&state_file);

@@ -51,10 +51,12 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// Whether `other` differs from this one in the fog alone (a step's sight found a frame late,
-    /// a stroke of the DM's brush): it is no step of its own to undo.
-    pub fn differs_in_fog_alone(&self, other: &Snapshot) -> bool {
-        self.fog != other.fog && *self == Snapshot { fog: self.fog.clone(), ..other.clone() }
+    /// Whether `other` differs from this one in the explored cells alone (a step's sight found a
+    /// frame late): it is no step of its own to undo. The DM's marks are: a stroke of the fog
+    /// brush is a step (issue 39).
+    pub fn differs_in_explored_alone(&self, other: &Snapshot) -> bool {
+        let fog = SavedFog { explored: self.fog.explored.clone(), ..other.fog.clone() };
+        self.fog.explored != other.fog.explored && *self == Snapshot { fog, ..other.clone() }
     }
 }
 
@@ -273,6 +275,13 @@ impl History {
     pub fn take_latest(&mut self) -> Option<Snapshot> {
         let current = self.current.take();
         self.pending.take().map(|p| p.snapshot).or(current)
+    }
+
+    /// Whether an undo (`redo`: a redo) would go back now: a step is there to take, and none is
+    /// under way. `Ctrl+Z`, `Ctrl+Shift+Z` and the bar's buttons all ask this.
+    pub fn can_restore(&self, redo: bool, under_way: bool) -> bool {
+        let steps = if redo { &self.redo } else { &self.undo };
+        !under_way && !steps.is_empty()
     }
 
     pub fn push_undo(&mut self, snapshot: Snapshot) {

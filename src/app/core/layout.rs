@@ -2,6 +2,8 @@
 //! through one `hexx::HexLayout`; points the rules give in grid units are only scaled and flipped.
 //! This file is the only place that turns grid units into world positions and back.
 
+use std::collections::HashMap;
+
 use bevy::math::{Rect, Vec2};
 use bevy::prelude::Resource;
 use hexx::HexLayout;
@@ -104,6 +106,21 @@ impl BoardLayout {
         self.grid.corners(cell).into_iter().map(|p| self.world_point(p)).collect()
     }
 
+    /// The outline of a set of cells, in world coordinates: each side of one of them that no
+    /// other of them shares (the editor's rectangle, square or ragged on hexes).
+    pub fn outline(&self, cells: &[Cell]) -> Vec<(Vec2, Vec2)> {
+        let mut sides: HashMap<(Point, Point), u32> = HashMap::new();
+        for &cell in cells {
+            let ring = lattice::corners(self.grid, cell);
+            for (i, &a) in ring.iter().enumerate() {
+                let b = ring[(i + 1) % ring.len()];
+                *sides.entry((a.min(b), a.max(b))).or_default() += 1;
+            }
+        }
+        let world = |p: Point| self.world_point(p.to_units(self.grid));
+        sides.into_iter().filter(|(_, n)| *n == 1).map(|((a, b), _)| (world(a), world(b))).collect()
+    }
+
     /// The cell whose area holds the world point, if that cell is on the map.
     pub fn cell_at(&self, world: Vec2) -> Option<Cell> {
         let cell = match self.hexes() {
@@ -173,6 +190,33 @@ mod tests {
         }
         let pointy = layout(Grid::Hex(HexOrientation::PointyTop)).cell_size();
         assert!((pointy - Vec2::new(64.0, 128.0 / 3.0_f32.sqrt())).length() < 1e-3, "{pointy}");
+    }
+
+    /// A rectangle's outline is the sides between its cells and the rest: on squares its four
+    /// sides cut into cell edges; on every grid a closed line, each side with a cell of the
+    /// rectangle on one hand only.
+    #[test]
+    fn a_rectangles_outline_is_the_sides_it_shares_with_nothing() {
+        for grid in [Grid::Square, Grid::Hex(HexOrientation::PointyTop), Grid::Hex(HexOrientation::FlatTop)] {
+            let layout = layout(grid);
+            let cells: Vec<Cell> = (1..3).flat_map(|row| (2..5).map(move |col| grid.from_storage(col, row))).collect();
+            let outline = layout.outline(&cells);
+            if grid == Grid::Square {
+                assert_eq!(outline.len(), 10);
+                assert!(outline.iter().all(|(a, b)| (a.distance(*b) - PIXELS_PER_UNIT).abs() < 1e-3));
+            }
+            let key = |p: Vec2| ((p.x * 8.0).round() as i64, (p.y * 8.0).round() as i64);
+            let mut ends: HashMap<(i64, i64), u32> = HashMap::new();
+            for &(a, b) in &outline {
+                *ends.entry(key(a)).or_default() += 1;
+                *ends.entry(key(b)).or_default() += 1;
+                let (middle, across) = ((a + b) / 2.0, (b - a).perp().normalize() * 2.0);
+                let inside = |p: Vec2| layout.cell_at(p).is_some_and(|c| cells.contains(&c));
+                assert!(inside(middle + across) != inside(middle - across), "{grid:?}: {a} to {b}");
+            }
+            assert!(ends.values().all(|n| *n == 2), "{grid:?}: a closed line");
+            assert_eq!(layout.outline(&cells[..1]).len(), layout.corners(cells[0]).len());
+        }
     }
 
     #[test]

@@ -46,7 +46,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<AudienceRequest>()
         .add_message::<FitMap>()
         .add_message::<ShowCard>()
-        .add_message::<PickFogBrush>();
+        .add_message::<PickFogBrush>()
+        .add_message::<EditorAsksForDmView>();
 }
 
 /// Asks to open a scenario file, or (`path: None`) to read the current one again.
@@ -398,6 +399,12 @@ pub enum TemplateRequest {
 pub struct AudienceRequest {
     pub dm: bool,
 }
+
+/// The editor was asked for in the players' view: it opens only in the DM's view, so the panels
+/// ask for the DM's view (the same confirmation as its button) and, once it is confirmed, ask for
+/// the editor again, with the switch in the same frame.
+#[derive(Message, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EditorAsksForDmView;
 
 /// Asks to frame the whole map in the view.
 #[derive(Message, Clone, Copy, Debug, Default)]

@@ -161,6 +161,15 @@ pub enum Edited {
     },
 }
 
+/// How the terrain's tiles are drawn (`core::state::TerrainShown`, told): with their art, faded
+/// over the map image, or hidden (their grid lines and their rules kept).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tiles {
+    Shown,
+    Faded,
+    Hidden,
+}
+
 /// Something the app tells the user.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Said {
@@ -244,6 +253,8 @@ pub enum Said {
     SceneHasChase {
         name: String,
     },
+    /// How the terrain's tiles are drawn now (`B`, or the editor opening over hidden tiles).
+    TerrainTiles(Tiles),
 
     // Undo, redo and the editor.
     FinishTheStepFirst,

@@ -35,7 +35,7 @@ pub enum EffectAction {
 /// Something the user asked for on a chase panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChaseRequest {
-    /// Open or close the setup window.
+    /// Open or close the setup window; while a chase runs, show or hide its screen.
     ToggleSetup,
     /// Start the chase as drafted.
     Start,
@@ -66,8 +66,11 @@ pub enum ChaseRequest {
     },
     /// The quarry turns on its pursuers (DMG "Role Reversal").
     Reverse,
-    /// Leave the chase screen for the map.
+    /// Leave the chase screen for the map: the chase waits, and `ToggleSetup` (`C`) shows it
+    /// again. A chase that is over ends, as with `EndChase`.
     ReturnToMap,
+    /// End the chase (asked on the screen first): what it did goes back to the map.
+    EndChase,
 }
 
 /// What a click or a drag on the map does in the editor.

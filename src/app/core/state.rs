@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 
 use super::messages::{OpenScenario, ScenarioChanged, Toggle};
-use super::notice::{Notice, Said};
+use super::mode::AppMode;
+use super::notice::{Notice, Said, Tiles};
 use super::schedule::AppSystems;
 use crate::rules::Cell;
 use crate::rules::creature::Side;
@@ -86,6 +87,15 @@ impl TerrainShown {
             Self::Faded => Self::Hidden,
             Self::Hidden => Self::Shown,
         }
+    }
+
+    /// The notice that says it.
+    pub fn said(self) -> Said {
+        Said::TerrainTiles(match self {
+            Self::Shown => Tiles::Shown,
+            Self::Faded => Tiles::Faded,
+            Self::Hidden => Tiles::Hidden,
+        })
     }
 }
 
@@ -204,10 +214,12 @@ pub enum ShadeLayer {
     Light,
     /// The fog of war: what the party doesn't see now (dimmed) or never saw (dark).
     Fog,
+    /// The rectangle the editor's fill tool is dragging out.
+    Fill,
 }
 
 impl ShadeLayer {
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 8;
 }
 
 /// What the party sees (the fog of war), per map cell in storage order: the cells some creature
@@ -298,18 +310,24 @@ impl CellShades {
 }
 
 /// A step under way that ends as one change: a drag, a move waiting for its reactions, a stroke of
-/// the editor's brush. Nothing is recorded, undone or edited meanwhile. Each feature sets its own
-/// part.
+/// the editor's brush or of the DM's fog brush. Nothing is recorded, undone or edited meanwhile.
+/// Each feature sets its own part.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepUnderWay {
     pub drag: bool,
     pub stroke: bool,
+    pub fog: bool,
 }
 
 impl StepUnderWay {
+    /// Whether a drag or a stroke is under way (no step is recorded meanwhile).
+    pub fn held(&self) -> bool {
+        self.drag || self.stroke || self.fog
+    }
+
     /// Whether any step is under way, the reactions waiting included.
     pub fn any(&self, reactions: &Reactions) -> bool {
-        self.drag || self.stroke || reactions.waiting()
+        self.held() || reactions.waiting()
     }
 }
 
@@ -367,9 +385,21 @@ fn toggle_grid_lines(mut toggles: MessageReader<Toggle>, mut visible: ResMut<Gri
     }
 }
 
-fn toggle_terrain_shown(mut toggles: MessageReader<Toggle>, mut shown: ResMut<TerrainShown>) {
+/// `B`: the next way of drawing the tiles, said. The editor shows the terrain it edits: there the
+/// toggle goes between shown and faded.
+fn toggle_terrain_shown(
+    mut toggles: MessageReader<Toggle>,
+    mut shown: ResMut<TerrainShown>,
+    mode: Res<State<AppMode>>,
+    mut notice: ResMut<Notice>,
+) {
     for _ in toggles.read().filter(|t| **t == Toggle::TerrainTiles) {
-        *shown = shown.next();
+        let next = match shown.next() {
+            TerrainShown::Hidden if *mode.get() == AppMode::Edit => TerrainShown::Shown,
+            next => next,
+        };
+        *shown = next;
+        notice.say(next.said());
     }
 }
 

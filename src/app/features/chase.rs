@@ -41,12 +41,15 @@ pub(crate) fn plugin(app: &mut App) {
     );
 }
 
-/// The chase's screens: the setup's draft, whether it is open, what is typed on the chase
-/// screen, the last refusal, and where the main buttons were drawn.
+/// The chase's screens: the setup's draft, whether it is open, whether a running chase's screen
+/// is put away for the map, what is typed on the chase screen, the last refusal, and where the
+/// main buttons were drawn.
 #[derive(Resource, Default)]
 pub struct ChaseScreens {
     pub draft: ChaseDraft,
     pub setup_open: bool,
+    /// The chase waits while the map is played (*Back to the map*); `C` shows it again.
+    pub hidden: bool,
     pub edit: ChaseEdit,
     /// The last refusal, shown on the chase screen.
     pub error: Option<ChaseError>,
@@ -97,7 +100,7 @@ fn reset_on_new_scenario(
     }
 }
 
-/// `C` opens or closes the chase setup.
+/// `C` opens or closes the chase setup, or shows or hides a running chase's screen.
 fn chase_key(keys: MapKeys, mut messages: MessageWriter<ChaseMessage>) {
     if keys.pressed(KeyCode::KeyC) && !keys.control() {
         messages.write(ChaseMessage(ChaseRequest::ToggleSetup));
@@ -181,20 +184,30 @@ fn apply(
             run.logged.clear();
             run.awaiting_handover = true;
             screens.setup_open = false;
+            screens.hidden = false;
             screens.edit = ChaseEdit::default();
             return Ok(());
         }
         ChaseRequest::ToggleSetup => {
-            screens.setup_open = !screens.setup_open && run.chases.is_none();
+            if run.chases.is_some() {
+                screens.hidden = !screens.hidden;
+            } else {
+                screens.setup_open = !screens.setup_open;
+            }
             return Ok(());
         }
         _ => {}
     }
     let Some(chases) = &mut run.chases else { return Ok(()) };
     match request {
-        ChaseRequest::ReturnToMap => {
+        ChaseRequest::ReturnToMap if !chases.is_over() => {
+            screens.hidden = true;
+            screens.targets.clear();
+        }
+        ChaseRequest::ReturnToMap | ChaseRequest::EndChase => {
             carry_back(chases, tokens);
             run.chases = None;
+            screens.hidden = false;
             screens.targets.clear();
         }
         ChaseRequest::Split { quarry, pursuers } => {
@@ -337,11 +350,19 @@ fn carry_back(chases: &Chases, tokens: &mut ChaseTokens) {
 }
 
 /// The chase takes the screen while it runs (also when a step undone or the autosave brings one
-/// back), and gives it back to the map when it ends.
-fn follow_the_chase(run: Res<ChaseRun>, mode: Res<State<AppMode>>, mut next: ResMut<NextState<AppMode>>) {
-    let running = run.chases.is_some();
-    match (running, mode.get()) {
-        (true, AppMode::Play) => next.set(AppMode::Chase),
+/// back), and gives it back to the map while it waits and when it ends.
+fn follow_the_chase(
+    run: Res<ChaseRun>,
+    mut screens: ResMut<ChaseScreens>,
+    mode: Res<State<AppMode>>,
+    mut next: ResMut<NextState<AppMode>>,
+) {
+    if run.chases.is_none() && screens.hidden {
+        screens.hidden = false;
+    }
+    let shown = run.chases.is_some() && !screens.hidden;
+    match (shown, mode.get()) {
+        (true, AppMode::Play | AppMode::Edit) => next.set(AppMode::Chase),
         (false, AppMode::Chase) => next.set(AppMode::Play),
         _ => {}
     }

@@ -1,36 +1,52 @@
-//! The map editor, beside play (`Ctrl+E` or *Edit map*): paint terrain with a brush or fill a
+//! The map editor, beside play (`Ctrl+E` or *Edit map*, in the DM's view only: asked for in the
+//! players' view, it asks for the DM's view first): paint terrain with a brush or fill a
 //! rectangle with the mouse, resize the map, switch the grid, and add, place, duplicate, change
 //! and delete tokens. Every edit but a brush stroke is checked as a saved file would be
 //! (`scenario::edit`; a stroke only never paints blocking terrain under a token), refused with
-//! the reason, and is a step to undo.
+//! the reason, and is a step to undo. A rectangle being dragged out is shaded; the editor draws
+//! the terrain it edits, faded, when its tiles were hidden over a map image.
 
 use bevy::prelude::*;
 
 use crate::app::core::components::{Position, TokenId};
 use crate::app::core::history::{History, Snapshot};
-use crate::app::core::messages::{EditMessage, SelectToken, TerrainEdited, Toggle};
+use crate::app::core::messages::{
+    AudienceRequest, EditMessage, EditorAsksForDmView, SelectToken, TerrainEdited, Toggle,
+};
 use crate::app::core::mode::AppMode;
 use crate::app::core::notice::{Edited, Notice, Said};
 use crate::app::core::pointer::{MapKeys, Pickable, PointerOnMap};
 use crate::app::core::requests::{EditRequest, EditTool};
 use crate::app::core::schedule::AppSystems;
-use crate::app::core::state::{LoadedScenario, Reactions, RedrawFrames, StepUnderWay};
+use crate::app::core::state::{
+    Audience, CellShades, LoadedScenario, Reactions, RedrawFrames, ShadeLayer, StepUnderWay, TerrainShown,
+};
 use crate::rules::Cell;
 use crate::scenario::edit::{self, EditError};
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Editor>()
+        .init_resource::<TilesHiddenInPlay>()
         .add_systems(
             Update,
             (
                 editor_key.in_set(AppSystems::Input),
                 edit_with_mouse.run_if(in_state(AppMode::Edit)).after(editor_key).in_set(AppSystems::Input),
                 (open_or_close, apply_edit_messages).chain().in_set(AppSystems::Apply),
+                shade_the_rectangle.run_if(resource_changed::<Editor>).in_set(AppSystems::Show),
             ),
         )
-        .add_systems(OnEnter(AppMode::Edit), |mut notice: ResMut<Notice>| notice.say(Said::EditorOpen))
+        .add_systems(OnEnter(AppMode::Edit), open_the_editor)
         .add_systems(OnExit(AppMode::Edit), leave_the_editor);
 }
+
+/// The shade of the cells of a rectangle being dragged out (the overlays draw its outline).
+const RECTANGLE_SHADE: Color = Color::srgba(0.6, 0.4, 1.0, 0.4);
+
+/// The terrain's tiles were hidden when the editor opened: it shows them faded meanwhile (the
+/// terrain it edits, over the map image) and hides them again when it closes.
+#[derive(Resource, Default)]
+struct TilesHiddenInPlay(bool);
 
 /// The editor's state: the tool, the terrain and brush, a token to add.
 #[derive(Resource, Clone, Debug, PartialEq)]
@@ -70,29 +86,76 @@ fn editor_key(keys: MapKeys, mut toggles: MessageWriter<Toggle>) {
     }
 }
 
-/// Opens or closes the editor (its key, the bar's button, the panel's Done).
+/// Opens or closes the editor (its key, the bar's button, the panel's Done). It opens in the DM's
+/// view only (the fog of the players' view would black out what is painted): asked for in the
+/// players' view, it asks for the DM's view first; the players' view back closes it.
 fn open_or_close(
     mut toggles: MessageReader<Toggle>,
     mut done: MessageReader<EditMessage>,
+    mut switches: MessageReader<AudienceRequest>,
+    audience: Res<Audience>,
     mode: Res<State<AppMode>>,
     mut next: ResMut<NextState<AppMode>>,
+    mut ask: MessageWriter<EditorAsksForDmView>,
+    mut redraw: ResMut<RedrawFrames>,
 ) {
     let toggled = toggles.read().filter(|t| **t == Toggle::Editor).count() % 2 == 1;
     let closed = done.read().any(|m| *m == EditMessage::Panel(EditRequest::Close));
+    // The audience as this frame's switches leave it (the confirmation sends both at once).
+    let dm = switches.read().last().map_or(audience.dm, |s| s.dm);
     match mode.get() {
-        AppMode::Play if toggled => next.set(AppMode::Edit),
-        AppMode::Edit if toggled || closed => next.set(AppMode::Play),
+        AppMode::Play if toggled && dm => next.set(AppMode::Edit),
+        AppMode::Play if toggled => {
+            ask.write(EditorAsksForDmView);
+            redraw.at_least(2);
+        }
+        AppMode::Edit if toggled || closed || !dm => next.set(AppMode::Play),
         _ => {}
     }
 }
 
-/// Going back to play drops the tool's half-made things.
-fn leave_the_editor(mut editor: ResMut<Editor>, mut step: ResMut<StepUnderWay>, mut notice: ResMut<Notice>) {
+/// The editor opens, with the terrain it edits in sight: hidden tiles come back faded.
+fn open_the_editor(mut shown: ResMut<TerrainShown>, mut hidden: ResMut<TilesHiddenInPlay>, mut notice: ResMut<Notice>) {
+    hidden.0 = *shown == TerrainShown::Hidden;
+    if hidden.0 {
+        *shown = TerrainShown::Faded;
+        notice.say(Said::Several(vec![Said::EditorOpen, shown.said()]));
+    } else {
+        notice.say(Said::EditorOpen);
+    }
+}
+
+/// Going back to play drops the tool's half-made things, and hides the tiles again if the editor
+/// showed them.
+fn leave_the_editor(
+    mut editor: ResMut<Editor>,
+    mut step: ResMut<StepUnderWay>,
+    mut notice: ResMut<Notice>,
+    mut shown: ResMut<TerrainShown>,
+    mut hidden: ResMut<TilesHiddenInPlay>,
+) {
     editor.stroke = None;
     editor.placing = None;
     editor.refusal = None;
     step.stroke = false;
+    if std::mem::take(&mut hidden.0) && *shown == TerrainShown::Faded {
+        *shown = TerrainShown::Hidden;
+    }
     notice.say(Said::BackToPlay);
+}
+
+/// The cells a rectangle being dragged out will fill, shaded until the button is released.
+fn shade_the_rectangle(editor: Res<Editor>, loaded: Res<LoadedScenario>, mut shades: ResMut<CellShades>) {
+    let cells = match editor.stroke {
+        Some(stroke) if editor.tool == EditTool::Rectangle => {
+            edit::rectangle(&loaded.scenario.map, stroke.start, stroke.last)
+        }
+        _ => Vec::new(),
+    };
+    let wanted: Vec<(Cell, Color)> = cells.into_iter().map(|cell| (cell, RECTANGLE_SHADE)).collect();
+    if shades.layer(ShadeLayer::Fill) != wanted.as_slice() {
+        shades.set(ShadeLayer::Fill, wanted);
+    }
 }
 
 /// The mouse in the editor: painting, a rectangle, dragging a token, or adding one.

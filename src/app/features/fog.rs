@@ -5,7 +5,8 @@
 //! are shaded under the fog. The audience feature keeps creatures outside the party's sight out
 //! of the players' view. In the DM's view, the fog
 //! brush reveals cells to the players or hides them whatever the party sees, or gives them back
-//! to the party's sight; the explored cells and the marks are autosaved with the game.
+//! to the party's sight; each stroke is a step to undo, the DM's view tints both marks in colours
+//! of their own, and the explored cells and the marks are autosaved with the game.
 
 use bevy::prelude::*;
 
@@ -19,7 +20,7 @@ use crate::app::core::pointer::{PointerClaim, PointerOnMap, Tool};
 use crate::app::core::requests::FogBrush;
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{
-    Audience, CellShades, FogBrushInHand, FogMark, LoadedScenario, PartySight, RedrawFrames, ShadeLayer,
+    Audience, CellShades, FogBrushInHand, FogMark, LoadedScenario, PartySight, RedrawFrames, ShadeLayer, StepUnderWay,
 };
 use crate::app::core::tokens::Battlefield;
 use crate::rules::Cell;
@@ -45,8 +46,10 @@ pub(crate) fn plugin(app: &mut App) {
 const DIM_LIGHT: Color = Color::srgba(0.02, 0.03, 0.12, 0.45);
 const DARKNESS: Color = Color::srgba(0.0, 0.0, 0.04, 0.68);
 
-/// The DM's view of a cell the DM hid from the players.
-const HIDDEN_BY_DM: Color = Color::srgba(0.45, 0.05, 0.1, 0.38);
+/// The DM's view of the DM's marks, over whatever the party sees: a cell revealed to the players
+/// (pale gold: lit for them) and one hidden from them (crimson), each stronger than the DM's fog.
+const REVEALED_BY_DM: Color = Color::srgba(1.0, 0.88, 0.35, 0.45);
+const HIDDEN_BY_DM: Color = Color::srgba(0.75, 0.0, 0.2, 0.6);
 
 /// The brush covers a cell and its neighbours (a 3-cell square, or a hex and its ring).
 const BRUSH_SIZE: u32 = 2;
@@ -104,20 +107,30 @@ fn pick_brush(
     }
 }
 
-/// A stroke of the brush: every cell it passes over, with its neighbours, is marked.
+/// A stroke of the brush: every cell it passes over, with its neighbours, is marked. From its
+/// first mark until the button is let go (or the brush put down) it is a step under way: one
+/// step to undo when it ends, as a stroke of the editor's brush.
 fn brush_strokes(
     hand: Res<FogBrushInHand>,
     buttons: Res<ButtonInput<MouseButton>>,
     pointer: Res<PointerOnMap>,
     loaded: Res<LoadedScenario>,
     mut sight: ResMut<PartySight>,
+    mut step: ResMut<StepUnderWay>,
     mut last: Local<Option<Cell>>,
     mut redraw: ResMut<RedrawFrames>,
 ) {
-    let (Some(brush), Some(cell)) = (hand.0, pointer.cell.filter(|_| buttons.pressed(MouseButton::Left))) else {
+    let held = hand.0.is_some() && buttons.pressed(MouseButton::Left);
+    if step.fog && !held {
+        step.fog = false;
+    }
+    let (Some(brush), Some(cell)) = (hand.0, pointer.cell.filter(|_| held)) else {
         *last = None;
         return;
     };
+    if !step.fog {
+        step.fog = true;
+    }
     if *last == Some(cell) {
         return;
     }
@@ -200,15 +213,16 @@ fn shade_fog(
     let fog: Vec<(Cell, Color)> = map
         .cells()
         .enumerate()
-        .filter(|&(i, _)| !sight.shown(i))
-        .map(|(i, c)| {
-            let hidden_by_dm = sight.marks.get(i) == Some(&Some(FogMark::Hidden));
-            let shade = match (audience.dm, hidden_by_dm, sight.explored(i)) {
-                (true, true, _) => HIDDEN_BY_DM,
-                (_, false, true) => dimmed,
+        .filter_map(|(i, c)| {
+            let mark = sight.marks.get(i).copied().flatten();
+            let shade = match (audience.dm, mark) {
+                (true, Some(FogMark::Revealed)) => REVEALED_BY_DM,
+                (true, Some(FogMark::Hidden)) => HIDDEN_BY_DM,
+                _ if sight.shown(i) => return None,
+                (_, None) if sight.explored(i) => dimmed,
                 _ => dark,
             };
-            (c, shade)
+            Some((c, shade))
         })
         .collect();
     // Dim light and darkness, where the players see them (the fog covers the rest).

@@ -21,7 +21,7 @@ use crate::app::core::components::{OutOfView, TokenDisc, TokenId, TokenMarker, T
 use crate::app::core::layout::PIXELS_PER_UNIT;
 use crate::app::core::options::{LaunchOptions, Part};
 use crate::app::core::pointer::{MapCamera, MapViewRect};
-use crate::app::core::state::{LoadedScenario, TerrainShown};
+use crate::app::core::state::{GridVisible, LoadedScenario, TerrainShown};
 use crate::app::features::movement::Dragging;
 
 /// Frames drawn before timing starts: the first ones compile shaders and fit the map.
@@ -84,6 +84,7 @@ fn watch_for_first_picture(
 fn hide_parts(
     options: Res<LaunchOptions>,
     mut terrain: ResMut<TerrainShown>,
+    mut grid: ResMut<GridVisible>,
     mut visibility: ParamSet<(
         Query<&mut Visibility, With<BoardShades>>,
         Query<&mut Visibility, With<TokenMarker>>,
@@ -96,6 +97,8 @@ fn hide_parts(
     };
     if options.hides(Part::Terrain) {
         terrain.set_if_neq(TerrainShown::Hidden);
+        // Hidden tiles would still draw their grid lines.
+        grid.set_if_neq(GridVisible(false));
         visibility.p0().iter_mut().for_each(hide);
     }
     if options.hides(Part::Tokens) {

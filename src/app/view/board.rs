@@ -3,7 +3,8 @@
 //! `scripts/tiles.py`). The cell shades (a drag's reach, the sight overlay, the area template,
 //! arcs and flanking cells) are mixed into the shaded cells' tiles' colour, and kept as well in a
 //! second, sparse tilemap, a tile per shaded cell, drawn only where the terrain's tiles are not
-//! (the overview of a big map, terrain hidden over a map image). One system keeps the terrain's
+//! (the overview of a big map, terrain hidden over a map image). A hidden terrain's tiles draw
+//! their grid lines alone, over the map image, while the grid is on. One system keeps the terrain's
 //! tiles in step with the rules' terrain (load, edits, undo, a restored autosave); another the
 //! shades with [`CellShades`], touching only the cells that change.
 
@@ -24,21 +25,13 @@ use crate::rules::terrain::{Terrain, TileArt};
 use crate::rules::{Cell, Grid, HexOrientation, TerrainMap};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((TilemapPlugin, terrain_tiles_plugin))
-        .add_systems(
-            Update,
-            (
-                toggle_key(KeyCode::KeyG, Toggle::GridLines).in_set(AppSystems::Input),
-                toggle_key(KeyCode::KeyB, Toggle::TerrainTiles).in_set(AppSystems::Input),
-                show_grid_lines.in_set(AppSystems::Show),
-            ),
-        )
-        .add_systems(
-            PostUpdate,
-            choose_terrain_detail
-                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate)
-                .before(shade_the_overview),
-        );
+    app.add_plugins((TilemapPlugin, terrain_tiles_plugin)).add_systems(
+        Update,
+        (
+            toggle_key(KeyCode::KeyG, Toggle::GridLines).in_set(AppSystems::Input),
+            toggle_key(KeyCode::KeyB, Toggle::TerrainTiles).in_set(AppSystems::Input),
+        ),
+    );
 }
 
 /// The terrain's tiles kept in step with the rules' terrain and the shades: the part of the board
@@ -55,10 +48,11 @@ pub fn terrain_tiles_plugin(app: &mut App) {
                 )
                 .in_set(AppSystems::Build),
         )
+        .add_systems(Update, show_grid_lines.in_set(AppSystems::Show))
         // After every system of the frame that sets shades.
         .add_systems(
             PostUpdate,
-            (show_cell_shades, shade_the_overview)
+            (show_cell_shades, shade_the_overview, choose_terrain_detail.before(shade_the_overview))
                 .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
         );
 }
@@ -156,6 +150,59 @@ pub fn terrain_color(terrain: &Terrain) -> [u8; 3] {
     terrain.color.unwrap_or_else(|| art_colors()[terrain.art().column() as usize])
 }
 
+/// The side of a swatch in [`swatch_strip`], in pixels: a legend swatch is 16 points, sharp up to
+/// two pixels a point.
+const SWATCH_PX: u32 = 32;
+
+/// The legend's swatches: each art's square tile, without its grid line, cut from the atlas and
+/// scaled to [`SWATCH_PX`], in a row in the atlas's column order (see [`swatch_uv`]). Stored as
+/// `Rgba8Unorm`, its bytes gamma-encoded as the PNG's: egui's shader reads its textures as stored
+/// (`panels::read_egui_textures_as_stored`, `egui.wgsl`). None if the atlas can't be read.
+pub fn swatch_strip() -> Option<Image> {
+    let strip = swatch_pixels(atlas()?);
+    let mut image = Image::new(
+        Extent3d { width: strip.width(), height: strip.height(), depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        strip.into_raw(),
+        TextureFormat::Rgba8Unorm,
+        RenderAssetUsages::default(),
+    );
+    image.sampler = ImageSampler::linear();
+    Some(image)
+}
+
+/// The pixels of [`swatch_strip`].
+fn swatch_pixels(atlas: &image::RgbaImage) -> image::RgbaImage {
+    let side = tile_size(Grid::Square).x as u32;
+    let inset = (ATLAS_CELL - side) / 2;
+    let mut strip = image::RgbaImage::new(SWATCH_PX * ATLAS_COLUMNS, SWATCH_PX);
+    for column in 0..ATLAS_COLUMNS {
+        // Row 1: the square tiles without their grid line.
+        let tile =
+            image::imageops::crop_imm(atlas, column * ATLAS_CELL + inset, ATLAS_CELL + inset, side, side).to_image();
+        let small = image::imageops::resize(&tile, SWATCH_PX, SWATCH_PX, image::imageops::FilterType::Triangle);
+        image::imageops::replace(&mut strip, &small, i64::from(column * SWATCH_PX), 0);
+    }
+    strip
+}
+
+/// Where a terrain's swatch is in [`swatch_strip`]: its art's column, `[left, right]` as
+/// fractions of the strip's width (the swatch spans its whole height).
+pub fn swatch_uv(terrain: &Terrain) -> [f32; 2] {
+    let column = terrain.art().column() as f32;
+    let columns = ATLAS_COLUMNS as f32;
+    [column / columns, (column + 1.0) / columns]
+}
+
+/// What a terrain's swatch is tinted with, as its tiles are ([`tile_tint`]): white shows the art
+/// as drawn; the plain tile takes the terrain's colour.
+pub fn swatch_tint(terrain: &Terrain) -> [u8; 3] {
+    match (terrain.art(), terrain.color) {
+        (TileArt::Plain, Some(rgb)) => rgb,
+        _ => [255; 3],
+    }
+}
+
 /// The average colour of each art's square tile in the atlas (grey if the atlas can't be read).
 fn art_colors() -> &'static [[u8; 3]; TileArt::ALL.len()] {
     static COLORS: std::sync::OnceLock<[[u8; 3]; TileArt::ALL.len()]> = std::sync::OnceLock::new();
@@ -184,12 +231,24 @@ fn art_colors() -> &'static [[u8; 3]; TileArt::ALL.len()] {
 }
 
 /// The atlas cut to the map's grid: one row of tiles of the cell's exact size, with and without
-/// grid lines. The plain tiles show when the grid lines are off.
+/// grid lines. The plain tiles show when the grid lines are off; `lines`, the grid line alone in
+/// every column, when the terrain is hidden over a map image.
 #[derive(Resource, Default)]
 pub struct TileTextures {
     grid: Option<Grid>,
     pub lined: Handle<Image>,
     pub plain: Handle<Image>,
+    pub lines: Handle<Image>,
+}
+
+/// The texture of the terrain's tiles: their art with or without its grid line, or, the terrain
+/// hidden, the line alone (not drawn at all with the grid off: [`terrain_detail`]).
+pub fn terrain_texture(textures: &TileTextures, grid_visible: bool, shown: TerrainShown) -> &Handle<Image> {
+    match (shown, grid_visible) {
+        (TerrainShown::Hidden, _) => &textures.lines,
+        (_, true) => &textures.lined,
+        (_, false) => &textures.plain,
+    }
 }
 
 /// The pixel size of a tile of `grid`: its cell's bounding box, rounded.
@@ -220,6 +279,44 @@ fn atlas_row(atlas: &image::RgbaImage, grid: Grid, lined: bool) -> Image {
             }
         }
     }
+    let mut image = Image::new(
+        Extent3d { width: w * ATLAS_COLUMNS, height: h, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    );
+    image.sampler = ImageSampler::linear();
+    image
+}
+
+/// How much of the map image's light a grid line takes at its middle: about what the tiles' own
+/// line (their art's sRGB colour times 0.65, `scripts/tiles.py`) takes from the art.
+const LINE_ALPHA: f32 = 0.6;
+/// How much the atlas's grid line darkens a tile where it is fullest.
+const ATLAS_LINE_DARKENING: f32 = 0.35;
+
+/// [`atlas_row`]'s row with every column the grid line alone, black, as much opaque as the line
+/// darkens the plain tile (its lined pixel against its unlined one); clear elsewhere. The tiles
+/// keep their indices when they show only their lines.
+fn lines_row(atlas: &image::RgbaImage, grid: Grid) -> Image {
+    let (mut lined, mut plain) = (atlas_row(atlas, grid, true), atlas_row(atlas, grid, false));
+    let (lined, plain) = (lined.data.take().unwrap_or_default(), plain.data.take().unwrap_or_default());
+    let size = tile_size(grid);
+    let (w, h) = (size.x as u32, size.y as u32);
+    let column = TileArt::Plain.column();
+    let alpha = |x: u32, y: u32| {
+        let i = (4 * (y * w * ATLAS_COLUMNS + column * w + x)) as usize;
+        let (Some(&dark), Some(&light), Some(&shape)) = (lined.get(i), plain.get(i), plain.get(i + 3)) else {
+            return 0;
+        };
+        let cover = ((1.0 - f32::from(dark) / f32::from(light.max(1))) / ATLAS_LINE_DARKENING).clamp(0.0, 1.0);
+        (LINE_ALPHA * cover * f32::from(shape)).round() as u8
+    };
+    let data = (0..h)
+        .flat_map(|y| (0..ATLAS_COLUMNS).flat_map(move |_| (0..w).map(move |x| (x, y))))
+        .flat_map(|(x, y)| [0, 0, 0, alpha(x, y)])
+        .collect();
     let mut image = Image::new(
         Extent3d { width: w * ATLAS_COLUMNS, height: h, depth_or_array_layers: 1 },
         TextureDimension::D2,
@@ -338,6 +435,7 @@ fn sync_terrain_tiles(
                 grid: Some(layout.grid),
                 lined: images.add(atlas_row(atlas, layout.grid, true)),
                 plain: images.add(atlas_row(atlas, layout.grid, false)),
+                lines: images.add(lines_row(atlas, layout.grid)),
             };
         }
         let (pixels, bounds) = overview_pixels(map, &layout, shown);
@@ -376,7 +474,7 @@ fn sync_terrain_tiles(
     for entity in &shades {
         commands.entity(entity).despawn();
     }
-    let texture = if grid_visible.0 { textures.lined.clone() } else { textures.plain.clone() };
+    let texture = terrain_texture(&textures, grid_visible.0, shown).clone();
     spawn_terrain(&mut commands, map, &layout, &placement, texture.clone(), shown);
     commands
         .spawn((tilemap_bundle(&layout, &placement, TileStorage::empty(placement.size), texture, 0.5), BoardShades));
@@ -519,12 +617,29 @@ fn shade_the_overview(
     }
 }
 
-/// Draws the tiles, or the overview while cells are too small on screen for their art, or
-/// neither when the terrain is hidden (over a map image); the shade tiles only where the
-/// terrain's tiles, which carry the shades, are not drawn.
+/// What the board draws of the terrain: its tiles (their art, or with the terrain hidden their
+/// grid lines alone), its overview, the shade tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TerrainDetail {
+    pub tiles: bool,
+    pub overview: bool,
+    pub shades: bool,
+}
+
+/// The tiles while cells are big enough on screen, else the overview; a hidden terrain (over a
+/// map image) keeps its tiles for their grid lines while the grid is on, and no overview; the
+/// shade tiles only while the terrain is hidden (the tiles carry the shades in their colours, the
+/// overview in its pixels).
+pub fn terrain_detail(shown: TerrainShown, grid_visible: bool, small: bool) -> TerrainDetail {
+    let art = shown != TerrainShown::Hidden;
+    TerrainDetail { tiles: !small && (art || grid_visible), overview: small && art, shades: !art }
+}
+
+/// Shows and hides the terrain's layers as [`terrain_detail`] says.
 pub(super) fn choose_terrain_detail(
     camera: Query<&Projection, With<MapCamera>>,
     shown: Res<TerrainShown>,
+    grid_visible: Res<GridVisible>,
     mut tiles: Query<&mut Visibility, (With<BoardTerrain>, Without<TerrainOverview>, Without<BoardShades>)>,
     mut overviews: Query<&mut Visibility, (With<TerrainOverview>, Without<BoardShades>)>,
     mut shade_layers: Query<&mut Visibility, With<BoardShades>>,
@@ -534,30 +649,30 @@ pub(super) fn choose_terrain_detail(
         _ => 1.0,
     };
     let small = crate::app::core::layout::PIXELS_PER_UNIT / scale < OVERVIEW_BELOW_PX;
-    let visible =
-        |on: bool| if on && *shown != TerrainShown::Hidden { Visibility::Inherited } else { Visibility::Hidden };
+    let detail = terrain_detail(*shown, grid_visible.0, small);
+    let visible = |on: bool| if on { Visibility::Inherited } else { Visibility::Hidden };
     for mut visibility in &mut tiles {
-        visibility.set_if_neq(visible(!small));
+        visibility.set_if_neq(visible(detail.tiles));
     }
     for mut visibility in &mut overviews {
-        visibility.set_if_neq(visible(small));
+        visibility.set_if_neq(visible(detail.overview));
     }
-    // The tiles carry the shades in their colours, the overview in its pixels.
-    let carried = *shown != TerrainShown::Hidden;
     for mut visibility in &mut shade_layers {
-        visibility.set_if_neq(if carried { Visibility::Hidden } else { Visibility::Inherited });
+        visibility.set_if_neq(visible(detail.shades));
     }
 }
 
+/// The terrain's tiles with their grid lines or without, or the lines alone over a map image.
 fn show_grid_lines(
     grid_visible: Res<GridVisible>,
+    shown: Res<TerrainShown>,
     textures: Res<TileTextures>,
     mut tilemaps: Query<&mut TilemapTexture, With<BoardTerrain>>,
 ) {
-    if !grid_visible.is_changed() && !textures.is_changed() {
+    if !grid_visible.is_changed() && !shown.is_changed() && !textures.is_changed() {
         return;
     }
-    let texture = if grid_visible.0 { &textures.lined } else { &textures.plain };
+    let texture = terrain_texture(&textures, grid_visible.0, *shown);
     for mut shown in &mut tilemaps {
         if !matches!(&*shown, TilemapTexture::Single(t) if t == texture) {
             *shown = TilemapTexture::Single(texture.clone());
@@ -712,6 +827,101 @@ mod tests {
             assert!(floor.windows(2).any(|w| w[0] != w[1]), "{grid:?}: the floor is textured: {floor:?}");
             assert_eq!(centre(SHADE_COLUMN, 0), [255; 4], "{grid:?}: the shade tile is white");
         }
+    }
+
+    /// Issue 39 (12): the legend's swatches are the tiles' art, not six near-identical average
+    /// browns. The strip holds a swatch per column, each the art of its column (its average colour
+    /// is that art's), the arts' swatches all different; a terrain's uv picks its art's column,
+    /// and only a plain tile is tinted.
+    #[test]
+    fn the_legend_swatches_are_the_tiles() {
+        let atlas = atlas().expect("the atlas decodes");
+        let strip = swatch_pixels(atlas);
+        assert_eq!((strip.width(), strip.height()), (SWATCH_PX * ATLAS_COLUMNS, SWATCH_PX));
+        let swatch = |column: u32| -> Vec<[u8; 4]> {
+            let x0 = column * SWATCH_PX;
+            (0..SWATCH_PX)
+                .flat_map(|y| (x0..x0 + SWATCH_PX).map(move |x| (x, y)))
+                .map(|(x, y)| strip.get_pixel(x, y).0)
+                .collect()
+        };
+        let mean = |pixels: &[[u8; 4]]| -> [f64; 3] {
+            let n = pixels.len() as f64;
+            [0, 1, 2].map(|i| pixels.iter().map(|p| f64::from(p[i])).sum::<f64>() / n)
+        };
+        let swatches: Vec<Vec<[u8; 4]>> = TileArt::ALL.iter().map(|art| swatch(art.column())).collect();
+        for (art, pixels) in TileArt::ALL.iter().zip(&swatches) {
+            assert!(pixels.iter().all(|p| p[3] > 200), "{art:?}: the swatch is the opaque square");
+            let [r, g, b] = mean(pixels.as_slice());
+            let want = art_colors()[art.column() as usize];
+            let off = [r - f64::from(want[0]), g - f64::from(want[1]), b - f64::from(want[2])];
+            assert!(
+                off.iter().all(|d| d.abs() < 10.0),
+                "{art:?}: the swatch is {r:.0},{g:.0},{b:.0}, the tile {want:?}"
+            );
+        }
+        for (i, a) in swatches.iter().enumerate() {
+            for (j, b) in swatches.iter().enumerate().skip(i + 1) {
+                let differ = a
+                    .iter()
+                    .zip(b)
+                    .map(|(p, q)| (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>())
+                    .sum::<u64>();
+                assert!(differ > 3 * a.len() as u64, "{:?} and {:?} look the same", TileArt::ALL[i], TileArt::ALL[j]);
+            }
+        }
+        let mut table = Terrain::standard(TerrainKind::Custom);
+        table.art = Some(TileArt::Planks);
+        let column = TileArt::Planks.column() as f32;
+        assert_eq!(swatch_uv(&table), [column / 17.0, (column + 1.0) / 17.0]);
+        assert_eq!(swatch_tint(&table), [255; 3]);
+        let mut hedge = Terrain::standard(TerrainKind::Custom);
+        hedge.color = Some([0, 255, 16]);
+        assert_eq!(swatch_uv(&hedge)[0], TileArt::Plain.column() as f32 / 17.0);
+        assert_eq!(swatch_tint(&hedge), [0, 255, 16]);
+        assert!(swatch_strip().is_some_and(|i| i.texture_descriptor.format == TextureFormat::Rgba8Unorm));
+    }
+
+    /// The lines texture is the grid line alone, black, in every column: clear at a tile's middle,
+    /// most of the way opaque on its edge, the same in each column.
+    #[test]
+    fn the_lines_texture_is_the_grid_line_alone() {
+        let atlas = atlas().expect("the atlas decodes");
+        for grid in GRIDS {
+            let size = tile_size(grid);
+            let (w, h) = (size.x as usize, size.y as usize);
+            let image = lines_row(atlas, grid);
+            assert_eq!((image.width() as usize, image.height() as usize), (w * ATLAS_COLUMNS as usize, h));
+            let data = image.data.as_deref().expect("pixels");
+            let pixel = |column: usize, x: usize, y: usize| {
+                let i = 4 * (y * w * ATLAS_COLUMNS as usize + column * w + x);
+                [data[i], data[i + 1], data[i + 2], data[i + 3]]
+            };
+            assert_eq!(pixel(0, w / 2, h / 2), [0; 4], "{grid:?}: clear inside");
+            let strongest = (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).map(|(x, y)| pixel(3, x, y)[3]).max();
+            assert!(strongest >= Some((LINE_ALPHA * 255.0) as u8 - 2), "{grid:?}: {strongest:?}");
+            for column in 0..ATLAS_COLUMNS as usize {
+                for (x, y) in [(0, h / 2), (w / 2, 1), (w / 2, h / 2)] {
+                    assert_eq!(pixel(column, x, y), pixel(0, x, y), "{grid:?}: column {column}");
+                    assert_eq!(pixel(column, x, y)[..3], [0, 0, 0]);
+                }
+            }
+        }
+    }
+
+    /// Hidden terrain keeps its tiles for the grid lines while the grid is on, and shows the shade
+    /// tiles; the overview stands in for the art only.
+    #[test]
+    fn hidden_terrain_keeps_its_grid_lines() {
+        let detail = |tiles, overview, shades| TerrainDetail { tiles, overview, shades };
+        for shown in [TerrainShown::Shown, TerrainShown::Faded] {
+            assert_eq!(terrain_detail(shown, true, false), detail(true, false, false));
+            assert_eq!(terrain_detail(shown, false, false), detail(true, false, false));
+            assert_eq!(terrain_detail(shown, true, true), detail(false, true, false));
+        }
+        assert_eq!(terrain_detail(TerrainShown::Hidden, true, false), detail(true, false, true));
+        assert_eq!(terrain_detail(TerrainShown::Hidden, false, false), detail(false, false, true));
+        assert_eq!(terrain_detail(TerrainShown::Hidden, true, true), detail(false, false, true));
     }
 
     /// Every terrain kind of the rules has a tile; a custom terrain with a colour is the plain

@@ -328,6 +328,7 @@ fn chase_json(screens: &ChaseScreens, run: &ChaseRun) -> serde_json::Value {
     json!({
         "setup_open": screens.setup_open,
         "running": true,
+        "hidden": screens.hidden,
         "stage": stage,
         "chases": chases.chases.len(),
         "round": chase.order.round,

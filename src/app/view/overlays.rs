@@ -1,6 +1,7 @@
 //! Gizmo overlays of the tools: a drag's path with the opportunity attacks it would provoke, the
-//! cover ruling's lines, the ruler's legs and the area template's origin and direction, and in the
-//! DM's view of a lit scene the radii of its lights.
+//! cover ruling's lines, the ruler's legs and the area template's origin and direction, the
+//! outline of the rectangle the editor is filling, and in the DM's view of a lit scene the radii
+//! of its lights.
 
 use bevy::prelude::*;
 
@@ -8,7 +9,7 @@ use crate::app::core::components::{OutOfView, Position, Size};
 use crate::app::core::layout::{MapLayout, PIXELS_PER_UNIT};
 use crate::app::core::pointer::PointerOnMap;
 use crate::app::core::schedule::AppSystems;
-use crate::app::core::state::{Audience, LoadedScenario};
+use crate::app::core::state::{Audience, CellShades, LoadedScenario, ShadeLayer};
 use crate::app::core::tokens::TokenIndex;
 use crate::app::features::movement::{Dragging, Preview};
 use crate::app::features::ruler::Ruler;
@@ -22,8 +23,27 @@ use crate::rules::sight::Blocker;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (draw_drag_path, draw_cover_lines, draw_ruler, draw_template, draw_light_radii).in_set(AppSystems::Show),
+        (draw_drag_path, draw_cover_lines, draw_ruler, draw_template, draw_light_radii, draw_fill_outline)
+            .in_set(AppSystems::Show),
     );
+}
+
+/// The outline of the rectangle the editor's fill tool is dragging out, around its shaded cells
+/// (worked out again only when the shades change).
+fn draw_fill_outline(
+    mut gizmos: Gizmos,
+    shades: Res<CellShades>,
+    layout: Option<Res<MapLayout>>,
+    mut outline: Local<Vec<(Vec2, Vec2)>>,
+) {
+    let Some(layout) = layout else { return };
+    if shades.is_changed() || layout.is_changed() {
+        let cells: Vec<Cell> = shades.layer(ShadeLayer::Fill).iter().map(|(cell, _)| *cell).collect();
+        *outline = layout.0.outline(&cells);
+    }
+    for &(a, b) in &*outline {
+        gizmos.line_2d(a, b, Color::srgb(0.75, 0.6, 1.0));
+    }
 }
 
 /// In the DM's view of a scene that is not brightly lit: each light's bright radius and the outer

@@ -72,16 +72,14 @@ fn choose_restore(
 ) {
     let (step, reactions) = busy;
     for request in requests.read() {
-        if step.any(&reactions) {
-            notice.say(Said::FinishTheStepFirst);
+        let (redo, under_way) = (*request == HistoryRequest::Redo, step.any(&reactions));
+        // The bar's buttons are enabled by the same question.
+        if !history.can_restore(redo, under_way) {
+            notice.say(if under_way { Said::FinishTheStepFirst } else { Said::NothingTo { redo } });
             continue;
         }
-        let redo = *request == HistoryRequest::Redo;
         let popped = if redo { history.redo.pop() } else { history.undo.pop() };
-        let Some(snapshot) = popped else {
-            notice.say(Said::NothingTo { redo });
-            continue;
-        };
+        let Some(snapshot) = popped else { continue };
         // Two requests in one frame: the second starts from the first's snapshot.
         if let Some(current) = history.take_latest() {
             if redo { history.undo.push(current) } else { history.redo.push(current) }
@@ -382,15 +380,16 @@ fn notice_changes(
 }
 
 /// Records the state after the frame's changes: a new state is a step to undo and is autosaved.
-/// No step is recorded while a drag or a reaction prompt is under way (the step ends with it); while
-/// only a prompt waits, the game as it stands is kept aside for the autosave.
+/// No step is recorded while a drag, a stroke (the editor's or the fog brush's) or a reaction
+/// prompt is under way (the step ends with it); while only a prompt waits, the game as it stands
+/// is kept aside for the autosave.
 fn record_changes(world: &mut World) {
     let step = *world.resource::<StepUnderWay>();
     let prompt = world.resource::<Reactions>().waiting();
     let history = world.resource::<History>();
     // A prompt answered ends the step even if its answer changed nothing a snapshot reads.
     let answered = !prompt && history.waiting.is_some();
-    if step.drag || step.stroke || history.pending.is_some() || !(history.touched || answered) {
+    if step.held() || history.pending.is_some() || !(history.touched || answered) {
         return;
     }
     world.resource_mut::<History>().touched = false;
@@ -414,7 +413,7 @@ fn record_changes(world: &mut World) {
     if history.current.as_ref() == Some(&snapshot) {
         return;
     }
-    if let Some(current) = history.current.as_mut().filter(|c| c.differs_in_fog_alone(&snapshot)) {
+    if let Some(current) = history.current.as_mut().filter(|c| c.differs_in_explored_alone(&snapshot)) {
         *current = snapshot;
         history.unsaved = true;
         return;

@@ -38,7 +38,8 @@ pub(super) struct ChaseCandidate {
     hit_points: &'static HitPoints,
 }
 
-/// Draws the chase's screen while a chase runs, or its setup window while it is open.
+/// Draws the chase's screen while a chase runs (unless it waits for the map), or its setup window
+/// while it is open.
 pub(super) fn draw_chase(
     mut contexts: EguiContexts,
     mut screens: ResMut<ChaseScreens>,
@@ -53,7 +54,7 @@ pub(super) fn draw_chase(
     // chase: it doesn't count as a change for the undo history.
     let mode = screens.bypass_change_detection();
     let mut requests = Vec::new();
-    if let Some(chases) = &run.chases {
+    if let Some(chases) = run.chases.as_ref().filter(|_| !mode.hidden) {
         let sides = tokens.iter().map(|t| (t.id.0.clone(), t.side.0)).collect();
         let seats = tokens.iter().filter_map(|t| Some((t.id.0.clone(), t.seat?.0))).collect();
         let track = track(&tokens, chases.active, *audience);
@@ -176,6 +177,13 @@ fn chase_view(
         };
         (stage, Some(id))
     };
+    // Between turns, the round the next turn is played in (the next one after a round's last turn).
+    let round = match &stage {
+        ChaseStage::Handover { .. } => {
+            chases.next_up().map_or(chase.order.round, |(i, _)| chases.chases[i].order.upcoming_round())
+        }
+        _ => chase.order.round,
+    };
     let sight = chase
         .rules
         .sight_feet
@@ -184,7 +192,7 @@ fn chase_view(
         });
     ChaseView {
         title: chase.name.clone(),
-        round: chase.order.round,
+        round,
         stage,
         seat: card_for.and_then(|id| seats.get(&id).copied()),
         track,
@@ -365,5 +373,41 @@ mod tests {
             assert!(texts.iter().all(|t| !t.contains("16")), "Nim's hit points drawn: {texts:?}");
         }
         assert!(drawn(Audience { dm: true }, 7).iter().any(|t| t.contains("HP 7/16")), "the DM's view shows them");
+    }
+
+    /// Issue 39: the hand-over card's round is the round being played: after the round's last
+    /// turn it is the next one, not the one just played.
+    #[test]
+    fn the_hand_over_after_a_round_names_the_next_round() {
+        use crate::rules::chase::{ChaseRules, Entrant};
+        use crate::rules::creature::Sheet;
+        use crate::rules::dice::SeededDice;
+        let entrant = |id: &str, role, position| Entrant {
+            id: id.into(),
+            sheet: Sheet { name: id.into(), speed: 30, hp: 10, ..Sheet::default() },
+            role,
+            position,
+            conditions: Default::default(),
+        };
+        let mut dice = SeededDice::new(3);
+        let entrants = vec![entrant("nim", Role::Quarry, 40), entrant("lia", Role::Pursuer, 0)];
+        let chase = Chase::start("Stop, thief!", ChaseRules::default(), entrants, None, &mut dice).expect("starts");
+        let mut chases = Chases::new(chase);
+        let (sides, seats) = (Sides::new(), Seats::new());
+        let view = |chases: &Chases, between: bool| chase_view(chases, between, (&sides, &seats), Vec::new());
+        assert_eq!(view(&chases, true).round, 1, "before the first turn");
+        for turn in 0..2 {
+            chases.begin_turn(&mut dice).expect("a turn");
+            assert_eq!(view(&chases, false).round, 1, "turn {turn}");
+            // A 20 on the complication d20: no complication waits for the next turn.
+            chases.active_mut().force_next_roll(20);
+            chases.active_mut().end_turn(&mut dice).expect("ends");
+            let expected = if turn == 0 { 1 } else { 2 };
+            let between = view(&chases, true);
+            assert!(matches!(between.stage, ChaseStage::Handover { .. }), "{:?}", between.stage);
+            assert_eq!(between.round, expected, "the hand-over after turn {turn}");
+        }
+        chases.begin_turn(&mut dice).expect("round 2 begins");
+        assert_eq!(view(&chases, false).round, 2);
     }
 }

@@ -11,14 +11,14 @@ use crate::app::core::history::History;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::app::core::layout::MapLayout;
-use crate::app::core::messages::{PanelName, ShowCard, Toggle};
+use crate::app::core::messages::{EditorAsksForDmView, PanelName, ShowCard, Toggle};
 use crate::app::core::mode::AppMode;
 use crate::app::core::notice::{Notice, Pinned};
 use crate::app::core::options::{LaunchOptions, Part};
 use crate::app::core::pointer::{MapViewRect, PanelsOverMap, PointerOnMap, toggle_key};
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{
-    AttackMode, Audience, FogBrushInHand, GridVisible, LoadedScenario, Reactions, Selection,
+    AttackMode, Audience, FogBrushInHand, GridVisible, LoadedScenario, Reactions, Selection, StepUnderWay,
 };
 use crate::app::core::tokens::Battlefield;
 use crate::app::core::touch::Fingers;
@@ -47,6 +47,7 @@ use views::{Roster, RosterContext};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ButtonTargets>()
+        .init_resource::<LegendSwatches>()
         .add_plugins((siege_card::plugin, floating::plugin))
         .add_systems(Update, open_the_card.in_set(AppSystems::Apply));
     for name in PanelName::ALL {
@@ -55,7 +56,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
         (
-            finger_sized_panels.before(MapPanels),
+            (finger_sized_panels, make_legend_swatches).before(MapPanels),
             draw_panels
                 .in_set(MapPanels)
                 .run_if(|o: Option<Res<LaunchOptions>>| !o.is_some_and(|o| o.hides(Part::Panels))),
@@ -90,8 +91,9 @@ fn render_plugin(app: &mut App) {
 /// sampler decoded, and software rendering samples an 8-bit texture without the sRGB curve on
 /// each of the four texels it filters: 1.7 ms of the tavern's frame (docs/performance.md). Text
 /// sampled at its texels' centres is drawn exactly as before; where a sample falls between texels
-/// (italic text, the small discs), they are blended as stored. The app gives egui no images of its
-/// own; one would need the same view, or the shader would take its linear texels for gamma.
+/// (italic text, the small discs), they are blended as stored. The one image of the app's own
+/// that egui draws, the legend's swatches (`board::swatch_strip`), is stored `Rgba8Unorm` for the
+/// same reason: the shader would take linear texels for gamma.
 fn read_egui_textures_as_stored(textures: Res<bevy_egui::EguiManagedTextures>, mut images: ResMut<Assets<Image>>) {
     use bevy::render::render_resource::{TextureFormat, TextureViewDescriptor};
     for texture in textures.0.values() {
@@ -102,6 +104,28 @@ fn read_egui_textures_as_stored(textures: Res<bevy_egui::EguiManagedTextures>, m
                 Some(TextureViewDescriptor { format: Some(TextureFormat::Rgba8Unorm), ..default() });
         }
     }
+}
+
+/// The legend's swatches: the tile atlas's square tiles in a strip (`board::swatch_strip`), made
+/// once and given to egui, which keeps the image.
+#[derive(Resource, Default)]
+pub(crate) struct LegendSwatches {
+    image: Option<Handle<Image>>,
+    texture: Option<egui::TextureId>,
+}
+
+fn make_legend_swatches(
+    mut swatches: ResMut<LegendSwatches>,
+    mut images: ResMut<Assets<Image>>,
+    mut contexts: EguiContexts,
+) {
+    if swatches.image.is_some() {
+        return;
+    }
+    let Some(strip) = super::board::swatch_strip() else { return };
+    let image = images.add(strip);
+    swatches.texture = Some(contexts.add_image(bevy_egui::EguiTextureHandle::Strong(image.clone())));
+    swatches.image = Some(image);
 }
 
 /// Once a finger has touched the screen, the panels' buttons grow to a finger's size (and stay so).
@@ -194,6 +218,8 @@ struct Tools<'w> {
     attack_preview: Res<'w, AttackPreview>,
     siege_card: Res<'w, siege_card::SiegeCard>,
     fog_brush: Res<'w, FogBrushInHand>,
+    legend_swatches: Res<'w, LegendSwatches>,
+    step: Res<'w, StepUnderWay>,
 }
 
 /// What is typed into the panels, kept between frames.
@@ -230,8 +256,14 @@ fn draw_panels(
     mut last_places: Local<BTreeMap<PanelName, floating::PanelPlace>>,
     mut last_covers: Local<Option<Vec<Rect>>>,
     mut requests: route::Requests,
+    mut editor_asks: MessageReader<EditorAsksForDmView>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
+    // The editor asked for in the players' view: the DM's view's confirmation, then the editor.
+    if editor_asks.read().count() > 0 {
+        typed.status.confirming_dm = true;
+        typed.status.then_edit = true;
+    }
     let screen = ctx.viewport_rect();
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -431,7 +463,7 @@ fn floating_panels(
     }
     floating(ctx, PanelName::Legend, title(PanelName::Legend), layout, room, shown, |ui| {
         // Built only while it is open: it reads every cell of the map.
-        let legend = views::legend_view(scenario, tokens);
+        let legend = views::legend_view(scenario, tokens, tools.legend_swatches.texture);
         legend_panel(ui, &legend);
     });
     if editing {
@@ -514,12 +546,15 @@ fn status_view(tokens: &Roster, seen: &Seen, tools: &Tools, layout: &PanelLayout
         template_active: tools.template.active,
         open_panels: layout.open.iter().copied().collect(),
         chase_open: tools.chase.setup_open,
+        chase_paused: tools.chase.hidden,
         turn: active_name.map(|name| (seen.turns.round(), name)),
         dm: seen.audience.dm,
         fog_brush: tools.fog_brush.0,
         editing: *seen.mode.get() == AppMode::Edit,
         undo: tools.history.undo.len(),
         redo: tools.history.redo.len(),
+        can_undo: tools.history.can_restore(false, tools.step.any(&seen.reactions)),
+        can_redo: tools.history.can_restore(true, tools.step.any(&seen.reactions)),
     }
 }
 

@@ -438,9 +438,16 @@ pub(super) fn dice_view(log: &RollRecord, tokens: &Roster, roller: Option<Entity
     }
 }
 
-/// The legend: the terrains the map uses (in the palette's order) and the icons on it.
-pub(super) fn legend_view(scenario: &Scenario, tokens: &Roster) -> crate::ui::LegendView {
-    use crate::ui::{LegendIcon, LegendTerrain};
+/// The legend: the terrains the map uses (in the palette's order), each with its tile from
+/// `swatches` (the texture of `board::swatch_strip`, once egui has it), and the icons on it.
+pub(super) fn legend_view(
+    scenario: &Scenario,
+    tokens: &Roster,
+    swatches: Option<bevy_egui::egui::TextureId>,
+) -> crate::ui::LegendView {
+    use super::super::board::{swatch_tint, swatch_uv};
+    use crate::ui::{LegendIcon, LegendTerrain, TileSwatch};
+    use bevy_egui::egui;
     let map = &scenario.map;
     let mut used = vec![false; map.palette().len()];
     for cell in map.cells() {
@@ -456,7 +463,16 @@ pub(super) fn legend_view(scenario: &Scenario, tokens: &Roster) -> crate::ui::Le
         .map(|(terrain, _)| LegendTerrain {
             name: terrain.name.clone(),
             color: super::super::board::terrain_color(terrain),
-            rule: terrain.rule_summary().join(", "),
+            tile: swatches.map(|texture| {
+                let [left, right] = swatch_uv(terrain);
+                let [r, g, b] = swatch_tint(terrain);
+                TileSwatch {
+                    texture,
+                    uv: egui::Rect::from_min_max(egui::pos2(left, 0.0), egui::pos2(right, 1.0)),
+                    tint: egui::Color32::from_rgb(r, g, b),
+                }
+            }),
+            rule: crate::ui::legend_rule(&terrain.name, &terrain.rule_summary()),
         })
         .collect();
     let mut icons: Vec<LegendIcon> = Vec::new();
