@@ -1589,3 +1589,36 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     files
 }
+
+/// Issue 39: a panel keeps its size. A creature's long name is cut in the roster (the whole of
+/// it in the tooltip), and the roster's widest row stays within the panel's 280 pixels; with
+/// seven creatures every row is drawn.
+#[test]
+fn a_long_name_is_cut_and_never_widens_the_roster() {
+    let long = "Grimbold Thunderfist the Unbreakable, Warden of the Deepest Gate";
+    let mut rows: Vec<TokenRow> =
+        (0..6).map(|i| row(&format!("c{i}"), &format!("Creature {i}"), Side::Enemy)).collect();
+    rows.insert(0, row("grimbold", long, Side::Party));
+    let view = RosterView { rows, selected: None };
+    let mut harness = Harness::builder().with_size(bevy_egui::egui::vec2(280.0, 260.0)).build_ui(move |ui| {
+        let _ = roster_panel(ui, &view);
+    });
+    harness.run();
+    let widest = harness.output().shapes.iter().map(|c| c.shape.visual_bounding_rect().max.x).fold(0.0, f32::max);
+    assert!(widest <= 280.5, "something of the roster is drawn at x = {widest}");
+    let galleys: Vec<_> = harness
+        .output()
+        .shapes
+        .iter()
+        .filter_map(|c| match &c.shape {
+            bevy_egui::egui::epaint::Shape::Text(t) => Some(t.galley.clone()),
+            _ => None,
+        })
+        .collect();
+    let name = galleys.iter().find(|g| g.text() == long).expect("the long name's row");
+    assert!(name.elided && name.rect.width() < 140.0, "the long name is cut: {:?}", name.rect);
+    let texts: Vec<&str> = galleys.iter().map(|g| g.text()).collect();
+    for i in 0..6 {
+        assert!(texts.iter().any(|t| t == &format!("Creature {i}")), "row {i} drawn: {texts:?}");
+    }
+}

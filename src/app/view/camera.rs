@@ -274,8 +274,18 @@ fn fit_map(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
     mut redraw: ResMut<RedrawFrames>,
+    mut settling: Local<(u8, Option<Rect>)>,
 ) {
-    let asked = requests.read().count() > 0;
+    // A fit asked for while a panel is still coming to rest (its first frames only measure it)
+    // is made again with the part it leaves, for a few frames after the ask.
+    let (frames_left, fitted_in) = &mut *settling;
+    let settled_since = *frames_left > 0 && *fitted_in != view.0;
+    *frames_left = frames_left.saturating_sub(1);
+    let asked = requests.read().count() > 0 || settled_since;
+    if asked {
+        *frames_left = if settled_since { *frames_left } else { 10 };
+        *fitted_in = view.0;
+    }
     let now = (window_area(&window).size(), view.0.is_some());
     let stale = auto_fit.0 && fitted_for.0.is_none_or(|(size, known)| size != now.0 || (!known && now.1));
     if !(asked || stale) {

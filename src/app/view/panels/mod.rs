@@ -328,11 +328,12 @@ fn draw_panels(
     // Published once the panels have come to rest: the same two frames running (a window's
     // first frame only measures it), and none of them being dragged.
     let settled = *last_covers == Some(covers.clone()) && !drawn.mouse.pressed(MouseButton::Left);
-    if drawn.free.0 != free && settled {
-        drawn.free.0 = free;
-    } else if drawn.free.0 != free {
-        // Not at rest yet: frames go on until it is (the app redraws on input only, and *Fit
-        // map* fits to the part published).
+    if drawn.free.0 != free {
+        if settled {
+            drawn.free.0 = free;
+        }
+        // Frames go on until it is published and the map fitted to it (the app redraws on input
+        // only, and *Fit map* fits to the part published, a frame later).
         ctx.request_repaint();
     }
     *last_covers = Some(covers.clone());
