@@ -528,7 +528,9 @@ impl<'a> Field<'a> {
 
     /// Per map cell (storage order): whether some creature of the party (the `Party` side) sees
     /// it, by [`Self::unseen_cells`] (terrain, facing, light and darkvision counted), or stands in
-    /// it. The fog of war of the players' view.
+    /// it. The fog of war of the players' view. On squares, a wall's corner cell joins the two
+    /// walls seen beside it (a room's corner is hidden behind its own walls, which the players
+    /// see meeting there: docs/rules.md, "The fog of war").
     pub fn party_sight(&self) -> Vec<bool> {
         let mut seen = vec![false; self.map.cells().count()];
         for member in self.fighters.iter().filter(|f| f.sees_for_party()) {
@@ -536,13 +538,45 @@ impl<'a> Field<'a> {
                 *seen |= !unseen;
             }
         }
+        if self.map.grid() == Grid::Square {
+            self.show_wall_corners(&mut seen);
+        }
         seen
+    }
+
+    /// Marks as seen each cell that blocks sight with a seen sight-blocking neighbour along each
+    /// axis, [`WALL_CORNER_PASSES`] times over (a corner behind a hearth is two such steps in).
+    fn show_wall_corners(&self, seen: &mut [bool]) {
+        let blocks = |cell: Cell| self.map.terrain(cell).is_some_and(|t| t.blocks_sight);
+        for _ in 0..WALL_CORNER_PASSES {
+            let wall_seen = |cell: Cell| blocks(cell) && self.map.index_of(cell).is_some_and(|i| seen[i]);
+            let corners: Vec<usize> = self
+                .map
+                .cells()
+                .filter(|&cell| blocks(cell) && self.map.index_of(cell).is_some_and(|i| !seen[i]))
+                .filter(|&cell| {
+                    let beside = |dx: i32, dy: i32| wall_seen(cell.offset(dx, dy));
+                    (beside(-1, 0) || beside(1, 0)) && (beside(0, -1) || beside(0, 1))
+                })
+                .filter_map(|cell| self.map.index_of(cell))
+                .collect();
+            if corners.is_empty() {
+                break;
+            }
+            for i in corners {
+                seen[i] = true;
+            }
+        }
     }
 
     pub fn sees(&self, viewer: &Fighter, target: &Fighter) -> bool {
         self.unseen_because(viewer, target).is_none()
     }
 }
+
+/// How far into a mass of walls [`Field::party_sight`] shows corners: a pocket behind a hearth
+/// or a pillar, not the shape of the walls beyond (which would tell the players of rooms).
+const WALL_CORNER_PASSES: usize = 3;
 
 /// Why one creature can't see another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

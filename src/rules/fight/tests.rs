@@ -833,3 +833,19 @@ fn sight_rot_lowers_attacks_and_the_checks_that_rely_on_sight() {
     let field = Field::new(&map, &fighters, RULES);
     assert_eq!(field.passive_perception_against(&fighters[1], &fighters[0]), passive - 2);
 }
+
+/// Issue 39 (the tavern's top-left "notch"): the wall behind a hearth, and the room's corner
+/// beside it, are hidden from the room by the hearth, but the players see the walls and the hearth
+/// meet there, so the fog shows them; the walls' far side, deeper in, stays unseen.
+#[test]
+fn a_wall_behind_a_hearth_shows_with_the_walls_seen_beside_it() {
+    // The hearth: two cells that block sight against the north wall.
+    let map = map(Grid::Square, &["######", "###..#", "#....#", "######", "######"]);
+    let fighters = [fighter("ann", Side::Party, (3, 2))];
+    let seen = Field::new(&map, &fighters, FightRules::default()).party_sight();
+    let at = |x, y| seen[map.index_of(Cell::new(x, y)).expect("on the map")];
+    for (x, y) in [(0, 0), (1, 0), (2, 0)] {
+        assert!(at(x, y), "the wall ({x}, {y}) behind the hearth shows");
+    }
+    assert!(!at(2, 4), "the far side of the thick wall, deep in, doesn't");
+}
