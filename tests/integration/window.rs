@@ -246,6 +246,18 @@ fn every_sample_scene_is_drawn_in_a_real_window() {
             .map(|t| format!("{} at {:.1} px", t["id"], t["name_px"]))
             .collect();
         assert!(small.is_empty(), "{stem}: names too small to read from across a table: {small:?}");
+        // ... and no two names drawn run into each other (the siege's Gate, Ram and Soldiers).
+        let rects: Vec<(&Value, Vec<f64>)> = tokens
+            .iter()
+            .filter_map(|t| Some((&t["id"], t["name_rect"].as_array()?.iter().filter_map(Value::as_f64).collect())))
+            .collect();
+        assert!(!rects.is_empty(), "{stem}: some names are drawn");
+        for (i, (a, r)) in rects.iter().enumerate() {
+            for (b, q) in &rects[i + 1..] {
+                let apart = r[2] <= q[0] + 1.0 || q[2] <= r[0] + 1.0 || r[3] <= q[1] + 1.0 || q[3] <= r[1] + 1.0;
+                assert!(apart, "{stem}: the names of {a} and {b} overlap: {r:?} and {q:?}");
+            }
+        }
 
         // The map fills the free part of the window: along one axis it spans it, margins aside.
         let view = state["map_view"].as_array().expect("map view");

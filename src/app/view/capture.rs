@@ -87,7 +87,7 @@ struct FightSeen<'w, 's> {
     names: Query<
         'w,
         's,
-        (&'static super::tokens::ZoomLabel, &'static Transform, &'static Visibility),
+        (&'static super::tokens::ZoomLabel, &'static super::tokens::NameLabel, &'static Transform, &'static Visibility),
         (With<super::tokens::NameLabel>, With<Text2d>),
     >,
 }
@@ -253,14 +253,20 @@ fn token_json(token: &CapturedTokenItem, screen: &Screen, fight: &FightSeen) -> 
         .flatten()
         .find_map(|c| fight.pictures.get(*c).ok())
         .map(|sprite| if sprite.texture_atlas.is_some() { "icon" } else { "portrait" });
-    // The name under the disc: its font's height on screen, if it is drawn.
-    let name_px = token.children.into_iter().flatten().find_map(|c| fight.names.get(*c).ok()).and_then(
-        |(label, transform, visibility)| {
-            let height = label.font_size * transform.scale.y;
+    // The name under the disc, if it is drawn: its font's height and its backing's corners on
+    // screen.
+    let name = token.children.into_iter().flatten().find_map(|c| fight.names.get(*c).ok()).and_then(
+        |(zoom, label, transform, visibility)| {
+            let height = zoom.font_size * transform.scale.y;
             let (a, b) = (screen.anywhere(disc.center)?, screen.anywhere(disc.center + Vec2::Y * height)?);
-            (*visibility != Visibility::Hidden).then(|| a.distance(b))
+            let half = label.size * transform.scale.truncate() / 2.0;
+            let middle = disc.center - Vec2::Y * label.below;
+            let (p, q) = (screen.anywhere(middle - half)?, screen.anywhere(middle + half)?);
+            let rect = [p.x.min(q.x), p.y.min(q.y), p.x.max(q.x), p.y.max(q.y)];
+            (*visibility != Visibility::Hidden).then(|| (a.distance(b), rect))
         },
     );
+    let (name_px, name_rect) = (name.map(|n| n.0), name.map(|n| n.1));
     let radius_px = screen
         .anywhere(disc.center)
         .zip(screen.anywhere(disc.center + Vec2::X * disc.radius))
@@ -269,6 +275,7 @@ fn token_json(token: &CapturedTokenItem, screen: &Screen, fight: &FightSeen) -> 
         "picture": picture,
         "radius_px": radius_px,
         "name_px": name_px,
+        "name_rect": name_rect,
         "hp": health.map(|h| h.hp),
         "max_hp": health.map(|h| h.max_hp),
         "life": health.map(|h| h.life),

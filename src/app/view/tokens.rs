@@ -84,10 +84,14 @@ fn name_rect(disc: &TokenDisc, label: &NameLabel) -> Rect {
 /// size.
 pub const NAME_PIXELS: f32 = 11.0;
 
+/// How far a hovered or selected token's name is lifted above the tokens' layers.
+const FORCED_LIFT: f32 = 5.0;
+
 /// Which tokens' names are drawn so that no two run into each other: the selected token's and
-/// the hovered one's always (grown to [`NAME_PIXELS`] if the zoom draws them smaller), then the
-/// player characters', then the others' in the roster's order, each only where it overlaps no
-/// name already placed and is drawn at [`NAME_PIXELS`] or more. The roster names everyone.
+/// the hovered one's always, then the player characters', then the others' in the roster's
+/// order, each only where it overlaps no name already placed. Each is drawn at [`NAME_PIXELS`]
+/// or more (grown if the zoom draws it smaller; unasked, to twice its size at most). The roster
+/// names everyone.
 pub(super) fn make_room_for_names(
     camera: Query<Ref<Projection>, With<MapCamera>>,
     selection: Res<Selection>,
@@ -117,6 +121,11 @@ pub(super) fn make_room_for_names(
         let forced = Some(entity) == selection.0 || Some(entity) == hovered;
         (!forced, !pc, *roster)
     });
+    // A name goes where it covers no other name and no other token's disc.
+    let discs: Vec<(Entity, Rect)> = order
+        .iter()
+        .map(|(entity, disc, ..)| (*entity, Rect::from_center_half_size(disc.center, Vec2::splat(disc.radius * 0.9))))
+        .collect();
     let mut placed: Vec<Rect> = Vec::new();
     for (entity, disc, _, _, children) in order {
         let forced = Some(entity) == selection.0 || Some(entity) == hovered;
@@ -126,12 +135,14 @@ pub(super) fn make_room_for_names(
             continue;
         };
         let on_screen = font / ortho.scale;
-        let readable = on_screen >= NAME_PIXELS;
-        // Grown about its own middle to be read, when asked for.
-        let grow = if readable { 1.0 } else { NAME_PIXELS / on_screen.max(f32::EPSILON) };
+        // Grown about its own middle to be read: up to twice its size unasked (beyond, a name
+        // would dwarf its token), as much as it takes when hovered or selected.
+        let grow = (NAME_PIXELS / on_screen.max(f32::EPSILON)).max(1.0);
+        let readable = grow <= 2.0;
         let mut rect = name_rect(disc, &label);
         rect = Rect::from_center_size(rect.center(), rect.size() * grow);
-        let room = !placed.iter().any(|other| !other.intersect(rect).is_empty());
+        let covers = |other: &Rect| !other.intersect(rect).is_empty();
+        let room = !placed.iter().any(covers) && !discs.iter().any(|(e, d)| *e != entity && covers(d));
         let shown = forced || (readable && room);
         if shown {
             placed.push(rect);
@@ -142,6 +153,11 @@ pub(super) fn make_room_for_names(
                 let scale = Vec3::new(grow, grow, 1.0);
                 if transform.scale != scale {
                     transform.scale = scale;
+                }
+                // Asked for, it is drawn over every other token (their bars and discs).
+                let z = transform.translation.z.fract() + if forced { FORCED_LIFT } else { 0.0 };
+                if transform.translation.z != z {
+                    transform.translation.z = z;
                 }
             }
         }
