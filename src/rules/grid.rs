@@ -114,18 +114,6 @@ impl Grid {
         }
     }
 
-    /// The centre of `cell` in grid units, x east and y south.
-    /// Squares: `(x + 0.5, y + 0.5)`. Hexes: adjacent centres 1 unit apart, with hex `(0, 0)`
-    /// centred at the origin. (From the exact lattice point, `lattice::centre`.)
-    pub fn center(self, cell: Cell) -> (f64, f64) {
-        super::lattice::centre(self, cell).to_units(self)
-    }
-
-    /// The corners of `cell` in grid units, in order around it (`lattice::corners`).
-    pub fn corners(self, cell: Cell) -> Vec<(f64, f64)> {
-        super::lattice::corners(self, cell).into_iter().map(|p| p.to_units(self)).collect()
-    }
-
     /// The cells that share a side (or, on squares, a corner) with `cell`: 8 on squares, 6 on hexes.
     pub fn neighbours(self, cell: Cell) -> Vec<Cell> {
         match self {

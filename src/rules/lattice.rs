@@ -17,6 +17,22 @@ use serde::Serialize;
 
 use super::grid::{Cell, Grid, HexOrientation};
 
+/// A cell's centre and corners in grid units, from their exact lattice points (defined here, on
+/// the lattice, so that the grid's file needs nothing of this one).
+impl Grid {
+    /// The centre of `cell` in grid units, x east and y south.
+    /// Squares: `(x + 0.5, y + 0.5)`. Hexes: adjacent centres 1 unit apart, with hex `(0, 0)`
+    /// centred at the origin. (From the exact lattice point, [`centre`].)
+    pub fn center(self, cell: Cell) -> (f64, f64) {
+        centre(self, cell).to_units(self)
+    }
+
+    /// The corners of `cell` in grid units, in order around it ([`corners`]).
+    pub fn corners(self, cell: Cell) -> Vec<(f64, f64)> {
+        corners(self, cell).into_iter().map(|p| p.to_units(self)).collect()
+    }
+}
+
 /// A point of the lattice: `(x, y)` in half units on squares, `(q, r)` in sixths on hexes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Point {

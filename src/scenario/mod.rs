@@ -5,6 +5,7 @@
 
 pub mod edit;
 mod error;
+mod limits;
 mod locate;
 mod raw;
 mod validate;

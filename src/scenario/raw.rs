@@ -6,6 +6,7 @@ use ron::extensions::Extensions;
 use serde::{Deserialize, Serialize};
 
 use super::error::{ScenarioError, ScenarioErrors};
+use super::limits::{Limit, limit_of, quoted};
 use crate::rules::chase::{ComplicationTable, EscapeFactor};
 use crate::rules::conditions::Condition;
 use crate::rules::creature::{Abilities, Ability, Attack, Direction, ShieldSide, Side, Skill};
@@ -371,8 +372,7 @@ fn field_before(before: &str) -> Option<String> {
 
 /// The limit of a number by its field and the field that holds it: a repeated save's
 /// `successes` are not death saves, nor a disease's `failures`.
-fn limit_in(parent: Option<&str>, field: &str) -> Option<super::validate::Limit> {
-    use super::validate::Limit;
+fn limit_in(parent: Option<&str>, field: &str) -> Option<Limit> {
     match (parent, field) {
         (Some("save"), "successes") => Some(Limit { low: 1, high: 10, what: "the successes that end an effect" }),
         (Some("disease"), "failures") => Some(Limit { low: 0, high: 3, what: "a disease's failed saves" }),
@@ -383,7 +383,7 @@ fn limit_in(parent: Option<&str>, field: &str) -> Option<super::validate::Limit>
         (Some("disease"), "penalty") => Some(Limit { low: -5, high: 0, what: "sight rot's penalty" }),
         (_, "penalty") => Some(Limit { low: -20, high: 20, what: "a penalty" }),
         (_, "grapple_reach") => Some(Limit { low: 0, high: 1000, what: "a grapple's reach in feet" }),
-        _ => super::validate::limit_of(field),
+        _ => limit_of(field),
     }
 }
 
@@ -474,7 +474,7 @@ fn plain_sentence(code: &ron::Error, place: &Place) -> String {
         },
         E::SuggestRawIdentifier(word) | E::InvalidIdentifier(word) => format!(
             "{} is not a name this file knows: write names with letters, digits and _, and text in \"quotes\"",
-            super::validate::quoted(word)
+            quoted(word)
         ),
         E::ExpectedString => match field {
             Some(field) => format!("`{field}` is text: write it in \"quotes\""),
