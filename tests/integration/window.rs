@@ -372,11 +372,18 @@ fn clicking_a_token_selects_it() {
     wait_for_state(&state_file, 30, "the selection to clear", |s| s["selected"].is_null());
 }
 
-/// Moves the mouse to `at` and waits until the app has seen it there (so a click lands where it
-/// is meant to, however slow the frame), then clicks.
+/// Moves the mouse to `at` on the map and waits until the map has it there (so a click lands
+/// where it is meant to, however slow the frame), then clicks.
 fn click_at(display: &Display, state_file: &Path, at: (f64, f64)) {
-    move_to(display, state_file, at);
+    move_on_map(display, state_file, at);
     // A moment for the hover to settle (a busy machine runs tests side by side).
+    std::thread::sleep(Duration::from_millis(200));
+    xdotool(display, &["click", "1"]);
+}
+
+/// Moves the mouse to `at` on a panel, waits until the app has seen the cursor there, then clicks.
+fn click_panel_at(display: &Display, state_file: &Path, at: (f64, f64)) {
+    move_to(display, state_file, at);
     std::thread::sleep(Duration::from_millis(200));
     xdotool(display, &["click", "1"]);
 }
@@ -415,12 +422,22 @@ fn click_button(display: &Display, state_file: &Path, name: &str) {
 fn move_to(display: &Display, state_file: &Path, at: (f64, f64)) {
     let [x, y] = self::at(at);
     xdotool(display, &["mousemove", &x, &y]);
-    wait_for_state(state_file, 30, "the cursor to arrive", |s| {
-        s["cursor"].as_array().is_some_and(|c| {
-            let (cx, cy) = (c[0].as_f64().unwrap_or(-1e9), c[1].as_f64().unwrap_or(-1e9));
-            (cx - at.0).abs() <= 1.5 && (cy - at.1).abs() <= 1.5
-        })
-    });
+    wait_for_state(state_file, 30, "the cursor to arrive", |s| near(&s["cursor"], at));
+}
+
+/// Moves the cursor to `at` on the map, and waits until the map has it (no panel over it): a
+/// press there is the map's.
+fn move_on_map(display: &Display, state_file: &Path, at: (f64, f64)) {
+    move_to(display, state_file, at);
+    wait_for_state(state_file, 30, "the map to have the pointer", |s| near(&s["pointer_on_map"], at));
+}
+
+/// Whether a state file's point is within a pixel and a half of `at`.
+fn near(point: &Value, at: (f64, f64)) -> bool {
+    point.as_array().is_some_and(|c| {
+        let (cx, cy) = (c[0].as_f64().unwrap_or(-1e9), c[1].as_f64().unwrap_or(-1e9));
+        (cx - at.0).abs() <= 1.5 && (cy - at.1).abs() <= 1.5
+    })
 }
 
 /// Runs xdotool on the test's display.
@@ -498,7 +515,7 @@ fn dragging_a_token_moves_it_and_spends_movement() {
     // Each phase waits for the app to report it, so a slow frame can't merge the steps.
     let xdotool = |args: &[&str]| xdotool(&display, args);
     let drag = |id: &str, from: (f64, f64), to: (f64, f64), to_cell: [i32; 2]| {
-        move_to(&display, &state_file, from);
+        move_on_map(&display, &state_file, from);
         xdotool(&["mousedown", "1"]);
         wait_for_state(&state_file, 30, "the drag to start", |s| s["drag"]["id"] == id);
         move_to(&display, &state_file, ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0));
@@ -600,7 +617,7 @@ fn a_hotseat_chase_turn_with_the_mouse() {
             std::thread::sleep(Duration::from_millis(300));
         }
     };
-    let click = |p: (f64, f64)| click_at(&display, &state_file, p);
+    let click = |p: (f64, f64)| click_panel_at(&display, &state_file, p);
     let setup =
         wait_for_state(&state_file, 30, "the setup window", |s| s["chase"]["targets"]["chase.start"].is_array());
     click(target(&setup, "chase.start"));
@@ -722,7 +739,7 @@ fn dragging_past_an_enemy_asks_for_the_opportunity_attack() {
     let display = start_display(250);
     let (_running, state_file, state) = open_scene(&display, "scenes/tavern_brawl.ron", "reaction-state", Some("5"));
     let drag = |from: (i32, i32), to: (i32, i32), before_drop: &dyn Fn(&Value)| {
-        move_to(&display, &state_file, cell_on_screen(&state, from.0, from.1));
+        move_on_map(&display, &state_file, cell_on_screen(&state, from.0, from.1));
         xdotool(&display, &["mousedown", "1"]);
         wait_for_state(&state_file, 30, "the drag to start", |s| s["drag"]["id"] == "brom");
         let (a, b) = (cell_on_screen(&state, from.0, from.1), cell_on_screen(&state, to.0, to.1));
@@ -810,7 +827,7 @@ fn a_wall_is_painted_with_the_mouse_and_saved() {
     wait_for_state(&state_file, 30, "the editor to open", |s| s["editing"] == true);
     // The editor's panel is wider than the roster: the map is framed again.
     let state = wait_for_settled_map(&state_file);
-    move_to(&display, &state_file, cell_on_screen(&state, 6, 5));
+    move_on_map(&display, &state_file, cell_on_screen(&state, 6, 5));
     xdotool(&display, &["mousedown", "1"]);
     wait_for_state(&state_file, 30, "the stroke to start", |s| s["stroke"] == serde_json::json!([6, 5]));
     for x in [7, 8, 9] {
@@ -857,7 +874,7 @@ fn the_ram_is_swung_at_the_gate_with_the_mouse() {
 /// waiting for the app to report it.
 fn drag_token(display: &Display, state_file: &Path, state: &Value, id: &str, from: (i32, i32), to: (i32, i32)) {
     let (a, b) = (cell_on_screen(state, from.0, from.1), cell_on_screen(state, to.0, to.1));
-    move_to(display, state_file, a);
+    move_on_map(display, state_file, a);
     xdotool(display, &["mousedown", "1"]);
     wait_for_state(state_file, 30, "the drag to start", |s| s["drag"]["id"] == id);
     move_to(display, state_file, ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0));
@@ -1036,7 +1053,7 @@ fn a_game_killed_mid_fight_comes_back_as_after_its_last_action() {
     key("1");
     wait_for_state(&state_file, 30, "the longsword to be picked", |s| s["attack"] == "Longsword");
     let thug = &token(&state, "thug-1")["screen"];
-    move_to(&display, &state_file, (thug[0].as_f64().expect("x"), thug[1].as_f64().expect("y")));
+    move_on_map(&display, &state_file, (thug[0].as_f64().expect("x"), thug[1].as_f64().expect("y")));
     let card = wait_for_state(&state_file, 30, "the attack card", |s| s["attack_card"]["allowed"] == true);
     let logged = card["log"].as_array().map_or(0, Vec::len);
     xdotool(&display, &["click", "1"]);

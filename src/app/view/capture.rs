@@ -21,7 +21,7 @@ use crate::app::core::layout::{BoardLayout, MapLayout};
 use crate::app::core::mode::AppMode;
 use crate::app::core::notice::{Notice, Pinned, Said};
 use crate::app::core::options::LaunchOptions;
-use crate::app::core::pointer::{MapCamera, MapKeys, MapViewRect, PanelsOverMap};
+use crate::app::core::pointer::{MapCamera, MapKeys, MapViewRect, PanelsOverMap, PointerOnMap};
 use crate::app::core::schedule::AppSystems;
 use crate::app::core::state::{AttackMode, LoadedScenario, Reactions, Selection};
 use crate::app::core::turns::Turns;
@@ -116,6 +116,7 @@ struct Screen<'w, 's> {
     camera: Single<'w, 's, (&'static Camera, &'static GlobalTransform), With<MapCamera>>,
     view: Res<'w, MapViewRect>,
     covers: Res<'w, PanelsOverMap>,
+    pointer: Res<'w, PointerOnMap>,
 }
 
 impl Screen<'_, '_> {
@@ -205,6 +206,8 @@ fn write_state_file(
         "grid": grid.name(),
         "window": [screen.window.width(), screen.window.height()],
         "cursor": screen.window.cursor_position().map(|p| [p.x, p.y]),
+        // The pointer as the map sees it: none while it is over a panel or a bar.
+        "pointer_on_map": screen.pointer.screen.map(|p| [p.x, p.y]),
         "map_view": view.map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]),
         // The panels and bars over the map, and the share of the window they leave it.
         "panels": screen.covers.0.iter().map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]).collect::<Vec<_>>(),
