@@ -160,6 +160,10 @@ pub struct Sheet {
     /// Darkvision's range in feet, 0 without (SRD "Darkvision").
     #[serde(default)]
     pub darkvision: u32,
+    /// Sunlight Sensitivity (SRD kobold, drow, ...): "While in sunlight, [it] has disadvantage
+    /// on attack rolls, as well as on Wisdom (Perception) checks that rely on sight."
+    #[serde(default)]
+    pub sunlight_sensitivity: bool,
     /// The light it carries (a torch: 20/20), if any.
     #[serde(default)]
     pub light: Option<crate::rules::light::LightSource>,

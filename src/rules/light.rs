@@ -63,12 +63,15 @@ impl LightLevel {
 }
 
 /// A light: bright light out to `bright` feet and dim light for `dim` feet beyond (a torch is
-/// 20/20, a lantern 30/30, a candle 5/5).
+/// 20/20, a lantern 30/30, a candle 5/5). `sunlight` when it is the sun's (daylight through a
+/// grate or a window), which harms what has Sunlight Sensitivity ([`SceneLight::in_sunlight`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LightSource {
     pub bright: u32,
     pub dim: u32,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sunlight: bool,
 }
 
 impl LightSource {
@@ -188,19 +191,44 @@ impl SceneLight {
         if elevation == 0 {
             return self.ground[index];
         }
-        let board = SightBoard { map, tokens: &[] };
-        let here = [cell];
-        let spot = Spot { cells: &here, elevation };
         self.inputs
             .lamps
             .iter()
-            .filter_map(|lamp| {
-                let feet = range_between(self.inputs.grid, self.inputs.rule, lamp.spot(), spot)?;
-                let lit = lamp.light.at(feet)?;
-                (lamp.cells.contains(&cell) || sight::line_of_sight(&board, &lamp.cells, &here).is_some())
-                    .then_some(lit)
-            })
+            .filter_map(|lamp| self.lamp_light(map, lamp, cell, elevation))
             .fold(self.inputs.ambient, LightLevel::max)
+    }
+
+    /// Which cells of the map are in sunlight on the ground (storage order; empty when no light of
+    /// the sun is lit): [`Self::in_sunlight`].
+    pub fn sunlit(&self, map: &TerrainMap) -> Vec<bool> {
+        if !self.inputs.lamps.iter().any(|lamp| lamp.light.sunlight) {
+            return Vec::new();
+        }
+        map.cells().map(|cell| self.in_sunlight(map, cell, 0)).collect()
+    }
+
+    /// Whether `cell`, `elevation` feet above the ground, is in sunlight: a light of the sun
+    /// reaches it, bright or dim (SRD monsters' "Sunlight Sensitivity": "While in sunlight, the
+    /// kobold has disadvantage on attack rolls, as well as on Wisdom (Perception) checks that rely
+    /// on sight"; docs/rules.md, "Sunlight").
+    pub fn in_sunlight(&self, map: &TerrainMap, cell: Cell, elevation: u32) -> bool {
+        map.contains(cell)
+            && self
+                .inputs
+                .lamps
+                .iter()
+                .any(|lamp| lamp.light.sunlight && self.lamp_light(map, lamp, cell, elevation).is_some())
+    }
+
+    /// The light `lamp` sheds on `cell` at `elevation`: within its radius by the one distance,
+    /// where a line from its space reaches the cell.
+    fn lamp_light(&self, map: &TerrainMap, lamp: &Lamp, cell: Cell, elevation: u32) -> Option<LightLevel> {
+        let here = [cell];
+        let spot = Spot { cells: &here, elevation };
+        let feet = range_between(self.inputs.grid, self.inputs.rule, lamp.spot(), spot)?;
+        let lit = lamp.light.at(feet)?;
+        let board = SightBoard { map, tokens: &[] };
+        (lamp.cells.contains(&cell) || sight::line_of_sight(&board, &lamp.cells, &here).is_some()).then_some(lit)
     }
 }
 
@@ -457,7 +485,7 @@ mod tests {
     }
 
     fn lamp(cell: Cell, bright: u32, dim: u32) -> Lamp {
-        Lamp { cells: vec![cell], elevation: 0, light: LightSource { bright, dim } }
+        Lamp { cells: vec![cell], elevation: 0, light: LightSource { bright, dim, sunlight: false } }
     }
 
     fn dark(map: &TerrainMap, rule: DiagonalRule, lamps: Vec<Lamp>) -> SceneLight {
@@ -628,7 +656,7 @@ mod tests {
                     Lamp {
                         cells: vec![cell],
                         elevation: [0, 0, 10][rng.random_range(0..3)],
-                        light: LightSource { bright, dim },
+                        light: LightSource { bright, dim, sunlight: false },
                     }
                 })
                 .collect();

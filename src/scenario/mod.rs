@@ -183,6 +183,8 @@ pub struct Token {
     pub siege: Option<Siege>,
     /// Darkvision's range in feet (0: none).
     pub darkvision: u32,
+    /// Disadvantage on attacks and on Perception by sight while in sunlight.
+    pub sunlight_sensitivity: bool,
     /// The light it carries or sheds (a torch-bearer, a brazier).
     pub light: Option<LightSource>,
     /// A picture for the token, relative to the scenario file (a creature's portrait).
@@ -219,6 +221,7 @@ impl Token {
             exhaustion: self.exhaustion,
             turn: self.turn.clone(),
             darkvision: self.darkvision,
+            sunlight_sensitivity: self.sunlight_sensitivity,
             light: self.light,
             effects: Default::default(),
         }

@@ -58,6 +58,9 @@ pub(super) struct RawLamp {
     pub bright: u32,
     #[serde(default)]
     pub dim: u32,
+    /// The sun's light (through a grate, a window), not a flame's.
+    #[serde(default)]
+    pub sunlight: bool,
 }
 
 /// A map image under the grid: the file, its pixels per cell, and where the map's first cell's
@@ -212,6 +215,9 @@ pub(super) struct RawCreature {
     /// Darkvision's range in feet.
     #[serde(default)]
     pub darkvision: u32,
+    /// Disadvantage on attacks and on Perception by sight while in sunlight (SRD kobold's trait).
+    #[serde(default)]
+    pub sunlight_sensitivity: bool,
     /// The light it carries (a torch: `(bright: 20, dim: 20)`).
     #[serde(default)]
     pub light: Option<LightSource>,

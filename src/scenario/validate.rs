@@ -170,7 +170,7 @@ fn lamps(raw: &RawScenario, map: Option<&TerrainMap>, problems: &mut Problems) -
     let mut lamps = Vec::new();
     for (i, lamp) in raw.lights.iter().enumerate() {
         let path = format!("lights[{i}]");
-        let light = LightSource { bright: lamp.bright, dim: lamp.dim };
+        let light = LightSource { bright: lamp.bright, dim: lamp.dim, sunlight: lamp.sunlight };
         check_light("a light", Some(light), &path, problems);
         let cell = Cell::new(lamp.at.0, lamp.at.1);
         let near = [lamp.at.0, lamp.at.1].iter().all(|&v| limit_of("at").is_some_and(|l| l.holds(i64::from(v))));
@@ -449,6 +449,7 @@ fn creature(c: &RawCreature) -> Token {
         hidden: c.hidden,
         elevation: c.elevation,
         darkvision: c.darkvision,
+        sunlight_sensitivity: c.sunlight_sensitivity,
         light: c.light,
         siege: None,
         substance: None,
@@ -615,6 +616,7 @@ fn object(path: &str, o: &RawObject, problems: &mut Problems) -> Token {
         hidden: false,
         elevation: o.elevation,
         darkvision: 0,
+        sunlight_sensitivity: false,
         light: o.light,
         siege,
         substance: o.substance,

@@ -74,7 +74,11 @@ impl Scenario {
             .lights
             .iter()
             .map(|(cell, light)| {
-                format!("{INDENT}{INDENT}(at: ({}, {}), bright: {}, dim: {})", cell.x, cell.y, light.bright, light.dim)
+                let sun = if light.sunlight { ", sunlight: true" } else { "" };
+                format!(
+                    "{INDENT}{INDENT}(at: ({}, {}), bright: {}, dim: {}{sun})",
+                    cell.x, cell.y, light.bright, light.dim
+                )
             })
             .collect();
         list(&mut out, "lights", &lamps);
@@ -371,8 +375,11 @@ fn creature(t: &Token) -> Vec<Field> {
     if t.darkvision != 0 {
         f.push(Field::new("darkvision", t.darkvision.to_string()));
     }
+    if t.sunlight_sensitivity {
+        f.push(Field::new("sunlight_sensitivity", "true".to_owned()));
+    }
     if let Some(light) = t.light {
-        f.push(Field::new("light", format!("(bright: {}, dim: {})", light.bright, light.dim)));
+        f.push(Field::new("light", ron_value(&light)));
     }
     if let Some(image) = &t.image {
         f.push(Field::new("image", string(image)));
@@ -431,7 +438,7 @@ fn object(t: &Token) -> Vec<Field> {
         f.push(Field::new("elevation", t.elevation.to_string()));
     }
     if let Some(light) = t.light {
-        f.push(Field::new("light", format!("(bright: {}, dim: {})", light.bright, light.dim)));
+        f.push(Field::new("light", ron_value(&light)));
     }
     if let Some(siege) = t.siege {
         f.push(Field::new("siege", ron_value(&siege.kind)));

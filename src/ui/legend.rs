@@ -1,5 +1,5 @@
 //! The map's legend: each terrain on the map with its swatch and what it does under the rules,
-//! and each kind of icon on the map with what it stands for.
+//! the shades of the scene's light, and each kind of icon on the map with what it stands for.
 
 use bevy_egui::egui;
 
@@ -7,7 +7,17 @@ use bevy_egui::egui;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LegendView {
     pub terrains: Vec<LegendTerrain>,
+    pub lights: Vec<LegendLight>,
     pub icons: Vec<LegendIcon>,
+}
+
+/// A shade of light over the map (dim light, darkness, sunlight): its colour over the ground
+/// (RGBA) and what it does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegendLight {
+    pub name: String,
+    pub shade: [u8; 4],
+    pub meaning: String,
 }
 
 /// A terrain on the map: its name, its tile (or, without one, its tile's colour) and its rule in
@@ -83,6 +93,20 @@ pub fn legend_panel(ui: &mut egui::Ui, view: &LegendView) {
             ui.label(&terrain.rule);
         });
     }
+    if !view.lights.is_empty() {
+        ui.add_space(4.0);
+    }
+    for light in &view.lights {
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(SWATCH, SWATCH), egui::Sense::hover());
+            // The shade over a plain floor's colour, as the map draws it.
+            ui.painter().rect_filled(rect, 2.0, egui::Color32::from_rgb(150, 130, 100));
+            let [r, g, b, a] = light.shade;
+            ui.painter().rect_filled(rect, 2.0, egui::Color32::from_rgba_unmultiplied(r, g, b, a));
+            ui.label(egui::RichText::new(super::capitalized(&light.name)).strong());
+            ui.label(&light.meaning);
+        });
+    }
     if !view.icons.is_empty() {
         ui.add_space(4.0);
     }
@@ -101,9 +125,10 @@ mod tests {
 
     use super::*;
 
-    /// Each terrain is named with its rule, and each icon with its meaning.
+    /// Each terrain is named with its rule, each shade of light with what it does, and each icon
+    /// with its meaning.
     #[test]
-    fn the_legend_names_each_terrain_and_icon_with_its_rule() {
+    fn the_legend_names_each_terrain_light_and_icon_with_its_rule() {
         let view = LegendView {
             terrains: vec![LegendTerrain {
                 name: "table".into(),
@@ -111,9 +136,16 @@ mod tests {
                 tile: None,
                 rule: "blocks movement, gives cover".into(),
             }],
+            lights: vec![LegendLight {
+                name: "sunlight".into(),
+                shade: [255, 217, 77, 71],
+                meaning: "Sunlight Sensitivity: disadvantage on attacks".into(),
+            }],
             icons: vec![LegendIcon { name: "ram".into(), meaning: "siege weapon (DMG \"Siege Equipment\")".into() }],
         };
         let harness = Harness::new_ui(|ui| legend_panel(ui, &view));
+        harness.get_by_label("Sunlight");
+        harness.get_by_label("Sunlight Sensitivity: disadvantage on attacks");
         harness.get_by_label("Table");
         harness.get_by_label("blocks movement, gives cover");
         harness.get_by_label("Ram");
@@ -139,7 +171,8 @@ mod tests {
             tile: None,
             rule: legend_rule(name, &["difficult terrain"]),
         };
-        let view = LegendView { terrains: vec![terrain("difficult terrain"), terrain("water")], icons: Vec::new() };
+        let view =
+            LegendView { terrains: vec![terrain("difficult terrain"), terrain("water")], ..LegendView::default() };
         let harness = Harness::new_ui(|ui| legend_panel(ui, &view));
         harness.get_by_label("Difficult terrain");
         harness.get_by_label("each foot of movement costs 2 feet");
@@ -167,7 +200,7 @@ mod tests {
                 },
                 LegendTerrain { name: "floor".into(), color: [128, 120, 110], tile: None, rule: "open ground".into() },
             ],
-            icons: Vec::new(),
+            ..LegendView::default()
         };
         let mut harness = Harness::new_ui(|ui| legend_panel(ui, &view));
         harness.run();

@@ -29,7 +29,7 @@ pub(crate) use cursor::cursor_label;
 pub use dice::{DiceEdit, DiceView, dice_panel};
 pub use editor::{EditorEdit, EditorView, TerrainChoice, editor_panel};
 pub use fight::{FightAction, FightEdit, FightView, attack_card, attack_card_lines, fight_section};
-pub use legend::{LegendIcon, LegendTerrain, LegendView, TileSwatch, legend_panel, legend_rule};
+pub use legend::{LegendIcon, LegendLight, LegendTerrain, LegendView, TileSwatch, legend_panel, legend_rule};
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, card_panel, roster_panel};
 pub(crate) use siege::capitalized;
 pub use siege::{NearbyWeapon, SiegeAction, SiegeView, WeaponCard, siege_section};

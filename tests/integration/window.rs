@@ -1215,6 +1215,80 @@ fn dark_where_the_party_cannot_see(display: &Display, scene: &Path, name: &str) 
     assert!(dark * 4 < unfogged, "{name}: without fog the same floor is {unfogged}, with it {dark}");
 }
 
+/// Issue 39, item 11: in the dark cellar, dim light is clearly told from bright light and from
+/// darkness (darker than the one, a cold blue against the floor's browns, and brighter than the
+/// other), and the sun through the grate shows warm gold where the kobolds' Sunlight Sensitivity
+/// holds. Each floor cell's light is the rules' own (`Field::light_levels`, `sunlit_cells`), each
+/// among the cells the party sees (the players' view fogs the rest).
+#[test]
+fn dim_light_darkness_and_sunlight_are_told_apart_on_the_map() {
+    use battlemap::rules::light::LightLevel;
+    let scene = root().join("scenes/dark_cellar.ron");
+    let scenario = battlemap::scenario::Scenario::load(&scene).expect("valid");
+    let fighters = scenario.fighters();
+    let field = scenario.field(&fighters);
+    let (levels, sunlit) = (field.light_levels().expect("a dark scene").to_vec(), field.sunlit_cells());
+    // The players' view: only what the party sees is shown, in its light.
+    let seen = field.party_sight();
+    let occupied: Vec<battlemap::rules::Cell> = fighters.iter().flat_map(|f| f.cells.clone()).collect();
+    // Floor cells, none under a token or its name (the cell below) nor a lamp, by their light.
+    let lamps: Vec<battlemap::rules::Cell> = scenario.lights.iter().map(|(cell, _)| *cell).collect();
+    let floor = |wanted: &dyn Fn(usize) -> bool| -> Vec<(i32, i32)> {
+        scenario
+            .map
+            .cells()
+            .enumerate()
+            .filter(|&(i, cell)| {
+                wanted(i)
+                    && seen[i]
+                    && scenario.map.terrain(cell).is_some_and(|t| t.name == "floor")
+                    && !occupied.iter().any(|o| o.x == cell.x && (cell.y - o.y == 0 || cell.y - o.y == 1))
+                    && !lamps.contains(&cell)
+            })
+            .map(|(_, c)| (c.x, c.y))
+            .collect()
+    };
+    let sun = |i: usize| sunlit.get(i).copied().unwrap_or(false);
+    let bright = floor(&|i| levels[i] == LightLevel::Bright && !sun(i));
+    let dim = floor(&|i| levels[i] == LightLevel::Dim);
+    let dark = floor(&|i| levels[i] == LightLevel::Dark);
+    let sunny = floor(&sun);
+    assert!(
+        [&bright, &dim, &dark, &sunny].iter().all(|cells| !cells.is_empty()),
+        "floor in each light: {bright:?} {dim:?} {dark:?} {sunny:?}"
+    );
+    let display = start_display(470);
+    let png = out_dir().join("light-cellar.png");
+    let state_file = out_dir().join("light-cellar.json");
+    let path = scene.to_str().expect("utf-8");
+    let args = [path, "--screenshot", png.to_str().expect("utf-8"), "--frames", "20"];
+    let more = ["--state-file", state_file.to_str().expect("utf-8"), "--window", "1280x800"];
+    let output = app(&display, &[&args[..], &more[..]].concat()).output().expect("the app runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let image = image::open(&png).expect("a screenshot").to_rgb8();
+    let state = read_state(&state_file).expect("state written");
+    // The mean colour of the middles of some cells.
+    let mean = |cells: &[(i32, i32)]| -> [f64; 3] {
+        let pixels: Vec<[u8; 3]> = cells
+            .iter()
+            .flat_map(|&(x, y)| {
+                let (sx, sy) = cell_on_screen(&state, x, y);
+                patch(&image, &serde_json::json!([sx, sy]), 3)
+            })
+            .collect();
+        let (mean, _) = mean_and_spread(&pixels);
+        mean.map(f64::from)
+    };
+    let sum = |c: [f64; 3]| c.iter().sum::<f64>();
+    let warmth = |c: [f64; 3]| c[0] - c[2];
+    let (b, d, k, s) = (mean(&bright), mean(&dim), mean(&dark), mean(&sunny));
+    let said = format!("bright {b:?}, dim {d:?}, dark {k:?}, sunlight {s:?}");
+    assert!(sum(b) > 1.3 * sum(d), "dim light is clearly darker than bright: {said}");
+    assert!(sum(d) > 1.4 * sum(k), "and clearly brighter than darkness: {said}");
+    assert!(warmth(d) + 20.0 < warmth(b), "dim light is a colder hue than bright light: {said}");
+    assert!(warmth(s) > warmth(b) + 10.0, "sunlight is warmer than lamplight: {said}");
+}
+
 /// Issue 39: the map owns the window. With the roster, a creature's card, the initiative and the
 /// dice open over the tavern at 1280×800, at least 60% of the window shows the map, *Fit map*
 /// frames the map in the part the panels leave, and the panels come back where they were after

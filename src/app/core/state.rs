@@ -235,6 +235,8 @@ pub struct PartySight {
     pub marks: Vec<Option<FogMark>>,
     /// The light of each cell as the scene is lit (empty in a bright scene).
     pub light: Vec<crate::rules::light::LightLevel>,
+    /// Whether each cell is in sunlight (empty where the sun lights none).
+    pub sunlit: Vec<bool>,
 }
 
 /// What the DM's fog brush left on a cell.

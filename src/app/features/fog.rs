@@ -43,8 +43,15 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// The shades of dim light (lightly obscured) and of darkness (heavily obscured: the party sees
 /// a dark cell only by darkvision), over the terrain (SRD "Vision and Light").
-const DIM_LIGHT: Color = Color::srgba(0.02, 0.03, 0.12, 0.45);
-const DARKNESS: Color = Color::srgba(0.0, 0.0, 0.04, 0.68);
+// The shades blend in linear light: an opacity `a` leaves about (1 - a)^(1/2.2) of the ground's
+// brightness as the eye sees it.
+/// Dim light: a cold blue dusk, about two thirds as bright, told apart from darkness by its hue
+/// too.
+pub const DIM_LIGHT: Color = Color::srgba(0.05, 0.12, 0.45, 0.62);
+/// Darkness: about a third as bright, and nearly black in its hue.
+pub const DARKNESS: Color = Color::srgba(0.0, 0.0, 0.04, 0.88);
+/// Sunlight (Sunlight Sensitivity): a warm gold over the ground.
+pub const SUNLIGHT: Color = Color::srgba(1.0, 0.85, 0.3, 0.28);
 
 /// The DM's view of the DM's marks, over whatever the party sees: a cell revealed to the players
 /// (pale gold: lit for them) and one hidden from them (crimson), each stronger than the DM's fog.
@@ -185,6 +192,10 @@ fn follow_party_sight(
     if sight.light != lit {
         sight.light = lit;
     }
+    let sunlit = field.sunlit_cells();
+    if sight.sunlit != sunlit {
+        sight.sunlit = sunlit;
+    }
     if sight.explored.len() != visible.len() {
         sight.explored = vec![false; visible.len()];
     }
@@ -225,11 +236,14 @@ fn shade_fog(
             Some((c, shade))
         })
         .collect();
-    // Dim light and darkness, where the players see them (the fog covers the rest).
+    // Dim light, darkness and sunlight, where the players see them (the fog covers the rest).
+    let sunlit = |i: usize| sight.sunlit.get(i).copied().unwrap_or(false);
     let light: Vec<(Cell, Color)> = map
         .cells()
         .zip(&sight.light)
-        .filter_map(|(c, level)| match level {
+        .enumerate()
+        .filter_map(|(i, (c, level))| match level {
+            _ if sunlit(i) => Some((c, SUNLIGHT)),
             LightLevel::Bright => None,
             LightLevel::Dim => Some((c, DIM_LIGHT)),
             LightLevel::Dark => Some((c, DARKNESS)),

@@ -222,7 +222,7 @@ mod tests {
         use crate::rules::light::{LightLevel, LightSource};
         let map = open_map();
         let mut fighters = vec![fighter("lia", Side::Party, (8, 2)), fighter("thug", Side::Enemy, (2, 2))];
-        fighters[1].sheet.light = Some(LightSource { bright: 10, dim: 20 });
+        fighters[1].sheet.light = Some(LightSource { bright: 10, dim: 20, sunlight: false });
         let lit = |fighters: &[Fighter], lia: (i32, i32)| {
             let mut fighters = fighters.to_vec();
             fighters[0].anchor = Cell::new(lia.0, lia.1);
@@ -341,7 +341,7 @@ mod tests {
             fighter("lia", Side::Party, (3, 2)),
             fighter("pip", Side::Party, (7, 2)),
         ];
-        fighters[0].sheet.light = Some(LightSource { bright: 10, dim: 20 });
+        fighters[0].sheet.light = Some(LightSource { bright: 10, dim: 20, sunlight: false });
         fighters[1].hidden = Some(12);
         fighters[2].hidden = Some(12);
         let rules = FightRules { facing: false, ..Default::default() };

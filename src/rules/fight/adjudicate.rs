@@ -442,6 +442,9 @@ fn sources(
     if attacker.squeezing {
         s.disadvantage(format!("{a} is squeezing"));
     }
+    if let Some(why) = field.sunlight_hampers(attacker) {
+        s.disadvantage(why);
+    }
     // The attack (PHB "Ranged Attacks", "Ranged Attacks in Close Combat"; "Help"; flanking).
     if !kind.is_melee() {
         if distance > attack.range && distance <= attack.farthest() {

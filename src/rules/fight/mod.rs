@@ -243,7 +243,8 @@ impl<'a> Field<'a> {
     }
 
     fn lit(mut self, ambient: LightLevel, fixed: &[(Cell, LightSource)], cache: Option<&LightCache>) -> Self {
-        if ambient == LightLevel::Bright {
+        // In a bright scene only a light of the sun changes anything (Sunlight Sensitivity).
+        if ambient == LightLevel::Bright && !fixed.iter().any(|(_, l)| l.sunlight) {
             return self;
         }
         let (map, rule) = (self.map, self.rules.diagonals);
@@ -284,6 +285,12 @@ impl<'a> Field<'a> {
         self.light.as_ref().map(|l| l.scene.ground())
     }
 
+    /// Which cells are in sunlight on the ground (storage order; empty when the sun lights none):
+    /// `SceneLight::sunlit`.
+    pub fn sunlit_cells(&self) -> Vec<bool> {
+        self.light.as_ref().map(|l| l.scene.sunlit(self.map)).unwrap_or_default()
+    }
+
     /// The light on the ground at `cell` (bright off a lit scene's map, and everywhere in a bright
     /// scene).
     pub fn light_at(&self, cell: Cell) -> LightLevel {
@@ -296,13 +303,26 @@ impl<'a> Field<'a> {
     /// `viewer`'s Wisdom (Perception) sources when it looks for `target`: its own
     /// ([`Fighter::check_sources`]), and disadvantage when `target` is in dim light as it sees it
     /// (SRD "Vision and Light": a lightly obscured area gives "disadvantage on Wisdom
-    /// (Perception) checks that rely on sight"). Darkness hides the target outright.
+    /// (Perception) checks that rely on sight"), or when `viewer` is sensitive to the sunlight it
+    /// stands in ([`Self::sunlight_hampers`]). Darkness hides the target outright.
     pub fn perception_sources(&self, viewer: &Fighter, target: &Fighter) -> Sources {
         let mut sources = viewer.check_sources(D20::PERCEPTION);
         if self.light_seen(viewer, target) == LightLevel::Dim {
             sources.disadvantage(format!("{} is in dim light as {} sees it", target.name(), viewer.name()));
         }
+        if let Some(why) = self.sunlight_hampers(viewer) {
+            sources.disadvantage(why);
+        }
         sources
+    }
+
+    /// Why `fighter`'s attack rolls and its Perception by sight have disadvantage, if it has
+    /// Sunlight Sensitivity and stands in sunlight: a light of the sun reaches a cell of its
+    /// space at its height (`SceneLight::in_sunlight`; SRD kobold, "Sunlight Sensitivity").
+    pub fn sunlight_hampers(&self, fighter: &Fighter) -> Option<String> {
+        let lighting = self.light.as_ref().filter(|_| fighter.sheet.sunlight_sensitivity)?;
+        let sunlit = fighter.cells.iter().any(|&cell| lighting.scene.in_sunlight(self.map, cell, fighter.elevation));
+        sunlit.then(|| format!("{} is in sunlight (Sunlight Sensitivity)", fighter.name()))
     }
 
     /// `viewer`'s passive Wisdom (Perception) against `target` (PHB "Passive Checks": 5 lower

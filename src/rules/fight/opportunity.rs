@@ -218,7 +218,7 @@ mod tests {
         let dark = Field::new(&map, &fighters, rules).in_light(LightLevel::Dark, &[]);
         assert_eq!(who(&provocations(&dark, "lia", &path, Moving::Walking, |_| true, &[])), vec![(1, "ogre")]);
         fighters[2].sheet.darkvision = 0;
-        fighters[0].sheet.light = Some(LightSource { bright: 20, dim: 20 });
+        fighters[0].sheet.light = Some(LightSource { bright: 20, dim: 20, sunlight: false });
         let torchlit = Field::new(&map, &fighters, rules).in_light(LightLevel::Dark, &[]);
         let found = provocations(&torchlit, "lia", &path, Moving::Walking, |_| true, &[]);
         assert_eq!(who(&found), vec![(0, "thug"), (1, "ogre")], "her torch lights her as she goes");

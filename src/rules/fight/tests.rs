@@ -775,9 +775,9 @@ mod dark_sight {
                 map.set(cell, 0);
             }
             me.sheet.darkvision = darkvision;
-            me.sheet.light = torch.then_some(LightSource { bright: 20, dim: 20 });
+            me.sheet.light = torch.then_some(LightSource { bright: 20, dim: 20, sunlight: false });
             let fighters = [me];
-            let lamps = [(grid.from_storage(lamp.0, lamp.1), LightSource { bright: 10, dim: 10 })];
+            let lamps = [(grid.from_storage(lamp.0, lamp.1), LightSource { bright: 10, dim: 10, sunlight: false })];
             let field = Field::new(&map, &fighters, FightRules { facing: false, ..RULES }).in_light(LightLevel::Dark, &lamps);
             let me = &fighters[0];
             let mut bounded = field.unseen_cells(me);
@@ -848,4 +848,49 @@ fn a_wall_behind_a_hearth_shows_with_the_walls_seen_beside_it() {
         assert!(at(x, y), "the wall ({x}, {y}) behind the hearth shows");
     }
     assert!(!at(2, 4), "the far side of the thick wall, deep in, doesn't");
+}
+
+/// SRD kobold, "Sunlight Sensitivity": "While in sunlight, the kobold has disadvantage on attack
+/// rolls, as well as on Wisdom (Perception) checks that rely on sight." Sunlight is a light of
+/// the sun's (a grate's shaft, here 20 ft bright and 20 ft dim from (0, 0)); a torch's light is
+/// not, and a wall's shadow keeps the sun off (docs/rules.md, "Sunlight").
+#[test]
+fn sunlight_sensitivity_hampers_attacks_and_sight_in_sunlight_only() {
+    use crate::rules::light::{LightLevel, LightSource};
+    let board = map(Grid::Square, &["......", "......", "......", "####..", "......"]);
+    let sun = [(Cell::new(0, 0), LightSource { bright: 20, dim: 20, sunlight: true })];
+    let torch = [(Cell::new(0, 0), LightSource { bright: 20, dim: 20, sunlight: false })];
+    let mut fighters = vec![fighter("kobold", Side::Enemy, (3, 0)), fighter("ann", Side::Party, (4, 0))];
+    fighters[0].sheet.sunlight_sensitivity = true;
+    let attack = |fighters: &[Fighter], lamps: &[(Cell, LightSource)], ambient: LightLevel| {
+        let field = Field::new(&board, fighters, RULES).in_light(ambient, lamps);
+        let (k, a) = (field.fighter("kobold").unwrap(), field.fighter("ann").unwrap());
+        let ruling = adjudicate(&field, k, a, pick_attack(k, Some("Sword")).unwrap());
+        (ruling.sources.disadvantages, field.passive_perception_against(k, a) - k.passive_perception())
+    };
+    let said = "kobold is in sunlight (Sunlight Sensitivity)";
+    // 15 ft from the grate, Ann 20 ft, both in its bright light: in sunlight, in a bright scene
+    // too.
+    for ambient in [LightLevel::Dark, LightLevel::Bright] {
+        let (disadvantages, passive) = attack(&fighters, &sun, ambient);
+        assert!(has(&disadvantages, said), "{ambient:?}: {disadvantages:?}");
+        assert_eq!(passive, -5, "{ambient:?}: its passive Perception is 5 lower");
+    }
+    // A torch's light is not the sun's.
+    let (disadvantages, passive) = attack(&fighters, &torch, LightLevel::Dark);
+    assert!(!has(&disadvantages, "sunlight"), "{disadvantages:?}");
+    assert_eq!(passive, 0);
+    // Behind the wall (row 3), the sun doesn't reach it.
+    fighters[0].anchor = Cell::new(1, 4);
+    fighters[0].cells = vec![fighters[0].anchor];
+    fighters[1].anchor = Cell::new(2, 4);
+    fighters[1].cells = vec![fighters[1].anchor];
+    let (disadvantages, _) = attack(&fighters, &sun, LightLevel::Bright);
+    assert!(!has(&disadvantages, "sunlight"), "{disadvantages:?}");
+    // Without the trait, the sun harms no one.
+    fighters[0].sheet.sunlight_sensitivity = false;
+    fighters[0].anchor = Cell::new(3, 0);
+    fighters[0].cells = vec![fighters[0].anchor];
+    let (disadvantages, _) = attack(&fighters, &sun, LightLevel::Dark);
+    assert!(!has(&disadvantages, "sunlight"), "{disadvantages:?}");
 }

@@ -500,5 +500,28 @@ pub(super) fn legend_view(
     for condition in conditions {
         add(condition.name().to_owned(), "a condition: its icon sits on the token's disc (PHB Appendix A)".to_owned());
     }
-    crate::ui::LegendView { terrains, icons }
+    crate::ui::LegendView { terrains, lights: legend_lights(scenario), icons }
+}
+
+/// The shades of light the scene can show: none in a bright scene without sunlight; dim light and
+/// darkness in a scene darker than bright or with lamps; sunlight where the sun is lit.
+fn legend_lights(scenario: &Scenario) -> Vec<crate::ui::LegendLight> {
+    use crate::app::features::fog::{DARKNESS, DIM_LIGHT, SUNLIGHT};
+    use crate::rules::light::LightLevel;
+    let shade = |color: Color| color.to_srgba().to_u8_array();
+    let lit = scenario.light != LightLevel::Bright;
+    let sun = scenario.lights.iter().any(|(_, light)| light.sunlight);
+    let rows = [
+        (lit, "dim light", DIM_LIGHT, LightLevel::Dim.obscures()),
+        (lit, "darkness", DARKNESS, LightLevel::Dark.obscures()),
+        (sun, "sunlight", SUNLIGHT, "Sunlight Sensitivity: disadvantage on attacks and on Perception by sight"),
+    ];
+    rows.into_iter()
+        .filter(|row| row.0)
+        .map(|(_, name, color, meaning)| crate::ui::LegendLight {
+            name: name.to_owned(),
+            shade: shade(color),
+            meaning: meaning.to_owned(),
+        })
+        .collect()
 }
