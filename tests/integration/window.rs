@@ -134,12 +134,15 @@ fn wait_for_state(path: &Path, seconds: u64, what: &str, ready: impl Fn(&Value) 
     }
 }
 
-/// Waits until the app is ready and its map has stayed where it is for half a second.
+/// Waits until the app is ready, says its map no longer moves by itself (`settling`: frames can
+/// be slow on a busy machine, so half a second without a change proves nothing alone), and its map
+/// has stayed where it is for half a second.
 fn wait_for_settled_map(path: &Path) -> Value {
-    let mut previous = wait_for_state(path, 120, "the map", |s| s["ready"] == true && s["cell_centers"].is_object());
+    let still = |s: &Value| s["ready"] == true && s["settling"] == false && s["cell_centers"].is_object();
+    let mut previous = wait_for_state(path, 120, "the map", still);
     loop {
         std::thread::sleep(Duration::from_millis(500));
-        let now = wait_for_state(path, 30, "the map", |s| s["ready"] == true && s["cell_centers"].is_object());
+        let now = wait_for_state(path, 30, "the map", still);
         if now["cell_centers"] == previous["cell_centers"] {
             return now;
         }
@@ -391,7 +394,21 @@ fn click_panel_at(display: &Display, state_file: &Path, at: (f64, f64)) {
 /// The parts of a state worth reading when a wait fails (the whole state is long).
 fn brief(state: Option<Value>) -> String {
     let Some(state) = state else { return "none".into() };
-    let keys = ["notice", "selected", "active", "prompt", "drag", "cursor", "buttons", "attack", "attack_card"];
+    let keys = [
+        "notice",
+        "selected",
+        "active",
+        "prompt",
+        "drag",
+        "cursor",
+        "pointer_on_map",
+        "settling",
+        "cell_centers",
+        "map_view",
+        "buttons",
+        "attack",
+        "attack_card",
+    ];
     let mut parts: Vec<String> = keys.iter().map(|k| format!("{k}: {}", state[*k])).collect();
     let log = state["log"].as_array().map(|l| l.iter().rev().take(3).cloned().collect::<Vec<_>>()).unwrap_or_default();
     parts.push(format!("log (newest first): {log:?}"));

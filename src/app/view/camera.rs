@@ -22,16 +22,20 @@ use crate::app::core::state::RedrawFrames;
 use crate::app::core::touch::PanZoom;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<AutoFit>().init_resource::<FittedView>().add_systems(Startup, spawn_cameras).add_systems(
-        Update,
-        (
-            request_fit_on_new_scenario.run_if(on_message::<ScenarioChanged>),
-            (zoom_with_wheel, pan_with_drag, pan_and_zoom_with_keys, pan_and_zoom_with_fingers),
-            fit_map,
-        )
-            .chain()
-            .in_set(AppSystems::Apply),
-    );
+    app.init_resource::<AutoFit>()
+        .init_resource::<FittedView>()
+        .init_resource::<MapSettling>()
+        .add_systems(Startup, spawn_cameras)
+        .add_systems(
+            Update,
+            (
+                request_fit_on_new_scenario.run_if(on_message::<ScenarioChanged>),
+                (zoom_with_wheel, pan_with_drag, pan_and_zoom_with_keys, pan_and_zoom_with_fingers),
+                fit_map,
+            )
+                .chain()
+                .in_set(AppSystems::Apply),
+        );
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
         render_app
             .add_systems(Render, copy_panels_without_blending.after(sort_cameras).in_set(RenderSystems::CreateViews))
@@ -57,6 +61,21 @@ impl Default for AutoFit {
 /// then.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
 pub struct FittedView(pub Option<(Vec2, bool)>);
+
+/// Whether the map may still move by itself: a fit asked for is redone while the panels come to
+/// rest (`fit_frames_left`), or the part they leave is not yet published (`view_pending`). The
+/// state file says so, so that a test presses on the map only once it is still.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MapSettling {
+    pub fit_frames_left: u8,
+    pub view_pending: bool,
+}
+
+impl MapSettling {
+    pub fn settling(self) -> bool {
+        self.fit_frames_left > 0 || self.view_pending
+    }
+}
 
 const MIN_SCALE: f32 = 0.05;
 const MAX_SCALE: f32 = 20.0;
@@ -274,17 +293,25 @@ fn fit_map(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Transform, &mut Projection), With<MapCamera>>,
     mut redraw: ResMut<RedrawFrames>,
-    mut settling: Local<(u8, Option<Rect>)>,
+    mut settling: ResMut<MapSettling>,
+    mut fitted_in: Local<Option<Rect>>,
 ) {
     // A fit asked for while a panel is still coming to rest (its first frames only measure it)
-    // is made again with the part it leaves, for a few frames after the ask.
-    let (frames_left, fitted_in) = &mut *settling;
-    let settled_since = *frames_left > 0 && *fitted_in != view.0;
-    *frames_left = frames_left.saturating_sub(1);
+    // is made again with the part it leaves, for a few frames after the ask; frames go on till
+    // then.
+    let mut frames_left = settling.fit_frames_left;
+    let settled_since = frames_left > 0 && *fitted_in != view.0;
+    frames_left = frames_left.saturating_sub(1);
     let asked = requests.read().count() > 0 || settled_since;
     if asked {
-        *frames_left = if settled_since { *frames_left } else { 10 };
+        frames_left = if settled_since { frames_left } else { 10 };
         *fitted_in = view.0;
+    }
+    if frames_left > 0 {
+        redraw.at_least(1);
+    }
+    if settling.fit_frames_left != frames_left {
+        settling.fit_frames_left = frames_left;
     }
     let now = (window_area(&window).size(), view.0.is_some());
     let stale = auto_fit.0 && fitted_for.0.is_none_or(|(size, known)| size != now.0 || (!known && now.1));

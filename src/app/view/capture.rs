@@ -9,7 +9,7 @@ use bevy::window::{PrimaryWindow, RequestRedraw};
 use serde_json::json;
 
 use super::board::terrain_color;
-use super::camera::{AutoFit, FittedView};
+use super::camera::{AutoFit, FittedView, MapSettling};
 use super::looks::{HealthBar, HealthFill};
 use super::panels::ButtonTargets;
 use crate::app::core::chase::ChaseRun;
@@ -143,6 +143,7 @@ struct ToolsSeen<'w> {
     mode: Res<'w, State<AppMode>>,
     fit: Res<'w, AutoFit>,
     fitted: Res<'w, FittedView>,
+    settling: Res<'w, MapSettling>,
 }
 
 /// Writes the app's state as JSON to `--state-file` whenever it changes, all at once.
@@ -176,6 +177,8 @@ fn write_state_file(
     let state = json!({
         // Ready once the panels have their size and the map is framed in what they leave.
         "ready": view.is_some() && (tools.fitted.0.is_some_and(|(_, known)| known) || !tools.fit.0),
+        // Whether the map may still move by itself (a fit redone as the panels come to rest).
+        "settling": tools.settling.settling(),
         "cell_centers": cell_centers,
         "notice": notice.0.as_ref().map(crate::ui::words::said),
         "pinned": pinned.0.iter().map(crate::ui::words::said).collect::<Vec<_>>(),

@@ -238,6 +238,7 @@ struct Typed {
 #[derive(SystemParam)]
 struct Drawn<'w> {
     free: ResMut<'w, MapViewRect>,
+    settling: ResMut<'w, super::camera::MapSettling>,
     covers: ResMut<'w, PanelsOverMap>,
     button_targets: ResMut<'w, ButtonTargets>,
     layout: ResMut<'w, PanelLayout>,
@@ -335,6 +336,10 @@ fn draw_panels(
         // Frames go on until it is published and the map fitted to it (the app redraws on input
         // only, and *Fit map* fits to the part published, a frame later).
         ctx.request_repaint();
+    }
+    let pending = drawn.free.0 != free;
+    if drawn.settling.view_pending != pending {
+        drawn.settling.view_pending = pending;
     }
     *last_covers = Some(covers.clone());
     if !drawn.mouse.pressed(MouseButton::Left) {
