@@ -4,8 +4,7 @@
 //! would be, or the reason it can't be made; nothing here imports Bevy.
 
 use super::{MAX_MAP_SIDE, Scenario, Token, TokenKind};
-use crate::rules::creature::{Abilities, Direction, Side};
-use crate::rules::health::Defenses;
+use crate::rules::creature::{Direction, Side};
 use crate::rules::objects::OBJECT_IMMUNITIES;
 use crate::rules::{Cell, Grid, Size, TerrainMap};
 
@@ -203,49 +202,10 @@ pub fn add(scenario: &Scenario, kind: TokenKind, at: Cell) -> Result<(Scenario, 
         TokenKind::Object => ("object", "New object"),
     };
     let id = free_id(scenario, base);
-    let mut token = Token {
-        id: id.clone(),
-        name: name.to_owned(),
-        kind,
-        side: if kind == TokenKind::Creature { Side::Enemy } else { Side::Neutral },
-        size: Size::Medium,
-        square_side: None,
-        anchor: at,
-        speed: if kind == TokenKind::Creature { 30 } else { 0 },
-        ac: 10,
-        hp: 10,
-        max_hp: 10,
-        abilities: Abilities::default(),
-        facing: None,
-        shield: None,
-        player_character: false,
-        seat: None,
-        skills: Default::default(),
-        saves: Default::default(),
-        tracker: false,
-        attacks: Vec::new(),
-        inspiration: false,
-        exhaustion: 0,
-        conditions: Default::default(),
-        defenses: Defenses::default(),
-        arcs: Default::default(),
-        temp_hp: 0,
-        makes_death_saves: false,
-        death_saves: Default::default(),
-        average_damage: None,
-        turn: crate::rules::economy::TurnOptions { attacks_per_action: 1, bonus_actions: Vec::new() },
-        hidden: false,
-        elevation: 0,
-        darkvision: 0,
-        sunlight_sensitivity: false,
-        light: None,
-        siege: None,
-        substance: None,
-        durability: None,
-        image: None,
-        icon: None,
-        effects: Vec::new(),
-    };
+    let mut token = Token::new_creature(&id, name, at);
+    if kind == TokenKind::Object {
+        (token.kind, token.side, token.speed) = (TokenKind::Object, Side::Neutral, 0);
+    }
     if kind == TokenKind::Object {
         token.defenses.immunities.extend(OBJECT_IMMUNITIES);
     }

@@ -7,6 +7,7 @@ pub mod edit;
 mod error;
 mod limits;
 mod locate;
+pub mod monsters;
 mod raw;
 mod validate;
 mod write;
@@ -135,6 +136,9 @@ pub enum TokenKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Token {
     pub id: String,
+    /// The SRD stat block it was made from, as the scenario names it (`monster: "ogre"`): its
+    /// fields are the stat block's unless the scenario writes them (`scenario::monsters`).
+    pub monster: Option<String>,
     pub name: String,
     pub kind: TokenKind,
     pub side: Side,
@@ -201,6 +205,55 @@ pub struct Token {
 }
 
 impl Token {
+    /// A creature with plain statistics to fill in: a Medium enemy, speed 30, AC 10, 10 hit
+    /// points, every modifier +0, no attack.
+    pub fn new_creature(id: &str, name: &str, anchor: Cell) -> Self {
+        Token {
+            id: id.to_owned(),
+            monster: None,
+            name: name.to_owned(),
+            kind: TokenKind::Creature,
+            side: Side::Enemy,
+            size: Size::Medium,
+            square_side: None,
+            anchor,
+            speed: 30,
+            ac: 10,
+            hp: 10,
+            max_hp: 10,
+            abilities: Abilities::default(),
+            facing: None,
+            shield: None,
+            player_character: false,
+            seat: None,
+            skills: Default::default(),
+            saves: Default::default(),
+            tracker: false,
+            attacks: Vec::new(),
+            inspiration: false,
+            exhaustion: 0,
+            conditions: Default::default(),
+            defenses: Defenses::default(),
+            arcs: Default::default(),
+            temp_hp: 0,
+            makes_death_saves: false,
+            death_saves: Default::default(),
+            average_damage: None,
+            turn: TurnOptions { attacks_per_action: 1, bonus_actions: Vec::new() },
+            hidden: false,
+            elevation: 0,
+            darkvision: 0,
+            sunlight_sensitivity: false,
+            light: None,
+            siege: None,
+            substance: None,
+            durability: None,
+            image: None,
+            icon: None,
+            effects: Vec::new(),
+        }
+    }
+
     pub fn footprint(&self, grid: Grid) -> Footprint {
         Footprint::of(grid, self.size, self.square_side)
     }

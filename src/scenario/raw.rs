@@ -151,19 +151,29 @@ pub(super) enum RawTerrain {
 #[serde(deny_unknown_fields, rename = "Creature")]
 pub(super) struct RawCreature {
     pub id: String,
-    pub name: String,
-    pub side: Side,
-    pub size: Size,
+    /// An SRD stat block its other fields override (`scenario::monsters`): then none of the
+    /// fields below is needed but `at`.
+    #[serde(default)]
+    pub monster: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub side: Option<Side>,
+    #[serde(default)]
+    pub size: Option<Size>,
     #[serde(default)]
     pub space: Option<u32>,
     pub at: (i32, i32),
-    pub speed: u32,
-    pub ac: i32,
-    pub hp: i32,
+    #[serde(default)]
+    pub speed: Option<u32>,
+    #[serde(default)]
+    pub ac: Option<i32>,
+    #[serde(default)]
+    pub hp: Option<i32>,
     #[serde(default)]
     pub max_hp: Option<i32>,
     #[serde(default)]
-    pub abilities: Abilities,
+    pub abilities: Option<Abilities>,
     #[serde(default)]
     pub facing: Option<Direction>,
     #[serde(default)]
@@ -174,13 +184,13 @@ pub(super) struct RawCreature {
     #[serde(default)]
     pub seat: Option<TableEdge>,
     #[serde(default)]
-    pub skills: BTreeMap<Skill, i8>,
+    pub skills: Option<BTreeMap<Skill, i8>>,
     #[serde(default)]
-    pub saves: BTreeMap<Ability, i8>,
+    pub saves: Option<BTreeMap<Ability, i8>>,
     #[serde(default)]
     pub tracker: bool,
     #[serde(default)]
-    pub attacks: Vec<Attack>,
+    pub attacks: Option<Vec<Attack>>,
     #[serde(default)]
     pub inspiration: bool,
     #[serde(default)]
@@ -188,11 +198,11 @@ pub(super) struct RawCreature {
     #[serde(default)]
     pub conditions: Vec<Condition>,
     #[serde(default)]
-    pub resistances: Vec<String>,
+    pub resistances: Option<Vec<String>>,
     #[serde(default)]
-    pub vulnerabilities: Vec<String>,
+    pub vulnerabilities: Option<Vec<String>>,
     #[serde(default)]
-    pub immunities: Vec<String>,
+    pub immunities: Option<Vec<String>>,
     #[serde(default)]
     pub arcs: Option<ArcLayout>,
     #[serde(default)]
@@ -206,7 +216,7 @@ pub(super) struct RawCreature {
     #[serde(default)]
     pub attacks_per_action: Option<u8>,
     #[serde(default)]
-    pub bonus_actions: Vec<Action>,
+    pub bonus_actions: Option<Vec<Action>>,
     #[serde(default)]
     pub hidden: bool,
     /// Feet above the ground (on a wall walk).
@@ -214,10 +224,10 @@ pub(super) struct RawCreature {
     pub elevation: u32,
     /// Darkvision's range in feet.
     #[serde(default)]
-    pub darkvision: u32,
+    pub darkvision: Option<u32>,
     /// Disadvantage on attacks and on Perception by sight while in sunlight (SRD kobold's trait).
     #[serde(default)]
-    pub sunlight_sensitivity: bool,
+    pub sunlight_sensitivity: Option<bool>,
     /// The light it carries (a torch: `(bright: 20, dim: 20)`).
     #[serde(default)]
     pub light: Option<LightSource>,

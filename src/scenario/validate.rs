@@ -377,10 +377,19 @@ fn terrain_map(raw: &RawScenario, legend: &[(char, Terrain)], problems: &mut Pro
 
 /// Checks each creature and object on its own, and the ids together.
 fn tokens(raw: &RawScenario, problems: &mut Problems) -> Vec<(String, Token)> {
-    for (i, c) in raw.creatures.iter().enumerate() {
-        check_creature_extras(&format!("creatures[{i}]"), c, problems);
-    }
-    let creatures = raw.creatures.iter().enumerate().map(|(i, c)| (format!("creatures[{i}]"), creature(c)));
+    let creatures: Vec<(String, Token)> = raw
+        .creatures
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let path = format!("creatures[{i}]");
+            check_required(&path, c, problems);
+            let monster = stat_block(&path, c, problems);
+            let token = creature(c, monster);
+            check_creature_extras(&path, c, &token, problems);
+            (path, token)
+        })
+        .collect();
     let objects: Vec<(String, Token)> = raw
         .objects
         .iter()
@@ -393,7 +402,7 @@ fn tokens(raw: &RawScenario, problems: &mut Problems) -> Vec<(String, Token)> {
         .collect();
     let mut seen: HashSet<String> = HashSet::new();
     let mut tokens = Vec::new();
-    for (path, token) in creatures.chain(objects) {
+    for (path, token) in creatures.into_iter().chain(objects) {
         check_token(raw.grid, &path, &token, problems);
         if !seen.insert(token.id.clone()) {
             problems.add(
@@ -406,35 +415,75 @@ fn tokens(raw: &RawScenario, problems: &mut Problems) -> Vec<(String, Token)> {
     tokens
 }
 
-fn creature(c: &RawCreature) -> Token {
+/// The stat block a creature names, if it names one it has; a name not in the bestiary is a
+/// problem, with the nearest names.
+fn stat_block(path: &str, c: &RawCreature, problems: &mut Problems) -> Option<&'static crate::srd::Monster> {
+    let name = c.monster.as_deref()?;
+    super::monsters::find(name).map_err(|why| problems.add(&format!("{path}.monster"), why)).ok()
+}
+
+/// A creature without a stat block writes its name, side, size, speed, AC and hit points.
+fn check_required(path: &str, c: &RawCreature, problems: &mut Problems) {
+    let missing: Vec<&str> = [
+        ("name", c.name.is_none()),
+        ("side", c.side.is_none()),
+        ("size", c.size.is_none()),
+        ("speed", c.speed.is_none()),
+        ("ac", c.ac.is_none()),
+        ("hp", c.hp.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(field, missing)| missing.then_some(field))
+    .collect();
+    if c.monster.is_none() && !missing.is_empty() {
+        let fields: Vec<String> = missing.iter().map(|f| format!("`{f}`")).collect();
+        problems.add(
+            path,
+            format!(
+                "the creature {} needs {} (or a `monster:` from the SRD bestiary, which gives them)",
+                quoted(&c.id),
+                fields.join(", ")
+            ),
+        );
+    }
+}
+
+/// The creature: its stat block's (if it names one), with every field it writes instead.
+fn creature(c: &RawCreature, monster: Option<&crate::srd::Monster>) -> Token {
+    let anchor = Cell::new(c.at.0, c.at.1);
+    let mut t = match monster {
+        Some(monster) => super::monsters::token(monster, &c.id, anchor),
+        None => Token::new_creature(&c.id, &c.id, anchor),
+    };
+    // A named stat block not found keeps the name as written (the problem is reported).
+    t.monster = c.monster.clone();
+    let hp = c.hp.unwrap_or(t.hp);
+    let max_hp = c.max_hp.or(c.hp).unwrap_or(t.max_hp);
     Token {
-        id: c.id.clone(),
-        name: c.name.clone(),
-        kind: TokenKind::Creature,
-        side: c.side,
-        size: c.size,
+        name: c.name.clone().unwrap_or(t.name),
+        side: c.side.unwrap_or(t.side),
+        size: c.size.unwrap_or(t.size),
         square_side: c.space,
-        anchor: Cell::new(c.at.0, c.at.1),
-        speed: c.speed,
-        ac: c.ac,
-        hp: c.hp,
-        max_hp: c.max_hp.unwrap_or(c.hp),
-        abilities: c.abilities,
+        speed: c.speed.unwrap_or(t.speed),
+        ac: c.ac.unwrap_or(t.ac),
+        hp,
+        max_hp,
+        abilities: c.abilities.unwrap_or(t.abilities),
         facing: c.facing,
         shield: c.shield,
         player_character: c.pc,
         seat: c.seat,
-        skills: c.skills.clone(),
-        saves: c.saves.clone(),
+        skills: c.skills.clone().unwrap_or(t.skills),
+        saves: c.saves.clone().unwrap_or(t.saves),
         tracker: c.tracker,
-        attacks: c.attacks.clone(),
+        attacks: c.attacks.clone().unwrap_or(t.attacks),
         inspiration: c.inspiration,
         exhaustion: c.exhaustion,
-        conditions: dying_unconscious(c),
+        conditions: dying_unconscious(c, hp),
         defenses: Defenses {
-            resistances: damage_types(&c.resistances),
-            vulnerabilities: damage_types(&c.vulnerabilities),
-            immunities: damage_types(&c.immunities),
+            resistances: c.resistances.as_deref().map_or(t.defenses.resistances, damage_types),
+            vulnerabilities: c.vulnerabilities.as_deref().map_or(t.defenses.vulnerabilities, damage_types),
+            immunities: c.immunities.as_deref().map_or(t.defenses.immunities, damage_types),
             threshold: None,
         },
         arcs: c.arcs.unwrap_or_default(),
@@ -443,29 +492,26 @@ fn creature(c: &RawCreature) -> Token {
         death_saves: c.death_saves.unwrap_or_default(),
         average_damage: c.average_damage,
         turn: TurnOptions {
-            attacks_per_action: c.attacks_per_action.unwrap_or(1),
-            bonus_actions: c.bonus_actions.clone(),
+            attacks_per_action: c.attacks_per_action.unwrap_or(t.turn.attacks_per_action),
+            bonus_actions: c.bonus_actions.clone().unwrap_or(t.turn.bonus_actions),
         },
         hidden: c.hidden,
         elevation: c.elevation,
-        darkvision: c.darkvision,
-        sunlight_sensitivity: c.sunlight_sensitivity,
+        darkvision: c.darkvision.unwrap_or(t.darkvision),
+        sunlight_sensitivity: c.sunlight_sensitivity.unwrap_or(t.sunlight_sensitivity),
         light: c.light,
-        siege: None,
-        substance: None,
-        durability: None,
         image: c.image.clone(),
-        icon: None,
         effects: c.effects.clone(),
+        ..t
     }
 }
 
 /// The creature's conditions, with unconscious (and prone) added when it starts at 0 hit points
 /// making death saves (PHB "Falling Unconscious").
-fn dying_unconscious(c: &RawCreature) -> Conditions {
+fn dying_unconscious(c: &RawCreature, hp: i32) -> Conditions {
     let mut conditions = Conditions::new(c.conditions.iter().copied());
     let dead = c.death_saves.is_some_and(|d| d.failures >= DEATH_SAVES_TO_END);
-    if c.hp == 0 && c.makes_death_saves.unwrap_or(c.pc) && !dead {
+    if hp == 0 && c.makes_death_saves.unwrap_or(c.pc) && !dead {
         conditions.set(Condition::Unconscious, true);
     }
     conditions
@@ -477,7 +523,7 @@ fn damage_types(names: &[String]) -> BTreeSet<DamageType> {
 }
 
 /// Every name in these lists is a damage type.
-fn check_damage_types(path: &str, who: &str, lists: [(&str, &Vec<String>); 3], problems: &mut Problems) {
+fn check_damage_types(path: &str, who: &str, lists: [(&str, &[String]); 3], problems: &mut Problems) {
     for (field, names) in lists {
         for (i, name) in names.iter().enumerate() {
             if DamageType::parse(name).is_none() {
@@ -491,16 +537,14 @@ fn check_damage_types(path: &str, who: &str, lists: [(&str, &Vec<String>); 3], p
 }
 
 /// What only a creature has: damage types, temporary hit points and death saves.
-fn check_creature_extras(path: &str, c: &RawCreature, problems: &mut Problems) {
-    let who = shown(if c.name.is_empty() { &c.id } else { &c.name });
-    check_damage_types(
-        path,
-        &who,
-        [("resistances", &c.resistances), ("vulnerabilities", &c.vulnerabilities), ("immunities", &c.immunities)],
-        problems,
-    );
+fn check_creature_extras(path: &str, c: &RawCreature, t: &Token, problems: &mut Problems) {
+    let who = shown(if t.name.is_empty() { &c.id } else { &t.name });
+    let lists =
+        [("resistances", &c.resistances), ("vulnerabilities", &c.vulnerabilities), ("immunities", &c.immunities)];
+    let written = lists.map(|(field, list)| (field, list.as_deref().unwrap_or_default()));
+    check_damage_types(path, &who, written, problems);
     problems.bound(&who, "elevation", i64::from(c.elevation), format!("{path}.elevation"));
-    problems.bound(&who, "darkvision", i64::from(c.darkvision), format!("{path}.darkvision"));
+    problems.bound(&who, "darkvision", i64::from(t.darkvision), format!("{path}.darkvision"));
     check_light(&who, c.light, &format!("{path}.light"), problems);
     problems.bound(&who, "temp_hp", i64::from(c.temp_hp), format!("{path}.temp_hp"));
     if let Some(attacks) = c.attacks_per_action {
@@ -510,7 +554,7 @@ fn check_creature_extras(path: &str, c: &RawCreature, problems: &mut Problems) {
         for (field, value) in [("successes", saves.successes), ("failures", saves.failures)] {
             problems.bound(&who, field, i64::from(value), format!("{path}.death_saves.{field}"));
         }
-        if c.hp != 0 || !c.makes_death_saves.unwrap_or(c.pc) {
+        if t.hp != 0 || !c.makes_death_saves.unwrap_or(c.pc) {
             problems.add(
                 &format!("{path}.death_saves"),
                 format!(
@@ -578,6 +622,7 @@ fn object(path: &str, o: &RawObject, problems: &mut Problems) -> Token {
         pours_on: o.pours_on.map(|(x, y)| Cell::new(x, y)),
     });
     Token {
+        monster: None,
         id: o.id.clone(),
         name: o.name.clone(),
         kind: TokenKind::Object,
@@ -632,7 +677,11 @@ fn check_object_extras(path: &str, who: &str, o: &RawObject, problems: &mut Prob
     check_damage_types(
         path,
         who,
-        [("resistances", &o.resistances), ("vulnerabilities", &o.vulnerabilities), ("immunities", &o.immunities)],
+        [
+            ("resistances", &o.resistances[..]),
+            ("vulnerabilities", &o.vulnerabilities[..]),
+            ("immunities", &o.immunities[..]),
+        ],
         problems,
     );
     if let Some(threshold) = o.threshold {

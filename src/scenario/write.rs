@@ -287,8 +287,51 @@ fn entry(depth: usize, fields: Vec<Field>) -> String {
     lines.join("\n")
 }
 
-/// A creature's fields in the order of the file format, those at their default left out.
+/// A creature's fields. One made from a stat block writes its id, its stat block and its place,
+/// then only what differs from the stat block's creature (a field the stat block fills and the
+/// creature has at its default is written so: `darkvision: 0`); `fmt` and Save keep the
+/// reference.
 fn creature(t: &Token) -> Vec<Field> {
+    let own = creature_fields(t);
+    let Some(name) = &t.monster else { return own };
+    let Ok(monster) = super::monsters::find(name) else { return own };
+    let theirs = creature_fields(&super::monsters::token(monster, &t.id, t.anchor));
+    let key = |f: &Field| f.text.split_once(':').map_or(f.text.clone(), |(k, _)| k.to_owned());
+    let mut fields = vec![Field::new("id", string(&t.id)), Field::new("monster", string(name))];
+    for field in &theirs {
+        let name = key(field);
+        if !own.iter().any(|f| key(f) == name)
+            && let Some(empty) = at_default(&name)
+        {
+            fields.push(Field::new(&name, empty.to_owned()));
+        }
+    }
+    let cleared = fields.split_off(2);
+    for field in own {
+        let kept = key(&field) == "at" || !theirs.iter().any(|b| b.text == field.text);
+        if key(&field) != "id" && kept {
+            fields.push(field);
+        }
+    }
+    fields.extend(cleared);
+    fields
+}
+
+/// How a creature's field left at its default is written, for the fields a stat block fills.
+fn at_default(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "abilities" => "()",
+        "skills" | "saves" => "{}",
+        "attacks" | "resistances" | "vulnerabilities" | "immunities" | "bonus_actions" => "[]",
+        "darkvision" => "0",
+        "sunlight_sensitivity" => "false",
+        "attacks_per_action" => "1",
+        _ => return None,
+    })
+}
+
+/// A creature's fields in the order of the file format, those at their default left out.
+fn creature_fields(t: &Token) -> Vec<Field> {
     let mut f = vec![
         Field::new("id", string(&t.id)),
         Field::new("name", string(&t.name)),

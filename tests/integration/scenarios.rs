@@ -48,7 +48,8 @@ const GOOD: &str = r######"Scenario(
 )"######;
 
 fn errors(text: &str) -> ScenarioErrors {
-    Scenario::from_ron("test.ron", text).expect_err("the scenario should be refused")
+    Scenario::from_ron(if text.contains("Three ogres") { "ogres.ron" } else { "test.ron" }, text)
+        .expect_err("the scenario should be refused")
 }
 
 /// The single error's `file:line:column: message`.
@@ -458,4 +459,65 @@ fn the_big_map_script_writes_scenarios_that_load() {
             scenario.map.cells().filter(|&c| scenario.map.terrain(c).is_some_and(|t| t.blocks_movement)).count();
         assert!((7_000..9_000).contains(&walls), "{name}: about a fifth of 40,000 cells are walls, not {walls}");
     }
+}
+
+/// Issue 40: a creature may name its SRD stat block, and every field it writes overrides the
+/// stat block's. DMG "Tracking Monster Hit Points": three ogres of 59 hit points, Krag, Thod and
+/// Mur; Thod is written down to 40. Saved, each keeps its reference and writes only what differs.
+const OGRES: &str = r######"Scenario(
+    name: "Three ogres",
+    grid: Square,
+    map: [
+        "..........",
+        "..........",
+        "..........",
+        "..........",
+    ],
+    creatures: [
+        (id: "ann", name: "Ann", side: Party, size: Medium, at: (0, 0), speed: 30, ac: 16, hp: 30, pc: true),
+        (id: "krag", monster: "ogre", at: (2, 0)),
+        (id: "thod", monster: "Ogre", name: "Thod (the one with the scar)", at: (5, 0), hp: 40, darkvision: 0),
+        (id: "mur", monster: "ogre", name: "Mur", at: (2, 2), attacks: [(name: "Fist", bonus: 6, damage: "1d4+4")]),
+    ],
+)"######;
+
+#[test]
+fn a_creature_takes_its_stat_block_from_the_bestiary_and_overrides_it() {
+    let scenario = Scenario::from_ron("ogres.ron", OGRES).unwrap_or_else(|e| panic!("{e}"));
+    let token = |id: &str| scenario.token(id).unwrap_or_else(|| panic!("{id}"));
+    let krag = token("krag");
+    assert_eq!((krag.name.as_str(), krag.size, krag.ac, krag.hp, krag.max_hp), ("Ogre", Size::Large, 11, 59, 59));
+    assert_eq!((krag.speed, krag.darkvision, krag.side), (40, 60, battlemap::rules::creature::Side::Enemy));
+    assert_eq!(krag.abilities.str, 4);
+    let club = krag.attacks.iter().find(|a| a.name == "Greatclub").expect("a greatclub");
+    assert_eq!((club.bonus, club.damage.as_str(), club.damage_type.as_str()), (6, "2d8+4", "bludgeoning"));
+    let thod = token("thod");
+    assert_eq!(
+        (thod.name.as_str(), thod.hp, thod.max_hp, thod.darkvision),
+        ("Thod (the one with the scar)", 40, 40, 0)
+    );
+    assert_eq!(thod.ac, 11, "what it doesn't write is the ogre's");
+    let mur = token("mur");
+    assert_eq!(mur.attacks.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["Fist"]);
+    // Saved: the references stay, and only the overrides are written.
+    let saved = scenario.to_ron();
+    assert!(saved.contains("(id: \"krag\", monster: \"ogre\", at: (2, 0))"), "{saved}");
+    assert!(saved.contains("monster: \"Ogre\", name: \"Thod (the one with the scar)\", at: (5, 0), hp: 40"), "{saved}");
+    assert!(saved.contains("darkvision: 0"), "{saved}");
+    assert!(!saved.contains("Greatclub"), "the stat block's attacks are not copied: {saved}");
+    let again = Scenario::from_ron("ogres.ron", &saved).unwrap_or_else(|e| panic!("{e}\n{saved}"));
+    assert_eq!(again.tokens, scenario.tokens);
+}
+
+#[test]
+fn an_unknown_monster_is_named_with_the_nearest_and_its_place() {
+    let text = OGRES.replace("(id: \"krag\", monster: \"ogre\"", "(id: \"krag\", monster: \"orge\"");
+    let error = only_error(&text);
+    assert!(error.starts_with("ogres.ron:12:"), "{error}");
+    assert!(error.contains("no monster `orge` in the SRD bestiary; did you mean `ogre`"), "{error}");
+    // Without a stat block, the fields it would give are needed.
+    let bare = OGRES.replace("(id: \"krag\", monster: \"ogre\", at: (2, 0))", "(id: \"krag\", at: (2, 0), hp: 5)");
+    let error = only_error(&bare);
+    assert!(error.contains("the creature \"krag\" needs `name`, `side`, `size`, `speed`, `ac`"), "{error}");
+    assert!(error.contains("or a `monster:` from the SRD bestiary"), "{error}");
 }
