@@ -1,6 +1,6 @@
 //! Plain data about creatures that several rules read: side, ability modifiers, facing and shield.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -26,6 +26,12 @@ impl Side {
             Side::Enemy => "Enemy",
             Side::Neutral => "Neutral",
         }
+    }
+
+    /// Whether creatures of these sides are allies: the same side, or the party and its allies.
+    pub fn is_allied_with(self, other: Side) -> bool {
+        let friendly = |s: Side| matches!(s, Side::Party | Side::Ally);
+        self == other || (friendly(self) && friendly(other))
     }
 
     /// Whether creatures of these sides are hostile to each other.
@@ -69,6 +75,18 @@ pub struct Attack {
     /// It can target only objects (DMG "Ram": "one object").
     #[serde(default, skip_serializing_if = "is_false")]
     pub objects_only: bool,
+    /// Damage a hit deals besides, each of its own type (SRD adult red dragon's Bite: "plus 7
+    /// (2d6) fire damage"), doubled on a critical hit as the first is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_damage: Vec<ExtraDamage>,
+}
+
+/// Dice of damage of one type, dealt with an attack's first damage.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Damage")]
+pub struct ExtraDamage {
+    pub dice: String,
+    pub damage_type: String,
 }
 
 fn is_false(flag: &bool) -> bool {
@@ -160,16 +178,39 @@ pub struct Sheet {
     /// Darkvision's range in feet, 0 without (SRD "Darkvision").
     #[serde(default)]
     pub darkvision: u32,
-    /// Sunlight Sensitivity (SRD kobold, drow, ...): "While in sunlight, [it] has disadvantage
-    /// on attack rolls, as well as on Wisdom (Perception) checks that rely on sight."
-    #[serde(default)]
-    pub sunlight_sensitivity: bool,
+    /// The special traits the rules apply (SRD monsters' stat blocks).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub traits: BTreeSet<Trait>,
     /// The light it carries (a torch: 20/20), if any.
     #[serde(default)]
     pub light: Option<crate::rules::light::LightSource>,
     /// What its effects in force do to its d20 rolls (`effects::hampered` sets it from them).
     #[serde(default, skip_serializing_if = "RollModifiers::is_empty")]
     pub effects: RollModifiers,
+}
+
+/// A monster's special trait that changes a roll the rules make (SRD 5.1 stat blocks;
+/// docs/rules.md, "Traits that play").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Trait {
+    /// "While in sunlight, [it] has disadvantage on attack rolls, as well as on Wisdom
+    /// (Perception) checks that rely on sight" (the kobold's, the drow's).
+    SunlightSensitivity,
+    /// "[It] has advantage on an attack roll against a creature if at least one of [its] allies is
+    /// within 5 feet of the creature and the ally isn't incapacitated" (the kobold's, the wolf's).
+    PackTactics,
+}
+
+impl Trait {
+    pub const ALL: [Trait; 2] = [Trait::SunlightSensitivity, Trait::PackTactics];
+
+    /// Its name in a stat block.
+    pub fn name(self) -> &'static str {
+        match self {
+            Trait::SunlightSensitivity => "Sunlight Sensitivity",
+            Trait::PackTactics => "Pack Tactics",
+        }
+    }
 }
 
 /// An ability check, with or without a skill (PHB "Ability Checks", "Skills").

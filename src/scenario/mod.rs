@@ -187,8 +187,8 @@ pub struct Token {
     pub siege: Option<Siege>,
     /// Darkvision's range in feet (0: none).
     pub darkvision: u32,
-    /// Disadvantage on attacks and on Perception by sight while in sunlight.
-    pub sunlight_sensitivity: bool,
+    /// The special traits the rules apply (Sunlight Sensitivity, Pack Tactics).
+    pub traits: std::collections::BTreeSet<crate::rules::creature::Trait>,
     /// The light it carries or sheds (a torch-bearer, a brazier).
     pub light: Option<LightSource>,
     /// A picture for the token, relative to the scenario file (a creature's portrait).
@@ -243,7 +243,7 @@ impl Token {
             hidden: false,
             elevation: 0,
             darkvision: 0,
-            sunlight_sensitivity: false,
+            traits: Default::default(),
             light: None,
             siege: None,
             substance: None,
@@ -274,7 +274,7 @@ impl Token {
             exhaustion: self.exhaustion,
             turn: self.turn.clone(),
             darkvision: self.darkvision,
-            sunlight_sensitivity: self.sunlight_sensitivity,
+            traits: self.traits.clone(),
             light: self.light,
             effects: Default::default(),
         }

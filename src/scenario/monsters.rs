@@ -3,6 +3,7 @@
 //! differs from the stat block is written).
 
 use crate::rules::Cell;
+use crate::rules::creature::Trait;
 use crate::rules::economy::TurnOptions;
 use crate::rules::health::Defenses;
 use crate::srd::Monster;
@@ -36,7 +37,7 @@ pub fn token(monster: &Monster, id: &str, anchor: Cell) -> Token {
     token.turn =
         TurnOptions { attacks_per_action: monster.attacks_per_action(), bonus_actions: monster.bonus_actions() };
     token.darkvision = monster.senses.darkvision;
-    token.sunlight_sensitivity = monster.has_trait("Sunlight Sensitivity");
+    token.traits = Trait::ALL.into_iter().filter(|t| monster.has_trait(t.name())).collect();
     token
 }
 

@@ -225,9 +225,9 @@ pub(super) struct RawCreature {
     /// Darkvision's range in feet.
     #[serde(default)]
     pub darkvision: Option<u32>,
-    /// Disadvantage on attacks and on Perception by sight while in sunlight (SRD kobold's trait).
+    /// The special traits the rules apply (`[SunlightSensitivity, PackTactics]`).
     #[serde(default)]
-    pub sunlight_sensitivity: Option<bool>,
+    pub traits: Option<Vec<crate::rules::creature::Trait>>,
     /// The light it carries (a torch: `(bright: 20, dim: 20)`).
     #[serde(default)]
     pub light: Option<LightSource>,

@@ -498,7 +498,7 @@ fn creature(c: &RawCreature, monster: Option<&crate::srd::Monster>) -> Token {
         hidden: c.hidden,
         elevation: c.elevation,
         darkvision: c.darkvision.unwrap_or(t.darkvision),
-        sunlight_sensitivity: c.sunlight_sensitivity.unwrap_or(t.sunlight_sensitivity),
+        traits: c.traits.as_ref().map_or(t.traits, |list| list.iter().copied().collect()),
         light: c.light,
         image: c.image.clone(),
         effects: c.effects.clone(),
@@ -661,7 +661,7 @@ fn object(path: &str, o: &RawObject, problems: &mut Problems) -> Token {
         hidden: false,
         elevation: o.elevation,
         darkvision: 0,
-        sunlight_sensitivity: false,
+        traits: Default::default(),
         light: o.light,
         siege,
         substance: o.substance,
@@ -780,6 +780,18 @@ fn check_token(grid: Grid, path: &str, token: &Token, problems: &mut Problems) {
                     DamageType::names()
                 ),
             );
+        }
+        for (j, extra) in attack.extra_damage.iter().enumerate() {
+            let here = format!("{at}.extra_damage[{j}]");
+            if let Err(e) = Notation::parse(&extra.dice) {
+                problems.add(&format!("{here}.dice"), format!("{who}'s {}: {e}", quoted(&attack.name)));
+            }
+            if DamageType::parse(&extra.damage_type).is_none() {
+                problems.add(
+                    &format!("{here}.damage_type"),
+                    format!("{who}'s {}: {} is not a damage type", quoted(&attack.name), quoted(&extra.damage_type)),
+                );
+            }
         }
         if attack.long_range.is_some_and(|long| long < attack.range) {
             problems.add(

@@ -324,7 +324,7 @@ fn at_default(field: &str) -> Option<&'static str> {
         "skills" | "saves" => "{}",
         "attacks" | "resistances" | "vulnerabilities" | "immunities" | "bonus_actions" => "[]",
         "darkvision" => "0",
-        "sunlight_sensitivity" => "false",
+        "traits" => "[]",
         "attacks_per_action" => "1",
         _ => return None,
     })
@@ -418,8 +418,8 @@ fn creature_fields(t: &Token) -> Vec<Field> {
     if t.darkvision != 0 {
         f.push(Field::new("darkvision", t.darkvision.to_string()));
     }
-    if t.sunlight_sensitivity {
-        f.push(Field::new("sunlight_sensitivity", "true".to_owned()));
+    if !t.traits.is_empty() {
+        f.push(Field::new("traits", ron_list(&t.traits.iter().collect::<Vec<_>>())));
     }
     if let Some(light) = t.light {
         f.push(Field::new("light", ron_value(&light)));
@@ -609,6 +609,9 @@ fn attack(a: &Attack) -> String {
     }
     if a.objects_only {
         fields.push("objects_only: true".to_owned());
+    }
+    if !a.extra_damage.is_empty() {
+        fields.push(format!("extra_damage: {}", ron_value(&a.extra_damage)));
     }
     format!("({})", fields.join(", "))
 }

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 pub use schema::{Area, AreaShape, Bestiary, Monster, Spell, Spellbook};
 
 use crate::rules::ability::Abilities;
-use crate::rules::creature::Attack;
+use crate::rules::creature::{Attack, ExtraDamage};
 use crate::rules::economy::Action;
 use crate::rules::health::DamageType;
 
@@ -160,6 +160,11 @@ impl Monster {
                 min_range: None,
                 indirect: false,
                 objects_only: false,
+                extra_damage: a
+                    .extra
+                    .iter()
+                    .map(|d| ExtraDamage { dice: d.dice.clone(), damage_type: d.damage_type.clone() })
+                    .collect(),
             })
             .collect()
     }

@@ -15,7 +15,7 @@ use super::{CLOSE_FEET, Field, Fighter, Unseen};
 use crate::rules::Cell;
 use crate::rules::advantage::Sources;
 use crate::rules::conditions::{Condition, attacked_sources};
-use crate::rules::creature::{Attack, AttackKind};
+use crate::rules::creature::{Attack, AttackKind, Trait};
 use crate::rules::facing::{Arc, shield_counts};
 use crate::rules::flanking::{cells_that_flank_with, flanking_cells_of};
 use crate::rules::health::Life;
@@ -418,6 +418,22 @@ fn siege_refusal(field: &Field, weapon: &Fighter, siege: Siege) -> Option<Refusa
     None
 }
 
+/// The ally that gives `attacker` its Pack Tactics against `target`: one of its side within 5 ft
+/// of the target and not incapacitated (SRD kobold, "Pack Tactics"; distance by the one measure,
+/// as every "within N feet").
+fn pack_tactics_ally<'a>(field: &Field<'a>, attacker: &Fighter, target: &Fighter) -> Option<&'a Fighter> {
+    if !attacker.sheet.traits.contains(&Trait::PackTactics) {
+        return None;
+    }
+    field.fighters.iter().find(|f| {
+        f.id != attacker.id
+            && f.id != target.id
+            && f.side.is_allied_with(attacker.side)
+            && f.can_act()
+            && field.feet_between(f, target) <= CLOSE_FEET
+    })
+}
+
 /// Every advantage and disadvantage on the attack roll, named (conventions, "Advantage and
 /// disadvantage"). A state that several rules reach (an unconscious target is also prone and
 /// can't see) is named once.
@@ -467,6 +483,9 @@ fn sources(
     if let Some(pair) = flanking {
         let partner = field.fighter(&pair.b).map_or(pair.b.as_str(), Fighter::name);
         s.advantage(format!("flanking {t} with {partner}"));
+    }
+    if let Some(ally) = pack_tactics_ally(field, attacker, target) {
+        s.advantage(format!("Pack Tactics: {} is within 5 ft of {t}", ally.name()));
     }
     // Whether the target sees the attacker: each reason once (an object sees nothing; it has no
     // chance of dodging either way, DMG "Armor Class" of objects).

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::advantage::Sources;
 use super::area::Volume;
 use super::conditions::{Condition, Conditions, DEATH_BY_EXHAUSTION, Rolling, exhausted_max_hp, speed, standing_cost};
-use super::creature::{Direction, Sheet, ShieldSide, Side};
+use super::creature::{Direction, Sheet, ShieldSide, Side, Trait};
 use super::distance::DiagonalParity;
 use super::distance::{DiagonalRule, Spot, range_between};
 use super::facing::{Arc, ArcLayout, Facer, arc_of_cell, arc_of_space};
@@ -320,7 +320,8 @@ impl<'a> Field<'a> {
     /// Sunlight Sensitivity and stands in sunlight: a light of the sun reaches a cell of its
     /// space at its height (`SceneLight::in_sunlight`; SRD kobold, "Sunlight Sensitivity").
     pub fn sunlight_hampers(&self, fighter: &Fighter) -> Option<String> {
-        let lighting = self.light.as_ref().filter(|_| fighter.sheet.sunlight_sensitivity)?;
+        let sensitive = fighter.sheet.traits.contains(&Trait::SunlightSensitivity);
+        let lighting = self.light.as_ref().filter(|_| sensitive)?;
         let sunlit = fighter.cells.iter().any(|&cell| lighting.scene.in_sunlight(self.map, cell, fighter.elevation));
         sunlit.then(|| format!("{} is in sunlight (Sunlight Sensitivity)", fighter.name()))
     }

@@ -50,16 +50,29 @@ pub struct AttackRoll {
     pub ac: i32,
     pub outcome: Outcome,
     pub damage: Option<DamageRoll>,
+    /// The attack's damage besides, each of its type (`Attack::extra_damage`), on a hit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<DamageRoll>,
 }
 
 impl AttackRoll {
-    /// In words: `17 vs AC 13: hit, 7 slashing damage`.
+    /// In words: `17 vs AC 13: hit, 7 slashing damage`, and `plus 5 fire` for each extra damage.
     pub fn describe(&self) -> String {
-        let damage = self.damage.as_ref().map_or_else(String::new, |d| {
+        let words = |d: &DamageRoll, noun: &str| {
             let by = d.dealt.by.map_or_else(String::new, |by| format!(" ({} before {by})", d.rolled));
-            format!(", {} {} damage{by}", d.dealt.amount, d.kind)
+            format!("{} {}{noun}{by}", d.dealt.amount, d.kind)
+        };
+        let damage = self.damage.as_ref().map_or_else(String::new, |d| {
+            let extra: String = self.extra.iter().map(|e| format!(" plus {}", words(e, ""))).collect();
+            format!(", {}{extra}", words(d, " damage"))
         });
         format!("{} vs AC {}: {}{damage}", self.total, self.ac, self.outcome.word())
+    }
+
+    /// The damage the target takes, after its defenses: the first and every extra.
+    pub fn dealt(&self) -> Option<i32> {
+        let first = self.damage.as_ref()?.dealt.amount;
+        Some(self.extra.iter().fold(first, |sum, e| sum.saturating_add(e.dealt.amount)))
     }
 }
 
@@ -82,15 +95,21 @@ pub fn roll_attack(
     if outcome == Outcome::Hit && ruling.automatic_critical.is_some() {
         outcome = Outcome::Critical;
     }
-    let damage = if outcome.hits() {
-        let kind = DamageType::parse(&attack.damage_type)
-            .ok_or_else(|| RollError::NotADamageType { kind: attack.damage_type.clone() })?;
-        let notation = Notation::parse(&attack.damage).map_err(RollError::Dice)?;
-        Some(roll_damage(&notation, outcome == Outcome::Critical, average_damage, kind, defenses, dice)?)
-    } else {
-        None
+    let critical = outcome == Outcome::Critical;
+    let mut damage_of = |dice_text: &str, type_name: &str| -> Result<DamageRoll, RollError> {
+        let kind =
+            DamageType::parse(type_name).ok_or_else(|| RollError::NotADamageType { kind: type_name.to_owned() })?;
+        let notation = Notation::parse(dice_text).map_err(RollError::Dice)?;
+        roll_damage(&notation, critical, average_damage, kind, defenses, dice)
     };
-    Ok(AttackRoll { natural, total: roll.total, ac: ruling.ac.total, roll, outcome, damage })
+    let (damage, extra) = if outcome.hits() {
+        let first = damage_of(&attack.damage, &attack.damage_type)?;
+        let extra = attack.extra_damage.iter().map(|e| damage_of(&e.dice, &e.damage_type)).collect::<Result<_, _>>()?;
+        (Some(first), extra)
+    } else {
+        (None, Vec::new())
+    };
+    Ok(AttackRoll { natural, total: roll.total, ac: ruling.ac.total, roll, outcome, damage, extra })
 }
 
 /// What a rolled attack changes, besides the roll: the damage the target takes, the Help it used
@@ -113,7 +132,7 @@ impl Aftermath {
     /// The aftermath of `attacker`'s `roll` under `ruling`.
     pub fn of(ruling: &Adjudication, attacker: &Fighter, roll: &AttackRoll) -> Self {
         Self {
-            damage: roll.damage.as_ref().map(|d| d.dealt.amount),
+            damage: roll.dealt(),
             critical: roll.outcome == Outcome::Critical,
             help_used: attacker.helped_against.as_deref() == Some(ruling.target.as_str()),
             revealed: attacker.hidden.is_some(),

@@ -10,7 +10,7 @@ use crate::rules::Footprint;
 use crate::rules::HexOrientation;
 use crate::rules::area::{Shape, Volume, covered_cells};
 use crate::rules::attack::Outcome;
-use crate::rules::creature::{Abilities, Ability, Attack};
+use crate::rules::creature::{Abilities, Ability, Attack, Trait};
 use crate::rules::dice::{Notation, RollMode, SeededDice};
 use crate::rules::health::{DamageType, DeathSaves};
 use crate::rules::lattice::Point;
@@ -861,7 +861,7 @@ fn sunlight_sensitivity_hampers_attacks_and_sight_in_sunlight_only() {
     let sun = [(Cell::new(0, 0), LightSource { bright: 20, dim: 20, sunlight: true })];
     let torch = [(Cell::new(0, 0), LightSource { bright: 20, dim: 20, sunlight: false })];
     let mut fighters = vec![fighter("kobold", Side::Enemy, (3, 0)), fighter("ann", Side::Party, (4, 0))];
-    fighters[0].sheet.sunlight_sensitivity = true;
+    fighters[0].sheet.traits.insert(Trait::SunlightSensitivity);
     let attack = |fighters: &[Fighter], lamps: &[(Cell, LightSource)], ambient: LightLevel| {
         let field = Field::new(&board, fighters, RULES).in_light(ambient, lamps);
         let (k, a) = (field.fighter("kobold").unwrap(), field.fighter("ann").unwrap());
@@ -888,9 +888,75 @@ fn sunlight_sensitivity_hampers_attacks_and_sight_in_sunlight_only() {
     let (disadvantages, _) = attack(&fighters, &sun, LightLevel::Bright);
     assert!(!has(&disadvantages, "sunlight"), "{disadvantages:?}");
     // Without the trait, the sun harms no one.
-    fighters[0].sheet.sunlight_sensitivity = false;
+    fighters[0].sheet.traits.clear();
     fighters[0].anchor = Cell::new(3, 0);
     fighters[0].cells = vec![fighters[0].anchor];
     let (disadvantages, _) = attack(&fighters, &sun, LightLevel::Dark);
     assert!(!has(&disadvantages, "sunlight"), "{disadvantages:?}");
+}
+
+/// SRD 5.1 "Adult Red Dragon", Bite: "Hit: 19 (2d10 + 8) piercing damage plus 7 (2d6) fire
+/// damage." Each part of the damage meets the target's defenses by its own type: a fire-immune
+/// target takes the piercing only; on average damage the two averages add up (19 + 7).
+#[test]
+fn extra_damage_of_another_type_is_dealt_with_the_first_and_meets_its_own_defenses() {
+    use crate::rules::creature::ExtraDamage;
+    use crate::rules::health::DamageType;
+    let map = open(9, 9);
+    let mut fighters = [fighter("dragon", Side::Enemy, (3, 4)), fighter("ann", Side::Party, (4, 4))];
+    fighters[0].sheet.attacks = vec![Attack {
+        name: "Bite".into(),
+        bonus: 30,
+        damage: "2d10+8".into(),
+        damage_type: "piercing".into(),
+        extra_damage: vec![ExtraDamage { dice: "2d6".into(), damage_type: "fire".into() }],
+        ..sword()
+    }];
+    let r = ruling(&map, &fighters, "dragon", "ann", "Bite");
+    let average = roll_attack(&r, &Defenses::default(), true, &mut SeededDice::new(3)).unwrap();
+    assert_eq!(average.outcome, Outcome::Hit, "seed 3 rolls neither a 1 nor a 20");
+    assert_eq!(average.dealt(), Some(26), "{}", average.describe());
+    assert!(average.describe().ends_with("19 piercing damage plus 7 fire"), "{}", average.describe());
+    let immune = Defenses { immunities: [DamageType::Fire].into(), ..Defenses::default() };
+    for seed in 0..10 {
+        let roll = roll_attack(&r, &immune, false, &mut SeededDice::new(seed)).unwrap();
+        let first = roll.damage.as_ref().expect("+30 hits").dealt.amount;
+        assert_eq!(roll.extra.len(), 1);
+        assert_eq!(roll.dealt(), Some(first), "seed {seed}: the fire is stopped: {}", roll.describe());
+        assert_eq!(resolve::Aftermath::of(&r, &fighters[0], &roll).damage, Some(first));
+    }
+}
+
+/// SRD 5.1 "Kobold", Pack Tactics: "The kobold has advantage on an attack roll against a creature
+/// if at least one of the kobold's allies is within 5 feet of the creature and the ally isn't
+/// incapacitated." Flanking is off, so the advantage is the trait's alone.
+#[test]
+fn pack_tactics_needs_an_able_ally_within_5_feet_of_the_target() {
+    let map = open(9, 9);
+    let mut fighters = [
+        fighter("kobold", Side::Enemy, (2, 4)),
+        fighter("ann", Side::Party, (3, 4)),
+        fighter("rat", Side::Enemy, (4, 5)),
+    ];
+    fighters[0].sheet.traits.insert(Trait::PackTactics);
+    let rule = |fighters: &[Fighter]| {
+        let field = Field::new(&map, fighters, FightRules { flanking: false, ..RULES });
+        let (k, a) = (field.fighter("kobold").unwrap(), field.fighter("ann").unwrap());
+        adjudicate(&field, k, a, pick_attack(k, Some("Sword")).unwrap()).sources
+    };
+    let with_rat = rule(&fighters);
+    assert!(has(&with_rat.advantages, "Pack Tactics: rat is within 5 ft of ann"), "{with_rat:?}");
+    // The rat incapacitated: no advantage.
+    fighters[2].conditions.set(Condition::Incapacitated, true);
+    assert!(!has(&rule(&fighters).advantages, "Pack Tactics"));
+    // The rat able but 10 ft from Ann: none either.
+    fighters[2].conditions.set(Condition::Incapacitated, false);
+    fighters[2].anchor = Cell::new(5, 4);
+    fighters[2].cells = vec![fighters[2].anchor];
+    assert!(!has(&rule(&fighters).advantages, "Pack Tactics"));
+    // Without the trait, an ally beside the target gives nothing.
+    fighters[2].anchor = Cell::new(4, 5);
+    fighters[2].cells = vec![fighters[2].anchor];
+    fighters[0].sheet.traits.clear();
+    assert!(rule(&fighters).advantages.is_empty());
 }
