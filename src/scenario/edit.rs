@@ -1,9 +1,10 @@
 //! Edits to a scenario as the map editor makes them: painting terrain with a brush or a
-//! rectangle, resizing the map, switching between squares and hexes, and adding, placing,
-//! duplicating, changing and deleting tokens. Each gives the edited scenario, checked as a file
-//! would be, or the reason it can't be made; nothing here imports Bevy.
+//! rectangle, resizing the map, switching between squares and hexes, and adding (a plain token
+//! or an SRD monster), placing, duplicating, changing and deleting tokens. Each gives the edited
+//! scenario, checked as a file would be, or the reason it can't be made; nothing here imports
+//! Bevy.
 
-use super::{MAX_MAP_SIDE, Scenario, Token, TokenKind};
+use super::{MAX_MAP_SIDE, Scenario, Token, TokenKind, monsters};
 use crate::rules::creature::{Direction, Side};
 use crate::rules::objects::OBJECT_IMMUNITIES;
 use crate::rules::{Cell, Grid, Size, TerrainMap};
@@ -28,6 +29,10 @@ pub enum EditError {
     /// Terrain that blocks movement isn't painted under a token.
     #[error("{name} stands at {at}: no {terrain} under it")]
     StandsThere { name: String, at: Cell, terrain: String },
+    /// The stat block can't be had: no monster of that name (with the nearest names, as
+    /// `scenario::monsters::find` words it), or the bestiary's asset is damaged.
+    #[error("{0}")]
+    NoSuchMonster(String),
 }
 
 /// The largest brush, in cells from its centre.
@@ -215,6 +220,79 @@ pub fn add(scenario: &Scenario, kind: TokenKind, at: Cell) -> Result<(Scenario, 
     let mut edited = scenario.clone();
     edited.tokens.push(token);
     Ok((checked(&edited)?, id))
+}
+
+/// The creature of the SRD stat block `monster` (its index or name) at `at`, made as a scenario's
+/// `monster:` makes it (`scenario::monsters::token`), facing as [`add`]'s when the scene uses
+/// facing; gives the scenario and its id (`ogre-1`, `ogre-2`…).
+///
+/// Identical monsters are told apart as the DMG's "Tracking Monster Hit Points" does with
+/// stickers: when a second creature of the same stat block and the same name is placed, the
+/// first (untagged) becomes "Ogre A" and the new one "Ogre B"; the next ones take the first
+/// letter free (C, D…). A creature renamed otherwise ("Grukk") is left alone.
+pub fn add_monster(scenario: &Scenario, monster: &str, at: Cell) -> Result<(Scenario, String), EditError> {
+    let stat_block = monsters::find(monster).map_err(EditError::NoSuchMonster)?;
+    let id = free_id(scenario, &stat_block.index);
+    let mut token = monsters::token(stat_block, &id, at);
+    if scenario.rules.facing {
+        token.facing = Some(Direction::facings(scenario.grid)[0]);
+    }
+    let mut edited = scenario.clone();
+    tag_twins(&mut edited.tokens, &stat_block.index, &mut token);
+    edited.tokens.push(token);
+    Ok((checked(&edited)?, id))
+}
+
+/// Tags `new` and the creatures of its stat block (`index`) that bear its name untagged, when it
+/// has a twin (DMG "Tracking Monster Hit Points"): each untagged twin, in the scene's order, and
+/// then `new` take the first tag whose name no token bears.
+fn tag_twins(tokens: &mut [Token], index: &str, new: &mut Token) {
+    let base = new.name.clone();
+    let of_the_block = |t: &Token| t.monster.as_deref().is_some_and(|m| crate::srd::index_of(m) == index);
+    let twins: Vec<usize> = tokens
+        .iter()
+        .enumerate()
+        .filter(|&(_, t)| of_the_block(t) && (t.name == base || tagged(&t.name, &base)))
+        .map(|(i, _)| i)
+        .collect();
+    if twins.is_empty() {
+        return;
+    }
+    let mut next = 0;
+    let mut free_name = |tokens: &[Token]| loop {
+        let name = format!("{base} {}", tag(next));
+        next += 1;
+        if !tokens.iter().any(|t| t.name == name) {
+            return name;
+        }
+    };
+    for i in twins {
+        if tokens[i].name == base {
+            let name = free_name(tokens);
+            tokens[i].name = name;
+        }
+    }
+    new.name = free_name(tokens);
+}
+
+/// The `n`th sticker's letters, counted from 0: A … Z, then AA, AB… (as a spreadsheet's
+/// columns).
+fn tag(n: usize) -> String {
+    let mut letters = Vec::new();
+    let mut n = n + 1;
+    while n > 0 {
+        n -= 1;
+        letters.push(char::from(b'A' + (n % 26) as u8));
+        n /= 26;
+    }
+    letters.iter().rev().collect()
+}
+
+/// Whether `name` is `base` with a sticker's letters ("Ogre B" of "Ogre").
+fn tagged(name: &str, base: &str) -> bool {
+    name.strip_prefix(base)
+        .and_then(|rest| rest.strip_prefix(' '))
+        .is_some_and(|letters| (1..=2).contains(&letters.len()) && letters.bytes().all(|b| b.is_ascii_uppercase()))
 }
 
 /// A copy of token `id`, with a new id, on the nearest place its space fits (within 4 cells).
@@ -441,6 +519,76 @@ mod tests {
         let (scene, warning) = delete(&scene, "a").expect("deleted");
         assert!(scene.token("a").is_none() && warning.is_none());
         assert!(delete(&scene, "a").is_err());
+    }
+
+    /// DMG "Tracking Monster Hit Points": three ogres, each with 59 hit points, told apart by
+    /// stickers A, B and C.
+    #[test]
+    fn identical_monsters_are_tagged_as_the_dmg_tracks_them() {
+        let scene = resize(&room(), 10, 4).expect("room for three ogres");
+        let (scene, first) = add_monster(&scene, "ogre", Cell::new(5, 0)).expect("the first ogre");
+        assert_eq!(first, "ogre-1");
+        assert_eq!(scene.token("ogre-1").map(|t| t.name.as_str()), Some("Ogre"), "one ogre needs no sticker");
+        let (scene, second) = add_monster(&scene, "Ogre", Cell::new(7, 0)).expect("the second ogre");
+        let (scene, third) = add_monster(&scene, "ogre", Cell::new(5, 2)).expect("the third ogre");
+        assert_eq!((second.as_str(), third.as_str()), ("ogre-2", "ogre-3"));
+        let ogres: Vec<(&str, i32, i32, Option<&str>)> = scene
+            .tokens
+            .iter()
+            .filter(|t| t.monster.is_some())
+            .map(|t| (t.name.as_str(), t.hp, t.max_hp, t.monster.as_deref()))
+            .collect();
+        assert_eq!(
+            ogres,
+            [("Ogre A", 59, 59, Some("ogre")), ("Ogre B", 59, 59, Some("ogre")), ("Ogre C", 59, 59, Some("ogre"))]
+        );
+        assert!(scene.token("ogre-3").is_some_and(|t| t.size == Size::Large && t.ac == 11 && t.facing.is_none()));
+        // Saved, a sticker is the one field written besides the stat block.
+        let written = scene.to_ron().split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(written.contains(r#"(id: "ogre-2", monster: "ogre", name: "Ogre B", at: (7, 0))"#), "{written}");
+    }
+
+    /// A creature renamed otherwise keeps its name; the sticker taken is the first free one.
+    #[test]
+    fn a_renamed_monster_keeps_its_name() {
+        let scene = resize(&room(), 10, 4).expect("room");
+        let (scene, id) = add_monster(&scene, "goblin", Cell::new(5, 0)).expect("a goblin");
+        let mut grukk = scene.token(&id).cloned().expect("added");
+        grukk.name = "Grukk".into();
+        let scene = update(&scene, &grukk).expect("renamed");
+        let (scene, _) = add_monster(&scene, "goblin", Cell::new(6, 0)).expect("a second goblin");
+        let names = |scene: &Scenario| -> Vec<String> {
+            scene.tokens.iter().filter(|t| t.monster.is_some()).map(|t| t.name.clone()).collect()
+        };
+        assert_eq!(names(&scene), ["Grukk", "Goblin"], "Grukk is no twin of a goblin");
+        let (scene, _) = add_monster(&scene, "goblin", Cell::new(7, 0)).expect("a third goblin");
+        assert_eq!(names(&scene), ["Grukk", "Goblin A", "Goblin B"]);
+        let (scene, _) = delete(&scene, "goblin-2").expect("Goblin A deleted");
+        let (scene, _) = add_monster(&scene, "goblin", Cell::new(8, 0)).expect("a fourth goblin");
+        assert_eq!(names(&scene), ["Grukk", "Goblin B", "Goblin A"], "the first sticker free");
+    }
+
+    /// A monster is refused where any creature would be (its space overlaps another, or leaves the
+    /// map), and a monster the bestiary lacks is refused with the nearest names.
+    #[test]
+    fn a_monster_that_does_not_fit_is_refused() {
+        let scene = room();
+        let overlap = add_monster(&scene, "ogre", Cell::new(0, 0)).expect_err("on Ann");
+        assert!(overlap.to_string().contains("overlaps"), "{overlap}");
+        let refused = add(&scene, TokenKind::Creature, Cell::new(3, 1)).expect_err("on Bo, as add refuses");
+        assert!(refused.to_string().contains("overlaps"), "{refused}");
+        assert!(add_monster(&scene, "ogre", Cell::new(5, 3)).is_err(), "a Large space off the map's edge");
+        let unknown = add_monster(&scene, "orge", Cell::new(1, 2)).expect_err("no such monster");
+        assert!(matches!(&unknown, EditError::NoSuchMonster(_)), "{unknown:?}");
+        assert!(unknown.to_string().contains("did you mean") && unknown.to_string().contains("`ogre`"), "{unknown}");
+        assert_eq!(add_monster(&scene, "goblin", Cell::new(1, 2)).map(|(_, id)| id), Ok("goblin-1".to_owned()));
+    }
+
+    #[test]
+    fn stickers_run_from_a_to_z_then_aa() {
+        assert_eq!([0, 1, 25, 26, 27, 51, 52].map(tag), ["A", "B", "Z", "AA", "AB", "AZ", "BA"]);
+        assert!(tagged("Ogre C", "Ogre") && tagged("Ogre AB", "Ogre"));
+        assert!(!tagged("Ogre", "Ogre") && !tagged("Ogre Zombie", "Ogre") && !tagged("OgreA", "Ogre"));
     }
 
     #[test]

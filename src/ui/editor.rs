@@ -1,6 +1,6 @@
 //! The map editor's panel: the tool (paint, rectangle, tokens), the terrain and brush, the map's
-//! size and grid, adding tokens, and the selected token's statistics in a form whose refusals
-//! are shown in it.
+//! size and grid, adding tokens (plain ones, or monsters found in the SRD bestiary, with a short
+//! stat block), and the selected token's statistics in a form whose refusals are shown in it.
 
 use bevy_egui::egui::{self, Color32, RichText};
 
@@ -11,6 +11,14 @@ use crate::rules::creature::{Direction, ShieldSide, Side, Skill};
 use crate::rules::{Grid, HexOrientation, Size};
 use crate::scenario::edit::MAX_BRUSH;
 use crate::scenario::{Background, CELL_PX, MAX_MAP_SIDE, MAX_OFFSET_PX, Token, TokenKind};
+use crate::srd::Monster;
+use crate::srd::schema::Text;
+
+/// The most monsters the bestiary lists at once: more words narrow the search.
+const MAX_FOUND: usize = 30;
+
+/// The words before the bestiary's search box (its label for a screen reader, and for tests).
+const SEARCH_LABEL: &str = "Bestiary:";
 
 /// One terrain of the legend, as the palette shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +41,8 @@ pub struct EditorView {
     pub grid: Grid,
     /// The token the next click on the map adds, if Add was pressed.
     pub placing: Option<TokenKind>,
+    /// The SRD stat block (its index) each click on the map places, if one is picked.
+    pub monster: Option<String>,
     /// The selected token as the scene holds it.
     pub selected: Option<Token>,
     /// Why the last edit was refused.
@@ -54,6 +64,8 @@ pub struct EditorEdit {
     pub confirm_grid: Option<Grid>,
     /// The map image's fields, before Apply.
     pub background: Option<Background>,
+    /// The bestiary's search: words of a monster's name, type or challenge rating.
+    pub search: String,
 }
 
 /// Draws the editor's panel and returns what the user asked for.
@@ -80,9 +92,6 @@ pub fn editor_panel(ui: &mut egui::Ui, view: &EditorView, edit: &mut EditorEdit)
         terrain_palette(ui, view, &mut ask);
     }
     ui.separator();
-    map_size(ui, view, edit, &mut ask);
-    map_image(ui, view, edit, &mut ask);
-    ui.separator();
     ui.horizontal(|ui| {
         for (kind, label) in [(TokenKind::Creature, "Add creature"), (TokenKind::Object, "Add object")] {
             let placing = view.placing == Some(kind);
@@ -91,6 +100,7 @@ pub fn editor_panel(ui: &mut egui::Ui, view: &EditorView, edit: &mut EditorEdit)
             }
         }
     });
+    bestiary_section(ui, view.monster.as_deref(), &mut edit.search, &mut ask);
     if let Some(refusal) = &view.refusal {
         ui.label(RichText::new(refusal).color(Color32::from_rgb(230, 90, 80)));
     }
@@ -102,6 +112,10 @@ pub fn editor_panel(ui: &mut egui::Ui, view: &EditorView, edit: &mut EditorEdit)
             ui.label("Select a token (in the list or on the map) to edit it.");
         }
     }
+    // The map's size and picture last: set once, while tokens are placed again and again.
+    ui.separator();
+    map_size(ui, view, edit, &mut ask);
+    map_image(ui, view, edit, &mut ask);
     requests
 }
 
@@ -109,6 +123,147 @@ impl EditTool {
     fn into_request(self) -> EditRequest {
         EditRequest::Tool(self)
     }
+}
+
+/// The SRD bestiary: a search by words of a monster's name, type or challenge rating, the
+/// monsters found (a row each: name, type, CR; at most [`MAX_FOUND`]), and the picked one's stat
+/// block in short. With a monster picked, each click on the map places one
+/// (`scenario::edit::add_monster`); its row again, or Put down, ends that.
+fn bestiary_section(ui: &mut egui::Ui, picked: Option<&str>, search: &mut String, ask: &mut impl FnMut(EditRequest)) {
+    ui.horizontal(|ui| {
+        let label = ui.label(SEARCH_LABEL);
+        let field = egui::TextEdit::singleline(search).hint_text("name, type or CR").desired_width(150.0);
+        ui.add(field).labelled_by(label.id).on_hover_text("Every word must match: \"dragon red\", \"undead 1/4\"");
+    });
+    let words = search.trim();
+    if words.is_empty() && picked.is_none() {
+        return;
+    }
+    let bestiary = match crate::srd::bestiary() {
+        Ok(bestiary) => bestiary,
+        Err(why) => {
+            ui.label(RichText::new(why).color(Color32::from_rgb(230, 90, 80)));
+            return;
+        }
+    };
+    if !words.is_empty() {
+        let mut found = bestiary.search(words);
+        let shown: Vec<&Monster> = found.by_ref().take(MAX_FOUND).collect();
+        let more = found.count();
+        if shown.is_empty() {
+            ui.label("No monster has every word.");
+        }
+        egui::ScrollArea::vertical().id_salt("bestiary-found").max_height(200.0).show(ui, |ui| {
+            egui::Grid::new("bestiary-found-rows").num_columns(3).striped(true).show(ui, |ui| {
+                for monster in &shown {
+                    let chosen = picked == Some(monster.index.as_str());
+                    let row = ui.selectable_label(chosen, monster.name.as_str());
+                    if row.on_hover_text("Pick it, then click the map to place it").clicked() {
+                        ask(EditRequest::PickMonster((!chosen).then(|| monster.index.clone())));
+                    }
+                    ui.label(monster.kind.as_str());
+                    ui.label(format!("CR {}", monster.cr));
+                    ui.end_row();
+                }
+            });
+        });
+        if more > 0 {
+            ui.label(format!("{more} more: add a word to narrow the search"));
+        }
+    }
+    if let Some(monster) = picked.and_then(|index| bestiary.monster(index)) {
+        stat_block(ui, monster, ask);
+    }
+}
+
+/// A monster's stat block in short, as the DM checks it before placing it (SRD 5.1 "Monsters"):
+/// size, type and alignment, AC and what it comes from, hit points with their dice, speeds, the
+/// six scores with their modifiers, senses, challenge with its XP, and the names of its traits
+/// and actions (each one's text on hover).
+fn stat_block(ui: &mut egui::Ui, monster: &Monster, ask: &mut impl FnMut(EditRequest)) {
+    let name = &monster.name;
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(name.as_str()).strong());
+        if ui.small_button("Put down").on_hover_text("Clicks on the map go back to the tool").clicked() {
+            ask(EditRequest::PickMonster(None));
+        }
+    });
+    // DMG "Tracking Monster Hit Points": twins are told apart by a letter.
+    ui.label(format!("Each click on the map places one; twins get a letter ({name} A, {name} B)."));
+    ui.label(format!("{} {}, {}", monster.size.name(), monster.kind, monster.alignment));
+    let armour = if monster.ac_from.is_empty() { String::new() } else { format!(" ({})", monster.ac_from) };
+    ui.label(format!("AC {}{armour}", monster.ac));
+    let dice = if monster.hit_dice.is_empty() { String::new() } else { format!(" ({})", monster.hit_dice) };
+    ui.label(format!("Hit points {}{dice}", monster.hp));
+    ui.label(format!("Speed {}", speeds(monster)));
+    let s = monster.scores;
+    egui::Grid::new("stat-block-scores").num_columns(6).show(ui, |ui| {
+        for ability in ["STR", "DEX", "CON", "INT", "WIS", "CHA"] {
+            ui.label(RichText::new(ability).strong());
+        }
+        ui.end_row();
+        for score in [s.str, s.dex, s.con, s.int, s.wis, s.cha] {
+            ui.label(format!("{score} ({:+})", crate::srd::modifier(score)));
+        }
+        ui.end_row();
+    });
+    ui.label(format!("Senses {}", senses(monster)));
+    ui.label(format!("Challenge {} ({} XP)", monster.cr, grouped(monster.xp)));
+    names(ui, "Traits", &monster.traits);
+    names(ui, "Actions", &monster.actions);
+}
+
+/// Speeds as a stat block writes them: "40 ft., fly 80 ft. (hover)".
+fn speeds(monster: &Monster) -> String {
+    let speed = monster.speed;
+    let mut parts = vec![format!("{} ft.", speed.walk)];
+    for (mode, feet) in [("burrow", speed.burrow), ("climb", speed.climb), ("fly", speed.fly), ("swim", speed.swim)] {
+        if feet > 0 {
+            let hover = if mode == "fly" && speed.hover { " (hover)" } else { "" };
+            parts.push(format!("{mode} {feet} ft.{hover}"));
+        }
+    }
+    parts.join(", ")
+}
+
+/// Senses as a stat block writes them: "darkvision 60 ft., passive Perception 8".
+fn senses(monster: &Monster) -> String {
+    let s = monster.senses;
+    let ranges = [
+        ("blindsight", s.blindsight),
+        ("darkvision", s.darkvision),
+        ("tremorsense", s.tremorsense),
+        ("truesight", s.truesight),
+    ];
+    let mut parts: Vec<String> =
+        ranges.into_iter().filter(|(_, feet)| *feet > 0).map(|(sense, feet)| format!("{sense} {feet} ft.")).collect();
+    parts.push(format!("passive Perception {}", s.passive_perception));
+    parts.join(", ")
+}
+
+/// A number with its thousands set apart, as a stat block prints XP: "5,900".
+fn grouped(n: u32) -> String {
+    let digits = n.to_string();
+    let mut text = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+/// One line naming a stat block's entries ("Actions: Greatclub, Javelin"), their texts on hover;
+/// nothing without any.
+fn names(ui: &mut egui::Ui, what: &str, entries: &[Text]) {
+    if entries.is_empty() {
+        return;
+    }
+    let list: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+    let texts: Vec<String> = entries.iter().map(|e| format!("{}. {}", e.name, e.text)).collect();
+    ui.label(format!("{what}: {}", list.join(", "))).on_hover_text(texts.join("\n\n"));
 }
 
 fn terrain_palette(ui: &mut egui::Ui, view: &EditorView, ask: &mut impl FnMut(EditRequest)) {
@@ -325,4 +480,113 @@ fn choose<T: Clone + PartialEq>(
             ui.selectable_value(value, option.clone(), name(option));
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy_egui::egui::accesskit::Role;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    use super::*;
+
+    fn view() -> EditorView {
+        EditorView {
+            tool: EditTool::Tokens,
+            terrains: Vec::new(),
+            terrain: 0,
+            brush: 1,
+            width: 12,
+            height: 8,
+            grid: Grid::Square,
+            placing: None,
+            monster: None,
+            selected: None,
+            refusal: None,
+            background: None,
+        }
+    }
+
+    /// The panel's view (which the app changes after a request), what is typed, what it asked.
+    type State = (EditorView, EditorEdit, Vec<PanelRequest>);
+
+    fn harness() -> Harness<'static, State> {
+        Harness::builder().with_size(egui::vec2(480.0, 1200.0)).build_ui_state(
+            |ui, (view, edit, requests): &mut State| requests.extend(editor_panel(ui, view, edit)),
+            (view(), EditorEdit::default(), Vec::new()),
+        )
+    }
+
+    /// Typing "ogre" lists the Ogre (and the Ogre Zombie); picking it asks for it, and, picked, its
+    /// stat block shows AC 11, its 59 hit points with their dice and its Greatclub. Its row again
+    /// puts it down.
+    #[test]
+    fn the_bestiary_finds_an_ogre_and_shows_its_stat_block() {
+        let mut harness = harness();
+        harness.run();
+        assert!(harness.query_by_role_and_label(Role::Button, "Ogre").is_none(), "nothing listed before a word");
+        harness.get_by_label(SEARCH_LABEL).focus();
+        harness.run();
+        harness.get_by_label(SEARCH_LABEL).type_text("ogre");
+        harness.run();
+        assert_eq!(harness.state().1.search, "ogre", "the search is kept with what is typed");
+        harness.get_by_role_and_label(Role::Button, "Ogre Zombie");
+        harness.get_by_label("giant");
+        assert!(harness.query_by_role_and_label(Role::Button, "Goblin").is_none());
+        assert!(harness.state().2.is_empty(), "typing asks for nothing");
+
+        harness.get_by_role_and_label(Role::Button, "Ogre").click();
+        harness.run();
+        assert_eq!(harness.state().2, vec![PanelRequest::Edit(EditRequest::PickMonster(Some("ogre".into())))]);
+
+        // The app picks it: the panel shows its stat block.
+        harness.state_mut().0.monster = Some("ogre".into());
+        harness.state_mut().2.clear();
+        harness.run();
+        harness.get_by_label("Large giant, chaotic evil");
+        harness.get_by_label_contains("AC 11");
+        harness.get_by_label_contains("59 (7d10+21)");
+        harness.get_by_label_contains("Greatclub");
+        harness.get_by_label("19 (+4)");
+        harness.get_by_label("Challenge 2 (450 XP)");
+        assert!(harness.state().2.is_empty());
+
+        harness.get_by_role_and_label(Role::Button, "Ogre").click();
+        harness.run();
+        assert_eq!(harness.state().2, vec![PanelRequest::Edit(EditRequest::PickMonster(None))]);
+        harness.state_mut().2.clear();
+        harness.get_by_label("Put down").click();
+        harness.run();
+        assert_eq!(harness.state().2, vec![PanelRequest::Edit(EditRequest::PickMonster(None))]);
+    }
+
+    /// At most thirty monsters are listed; the rest are counted.
+    #[test]
+    fn a_broad_search_lists_thirty_and_counts_the_rest() {
+        let mut harness = harness();
+        harness.state_mut().1.search = "dragon".into();
+        harness.run();
+        let found = crate::srd::bestiary().expect("the bestiary").search("dragon").count();
+        assert!(found > MAX_FOUND, "{found} dragons");
+        let more = format!("{} more: add a word to narrow the search", found - MAX_FOUND);
+        harness.get_by_label(&more);
+        harness.state_mut().1.search = "dragon red adult".into();
+        harness.run();
+        harness.get_by_role_and_label(Role::Button, "Adult Red Dragon");
+        assert!(harness.query_by_label_contains("more: add a word").is_none());
+    }
+
+    #[test]
+    fn a_stat_block_writes_speeds_senses_and_xp_as_the_book_does() {
+        assert_eq!(grouped(450), "450");
+        assert_eq!(grouped(5900), "5,900");
+        assert_eq!(grouped(155_000), "155,000");
+        assert_eq!(grouped(1_000_000), "1,000,000");
+        let bestiary = crate::srd::bestiary().expect("the bestiary");
+        let dragon = bestiary.monster("adult red dragon").expect("in the SRD");
+        assert_eq!(speeds(dragon), "40 ft., climb 40 ft., fly 80 ft.");
+        assert_eq!(senses(dragon), "blindsight 60 ft., darkvision 120 ft., passive Perception 23");
+        let ogre = bestiary.monster("ogre").expect("in the SRD");
+        assert_eq!(senses(ogre), "darkvision 60 ft., passive Perception 8");
+    }
 }

@@ -355,6 +355,7 @@ fn edited_words(edited: &Edited) -> String {
         Edited::Filled { cells, refused: Some(refused) } => format!("Filled {cells} cells ({refused})"),
         Edited::Filled { cells, refused: None } => format!("Filled {cells} cells"),
         Edited::Added { id } => format!("Added {id}: fill in its statistics in the editor"),
+        Edited::AddedMonster { id, name } => format!("Added {name} ({id}) from the SRD bestiary"),
         Edited::Placed { id, anchor } => format!("Placed {id} at {anchor}"),
         Edited::Resized { width, height } => format!("The map is {width} by {height} cells"),
         Edited::Grid { name, warnings } => {

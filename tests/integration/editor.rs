@@ -1,5 +1,6 @@
-//! The map editor without a window: painting, adding, changing, placing, duplicating, deleting
-//! and resizing through its messages, each refusal with its reason, undo, and Save.
+//! The map editor without a window: painting, adding (monsters from the bestiary too), changing,
+//! placing, duplicating, deleting and resizing through its messages, each refusal with its
+//! reason, undo, and Save.
 
 use bevy::prelude::*;
 
@@ -10,7 +11,7 @@ use battlemap::app::core::messages::{
 };
 use battlemap::app::core::mode::AppMode;
 use battlemap::app::core::notice::{Edited, Said};
-use battlemap::app::core::requests::EditRequest;
+use battlemap::app::core::requests::{EditRequest, EditTool};
 use battlemap::app::core::state::LoadedScenario;
 use battlemap::app::features::editor::Editor;
 use battlemap::app::features::session::capture;
@@ -164,6 +165,48 @@ fn the_editor_paints_places_changes_and_saves_the_scene() {
     assert_eq!(std::fs::read_to_string(&saved).expect("text"), text);
     let original = std::fs::read_to_string(root().join("scenes/tavern_brawl.ron")).expect("original");
     assert_eq!(std::fs::read_to_string(&file).expect("copy"), original);
+}
+
+/// A monster picked in the panel's bestiary is placed where the map is clicked, and again at each
+/// click: the stat block's creature, twins told apart by a letter (DMG "Tracking Monster Hit
+/// Points"). A monster the bestiary lacks is refused; choosing a tool puts the pick down.
+#[test]
+fn the_editor_places_monsters_picked_in_the_bestiary() {
+    use battlemap::app::core::pointer::PointerOnMap;
+    let file = scratch("editor-bestiary").join("tavern.ron");
+    std::fs::copy(root().join("scenes/tavern_brawl.ron"), &file).expect("copy");
+    let mut app = app_on(&file);
+    send(&mut app, AudienceRequest { dm: true });
+    send(&mut app, Toggle::Editor);
+    send(&mut app, EditMessage::Panel(EditRequest::PickMonster(Some("goblin".into()))));
+    assert_eq!(app.world().resource::<Editor>().monster.as_deref(), Some("goblin"));
+
+    // A click on open floor places one.
+    app.world_mut().resource_mut::<PointerOnMap>().cell = Some(Cell::new(2, 2));
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().press(MouseButton::Left);
+    app.update();
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().clear();
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().release(MouseButton::Left);
+    app.update();
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().clear();
+    app.update();
+    let board = capture(app.world_mut()).board;
+    let goblin = board.token("goblin-1").expect("placed by the click");
+    assert_eq!((goblin.name.as_str(), goblin.hp, goblin.ac, goblin.anchor), ("Goblin", 7, 15, Cell::new(2, 2)));
+    assert_eq!(app.world().resource::<Editor>().monster.as_deref(), Some("goblin"), "still picked");
+
+    // A second one makes twins: Goblin A and Goblin B.
+    send(&mut app, EditMessage::AddMonsterAt("goblin".into(), Cell::new(3, 2)));
+    let board = capture(app.world_mut()).board;
+    let names: Vec<&str> =
+        ["goblin-1", "goblin-2"].iter().filter_map(|id| board.token(id)).map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Goblin A", "Goblin B"]);
+    assert_eq!(notice(&app), "Added Goblin B (goblin-2) from the SRD bestiary");
+
+    send(&mut app, EditMessage::AddMonsterAt("orge".into(), Cell::new(4, 2)));
+    assert!(matches!(refusal(&app), Some(EditError::NoSuchMonster(_))), "{:?}", refusal(&app));
+    send(&mut app, EditMessage::Panel(EditRequest::Tool(EditTool::Tokens)));
+    assert_eq!(app.world().resource::<Editor>().monster, None);
 }
 
 /// Issue 30: the DM seats a creature's player at an edge of the table from its card, in play;

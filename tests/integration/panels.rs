@@ -1355,6 +1355,7 @@ fn editor_view(selected: bool) -> battlemap::ui::EditorView {
         height: 13,
         grid: Grid::Square,
         placing: None,
+        monster: None,
         selected: selected.then(|| scene.token("brom").cloned()).flatten(),
         refusal: Some("Brom stands at (3, 5): no wall under it".into()),
         background: None,

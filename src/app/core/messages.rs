@@ -356,6 +356,8 @@ pub enum EditMessage {
     Panel(EditRequest),
     /// Add a creature or an object here.
     AddAt(TokenKind, Cell),
+    /// Place the creature of the SRD stat block with this index here.
+    AddMonsterAt(String, Cell),
     /// Move a token's anchor here.
     Place {
         id: String,

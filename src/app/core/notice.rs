@@ -127,6 +127,11 @@ pub enum Edited {
     Added {
         id: String,
     },
+    /// A creature from the SRD bestiary, by the name it got (a sticker's letter for a twin).
+    AddedMonster {
+        id: String,
+        name: String,
+    },
     Placed {
         id: String,
         anchor: Cell,

@@ -98,6 +98,8 @@ pub enum EditRequest {
     SwitchGrid(Grid),
     /// The next click on the map adds a creature or an object there.
     Add(TokenKind),
+    /// Pick the SRD stat block (its index) that each click on the map then places, or none.
+    PickMonster(Option<String>),
     Duplicate(String),
     Delete(String),
     /// Replace the token with the same id by this one (the form's Apply).

@@ -1,6 +1,7 @@
 //! The map editor, beside play (`Ctrl+E` or *Edit map*, in the DM's view only: asked for in the
 //! players' view, it asks for the DM's view first): paint terrain with a brush or fill a
-//! rectangle with the mouse, resize the map, switch the grid, and add, place, duplicate, change
+//! rectangle with the mouse, resize the map, switch the grid, and add (a plain token, or a
+//! monster picked in the panel's SRD bestiary: each click places one), place, duplicate, change
 //! and delete tokens. Every edit but a brush stroke is checked as a saved file would be
 //! (`scenario::edit`; a stroke only never paints blocking terrain under a token), refused with
 //! the reason, and is a step to undo. A rectangle being dragged out is shaded; the editor draws
@@ -57,6 +58,9 @@ pub struct Editor {
     pub brush: u32,
     /// The next click on the map adds this.
     pub placing: Option<crate::scenario::TokenKind>,
+    /// The SRD stat block (its index) picked in the panel's bestiary: each click on the map
+    /// places one, until it is put down.
+    pub monster: Option<String>,
     /// Why the last edit was refused (shown in the panel until the next edit).
     pub refusal: Option<EditError>,
     /// A stroke of the mouse under way: one step to undo when it ends.
@@ -66,7 +70,7 @@ pub struct Editor {
 impl Default for Editor {
     fn default() -> Self {
         // The default legend's second entry is the wall.
-        Self { tool: EditTool::Paint, terrain: 1, brush: 1, placing: None, refusal: None, stroke: None }
+        Self { tool: EditTool::Paint, terrain: 1, brush: 1, placing: None, monster: None, refusal: None, stroke: None }
     }
 }
 
@@ -136,6 +140,7 @@ fn leave_the_editor(
 ) {
     editor.stroke = None;
     editor.placing = None;
+    editor.monster = None;
     editor.refusal = None;
     step.stroke = false;
     if std::mem::take(&mut hidden.0) && *shown == TerrainShown::Faded {
@@ -158,7 +163,8 @@ fn shade_the_rectangle(editor: Res<Editor>, loaded: Res<LoadedScenario>, mut sha
     }
 }
 
-/// The mouse in the editor: painting, a rectangle, dragging a token, or adding one.
+/// The mouse in the editor: painting, a rectangle, dragging a token, or adding one (a monster
+/// picked in the bestiary stays picked, so that each click places another).
 #[allow(clippy::too_many_arguments)]
 fn edit_with_mouse(
     buttons: Res<ButtonInput<MouseButton>>,
@@ -179,6 +185,11 @@ fn edit_with_mouse(
     {
         if let Some(kind) = editor.placing.take() {
             messages.write(EditMessage::AddAt(kind, cell));
+            pointer.pressed_on_ground = false;
+            return;
+        }
+        if let Some(monster) = editor.monster.clone() {
+            messages.write(EditMessage::AddMonsterAt(monster, cell));
             pointer.pressed_on_ground = false;
             return;
         }
@@ -285,6 +296,7 @@ fn apply_edit_messages(
             EditMessage::Panel(EditRequest::Tool(tool)) => {
                 editor.tool = *tool;
                 editor.placing = None;
+                editor.monster = None;
                 continue;
             }
             EditMessage::Panel(EditRequest::Terrain(terrain)) => {
@@ -297,6 +309,12 @@ fn apply_edit_messages(
             }
             EditMessage::Panel(EditRequest::Add(kind)) => {
                 editor.placing = if editor.placing == Some(*kind) { None } else { Some(*kind) };
+                editor.monster = None;
+                continue;
+            }
+            EditMessage::Panel(EditRequest::PickMonster(monster)) => {
+                editor.monster.clone_from(monster);
+                editor.placing = None;
                 continue;
             }
             _ => {}
@@ -345,6 +363,11 @@ fn edited(snapshot: &mut Snapshot, request: &EditMessage) -> Result<Done, EditEr
         EditMessage::AddAt(kind, cell) => {
             let (scene, id) = edit::add(board, *kind, *cell)?;
             (scene, Edited::Added { id: id.clone() }, Some(id))
+        }
+        EditMessage::AddMonsterAt(monster, cell) => {
+            let (scene, id) = edit::add_monster(board, monster, *cell)?;
+            let name = scene.token(&id).map_or_else(|| id.clone(), |t| t.name.clone());
+            (scene, Edited::AddedMonster { id: id.clone(), name }, Some(id))
         }
         EditMessage::Place { id, anchor } => {
             (edit::place(board, id, *anchor)?, Edited::Placed { id: id.clone(), anchor: *anchor }, None)

@@ -384,8 +384,8 @@ pub(super) fn prompt_view(reactions: &Reactions, tokens: &Roster) -> Option<Prom
     })
 }
 
-/// The editor panel's view: the legend as a palette, the map's size and grid, and the selected
-/// token as the scene holds it now.
+/// The editor panel's view: the legend as a palette, the map's size and grid, the monster picked
+/// in the bestiary, and the selected token as the scene holds it now.
 pub(super) fn editor_view(
     editor: &Editor,
     history: &History,
@@ -413,6 +413,7 @@ pub(super) fn editor_view(
         height: scenario.map.height(),
         grid: scenario.grid,
         placing: editor.placing,
+        monster: editor.monster.clone(),
         selected: selected.and_then(|id| board.token(id)).cloned(),
         refusal: editor.refusal.as_ref().map(ToString::to_string),
         background: board.background.clone(),
