@@ -17,6 +17,7 @@ pub mod dice;
 pub mod distance;
 pub mod economy;
 pub mod effects;
+pub mod experience;
 pub mod facing;
 pub mod fight;
 pub mod flanking;

@@ -84,6 +84,7 @@ pub(super) fn limit_of(field: &str) -> Option<Limit> {
         "threshold" => (0, 1000, "a damage threshold"),
         "elevation" => (0, 1000, "an elevation in feet"),
         "darkvision" => (0, i64::from(MAX_LIGHT_FEET), "darkvision in feet"),
+        "xp" => (0, 10_000_000, "experience points"),
         "bright" | "dim" => (0, i64::from(MAX_LIGHT_FEET), "a light's reach in feet"),
         "min_range" => (0, 10_000, "a range in feet"),
         skill if SKILLS_AND_SAVES.contains(&skill) => (-5, 20, "a skill or saving throw bonus"),

@@ -189,6 +189,9 @@ pub struct Token {
     pub darkvision: u32,
     /// The special traits the rules apply (Sunlight Sensitivity, Pack Tactics).
     pub traits: std::collections::BTreeSet<crate::rules::creature::Trait>,
+    /// Experience points: a monster's worth when defeated, a party member's own (DMG
+    /// "Experience Points").
+    pub xp: Option<u32>,
     /// The light it carries or sheds (a torch-bearer, a brazier).
     pub light: Option<LightSource>,
     /// A picture for the token, relative to the scenario file (a creature's portrait).
@@ -244,6 +247,7 @@ impl Token {
             elevation: 0,
             darkvision: 0,
             traits: Default::default(),
+            xp: None,
             light: None,
             siege: None,
             substance: None,

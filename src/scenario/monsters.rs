@@ -37,6 +37,7 @@ pub fn token(monster: &Monster, id: &str, anchor: Cell) -> Token {
     token.turn =
         TurnOptions { attacks_per_action: monster.attacks_per_action(), bonus_actions: monster.bonus_actions() };
     token.darkvision = monster.senses.darkvision;
+    token.xp = Some(monster.xp);
     token.traits = Trait::ALL.into_iter().filter(|t| monster.has_trait(t.name())).collect();
     token
 }

@@ -225,6 +225,9 @@ pub(super) struct RawCreature {
     /// Darkvision's range in feet.
     #[serde(default)]
     pub darkvision: Option<u32>,
+    /// Experience points: a monster's worth, a party member's own.
+    #[serde(default)]
+    pub xp: Option<u32>,
     /// The special traits the rules apply (`[SunlightSensitivity, PackTactics]`).
     #[serde(default)]
     pub traits: Option<Vec<crate::rules::creature::Trait>>,

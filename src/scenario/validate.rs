@@ -499,6 +499,7 @@ fn creature(c: &RawCreature, monster: Option<&crate::srd::Monster>) -> Token {
         elevation: c.elevation,
         darkvision: c.darkvision.unwrap_or(t.darkvision),
         traits: c.traits.as_ref().map_or(t.traits, |list| list.iter().copied().collect()),
+        xp: c.xp.or(t.xp),
         light: c.light,
         image: c.image.clone(),
         effects: c.effects.clone(),
@@ -545,6 +546,9 @@ fn check_creature_extras(path: &str, c: &RawCreature, t: &Token, problems: &mut 
     check_damage_types(path, &who, written, problems);
     problems.bound(&who, "elevation", i64::from(c.elevation), format!("{path}.elevation"));
     problems.bound(&who, "darkvision", i64::from(t.darkvision), format!("{path}.darkvision"));
+    if let Some(xp) = c.xp {
+        problems.bound(&who, "xp", i64::from(xp), format!("{path}.xp"));
+    }
     check_light(&who, c.light, &format!("{path}.light"), problems);
     problems.bound(&who, "temp_hp", i64::from(c.temp_hp), format!("{path}.temp_hp"));
     if let Some(attacks) = c.attacks_per_action {
@@ -662,6 +666,7 @@ fn object(path: &str, o: &RawObject, problems: &mut Problems) -> Token {
         elevation: o.elevation,
         darkvision: 0,
         traits: Default::default(),
+        xp: None,
         light: o.light,
         siege,
         substance: o.substance,

@@ -418,6 +418,9 @@ fn creature_fields(t: &Token) -> Vec<Field> {
     if t.darkvision != 0 {
         f.push(Field::new("darkvision", t.darkvision.to_string()));
     }
+    if let Some(xp) = t.xp {
+        f.push(Field::new("xp", xp.to_string()));
+    }
     if !t.traits.is_empty() {
         f.push(Field::new("traits", ron_list(&t.traits.iter().collect::<Vec<_>>())));
     }

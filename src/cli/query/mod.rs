@@ -64,6 +64,16 @@ enum Question {
     Los { a: String, b: String },
     /// The fog of war: the cells some creature of the party sees, and those none sees
     Fog,
+    /// The experience points of the fight (DMG "Experience Points"): the enemies defeated (at 0
+    /// hit points or dead), their total, and each party member's share, with the levels gained
+    Xp {
+        /// Count every enemy as defeated: what the whole fight is worth
+        #[arg(long)]
+        all: bool,
+        /// Count the allies (side `Ally`) as party members: NPCs who gave substantial help
+        #[arg(long)]
+        allies_helped: bool,
+    },
     /// The light at a cell: the scene's, or the lights that reach it, and what it obscures
     Light {
         /// The cell: x,y on squares, q,r on hexes
@@ -263,6 +273,7 @@ fn answer(scenario: &Scenario, question: &Question) -> Result<Answer, QueryError
         Question::Los { a, b } => Answer::Sight(sight(&board, a, b)?),
         Question::Light { cell } => Answer::Light(light(&board, *cell)?),
         Question::Fog => Answer::Fog(fog(&board)),
+        Question::Xp { all, allies_helped } => Answer::Xp(experience(&board, *all, *allies_helped)),
         Question::Cover { a, b } => Answer::Cover(cover_between(&board, a, b)?),
         Question::CoverFrom { origin, b } => Answer::Cover(cover_from(&board, *origin, b)?),
         Question::Aoe(area_args) => Answer::Area(area(&board, area_args)?.answer),
@@ -316,6 +327,7 @@ enum Answer {
     Sight(SightAnswer),
     Light(LightAnswer),
     Fog(FogAnswer),
+    Xp(crate::rules::experience::Award),
     Cover(CoverAnswer),
     Area(AreaAnswer),
     Flanking(fight::FlankingAnswer),
@@ -613,6 +625,23 @@ fn fog(board: &Board) -> FogAnswer {
         seen: seen.into_iter().map(|(c, _)| c).collect(),
         unseen: unseen.into_iter().map(|(c, _)| c).collect(),
     }
+}
+
+/// DMG "Experience Points": the enemies defeated (dead or at 0 hit points; every one with
+/// `all`), worth their `xp`, divided among the party's creatures (and the allies, when they
+/// helped).
+fn experience(board: &Board, all: bool, allies_helped: bool) -> crate::rules::experience::Award {
+    use crate::rules::creature::Side;
+    use crate::rules::experience::{Entry, award};
+    let entry = |f: &Fighter| {
+        let xp = board.scenario.token(&f.id).and_then(|t| t.xp).unwrap_or(0);
+        Entry { id: f.id.clone(), name: f.name().to_owned(), xp }
+    };
+    let creatures = || board.fighters.iter().filter(|f| !f.is_object);
+    let defeated = creatures().filter(|f| f.side == Side::Enemy && (all || f.health.hp <= 0)).map(entry).collect();
+    let members =
+        creatures().filter(|f| f.side == Side::Party || (allies_helped && f.side == Side::Ally)).map(entry).collect();
+    award(defeated, members)
 }
 
 fn light(board: &Board, (x, y): (i32, i32)) -> Result<LightAnswer, QueryError> {
