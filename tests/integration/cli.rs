@@ -647,10 +647,10 @@ fn the_map_without_a_display_says_so() {
 /// fight's XP (DMG "Experience Points": 4 kobolds… 200 XP among four) lifts Wren to 4th level.
 #[test]
 fn an_encounter_from_the_bestiary_answers_on_the_command_line() {
-    let scene = super::root().join("scenes/kobold_warren.ron");
+    let scene = root().join("scenes/kobold_warren.ron");
     let (code, out, err) = battlemap(&["query", scene.to_str().expect("utf-8"), "xp", "--all"]);
     assert_eq!(code, 0, "{err}");
-    let xp: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let xp: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(
         (xp["total"].as_u64(), xp["share"].as_u64(), xp["members"].as_array().map(Vec::len)),
         (Some(200), Some(50), Some(4))
@@ -658,7 +658,7 @@ fn an_encounter_from_the_bestiary_answers_on_the_command_line() {
     assert_eq!(xp["level_ups"], serde_json::json!([{ "id": "wren", "xp": 2730, "level": 4 }]));
     // Nothing is defeated yet: nothing to share.
     let (_, out, _) = battlemap(&["query", scene.to_str().expect("utf-8"), "xp"]);
-    assert_eq!(serde_json::from_str::<serde_json::Value>(&out).expect("JSON")["total"], 0);
+    assert_eq!(serde_json::from_str::<Value>(&out).expect("JSON")["total"], 0);
     // Two kobolds close in on Dame Orla (2, 2).
     let text = std::fs::read_to_string(&scene).expect("the scene");
     let closer = text
@@ -671,10 +671,10 @@ fn an_encounter_from_the_bestiary_answers_on_the_command_line() {
             "(id: \"kobold-2\", monster: \"kobold\", at: (2, 3))",
         );
     assert_ne!(closer, text);
-    let dir = super::scratch("warren");
+    let dir = scratch("warren");
     let file = dir.join("warren.ron");
     std::fs::write(&file, closer).expect("writes");
-    let attack = |attacker: &str| -> serde_json::Value {
+    let attack = |attacker: &str| -> Value {
         let (code, out, err) = battlemap(&["query", file.to_str().expect("utf-8"), "attack", attacker, "dame-orla"]);
         assert_eq!(code, 0, "{err}");
         serde_json::from_str(&out).expect("JSON")
@@ -690,7 +690,7 @@ fn an_encounter_from_the_bestiary_answers_on_the_command_line() {
     let (code, out, err) =
         battlemap(&["query", scene.to_str().expect("utf-8"), "attack", "kobold-1", "wren", "--with", "Sling"]);
     assert_eq!(code, 0, "{err}");
-    let sling: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let sling: Value = serde_json::from_str(&out).expect("JSON");
     let hampered = sling["sources"]["disadvantages"].as_array().expect("disadvantages");
     assert!(hampered.contains(&serde_json::json!("Kobold is in sunlight (Sunlight Sensitivity)")), "{sling}");
 }
