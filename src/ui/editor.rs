@@ -5,6 +5,7 @@
 use bevy_egui::egui::{self, Color32, RichText};
 
 use super::PanelRequest;
+use super::stat_block::{grouped, senses, speeds};
 use super::style::egui_color;
 use crate::app::core::requests::{EditRequest, EditTool};
 use crate::rules::creature::{Direction, ShieldSide, Side, Skill};
@@ -212,47 +213,6 @@ fn stat_block(ui: &mut egui::Ui, monster: &Monster, ask: &mut impl FnMut(EditReq
     ui.label(format!("Challenge {} ({} XP)", monster.cr, grouped(monster.xp)));
     names(ui, "Traits", &monster.traits);
     names(ui, "Actions", &monster.actions);
-}
-
-/// Speeds as a stat block writes them: "40 ft., fly 80 ft. (hover)".
-fn speeds(monster: &Monster) -> String {
-    let speed = monster.speed;
-    let mut parts = vec![format!("{} ft.", speed.walk)];
-    for (mode, feet) in [("burrow", speed.burrow), ("climb", speed.climb), ("fly", speed.fly), ("swim", speed.swim)] {
-        if feet > 0 {
-            let hover = if mode == "fly" && speed.hover { " (hover)" } else { "" };
-            parts.push(format!("{mode} {feet} ft.{hover}"));
-        }
-    }
-    parts.join(", ")
-}
-
-/// Senses as a stat block writes them: "darkvision 60 ft., passive Perception 8".
-fn senses(monster: &Monster) -> String {
-    let s = monster.senses;
-    let ranges = [
-        ("blindsight", s.blindsight),
-        ("darkvision", s.darkvision),
-        ("tremorsense", s.tremorsense),
-        ("truesight", s.truesight),
-    ];
-    let mut parts: Vec<String> =
-        ranges.into_iter().filter(|(_, feet)| *feet > 0).map(|(sense, feet)| format!("{sense} {feet} ft.")).collect();
-    parts.push(format!("passive Perception {}", s.passive_perception));
-    parts.join(", ")
-}
-
-/// A number with its thousands set apart, as a stat block prints XP: "5,900".
-fn grouped(n: u32) -> String {
-    let digits = n.to_string();
-    let mut text = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            text.push(',');
-        }
-        text.push(digit);
-    }
-    text
 }
 
 /// One line naming a stat block's entries ("Actions: Greatclub, Javelin"), their texts on hover;
@@ -574,19 +534,5 @@ mod tests {
         harness.run();
         harness.get_by_role_and_label(Role::Button, "Adult Red Dragon");
         assert!(harness.query_by_label_contains("more: add a word").is_none());
-    }
-
-    #[test]
-    fn a_stat_block_writes_speeds_senses_and_xp_as_the_book_does() {
-        assert_eq!(grouped(450), "450");
-        assert_eq!(grouped(5900), "5,900");
-        assert_eq!(grouped(155_000), "155,000");
-        assert_eq!(grouped(1_000_000), "1,000,000");
-        let bestiary = crate::srd::bestiary().expect("the bestiary");
-        let dragon = bestiary.monster("adult red dragon").expect("in the SRD");
-        assert_eq!(speeds(dragon), "40 ft., climb 40 ft., fly 80 ft.");
-        assert_eq!(senses(dragon), "blindsight 60 ft., darkvision 120 ft., passive Perception 23");
-        let ogre = bestiary.monster("ogre").expect("in the SRD");
-        assert_eq!(senses(ogre), "darkvision 60 ft., passive Perception 8");
     }
 }

@@ -19,6 +19,7 @@ pub mod log;
 mod roster;
 pub mod seat;
 mod siege;
+mod stat_block;
 mod status;
 pub mod style;
 mod template;
@@ -33,6 +34,7 @@ pub use legend::{LegendIcon, LegendLight, LegendTerrain, LegendView, TileSwatch,
 pub use roster::{MovementView, RosterView, TokenDetails, TokenRow, card_panel, roster_panel};
 pub(crate) use siege::capitalized;
 pub use siege::{NearbyWeapon, SiegeAction, SiegeView, WeaponCard, siege_section};
+pub use stat_block::{StatBlockView, stat_block_view};
 pub use status::{StatusEdit, StatusView, dm_banner, panel_title, status_bar};
 pub use template::{InsideView, ShapeKind, TemplateView, template_panel};
 pub use turn::{

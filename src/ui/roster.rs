@@ -58,6 +58,9 @@ pub struct TokenDetails {
     pub siege: SiegeView,
     /// A creature's lasting effects.
     pub effects: Option<super::effects::EffectsView>,
+    /// The SRD 5.1 stat block it was made from, in the DM's view only (the players see none of a
+    /// monster's numbers).
+    pub stat_block: Option<super::stat_block::StatBlockView>,
 }
 
 /// A creature's movement this turn.
@@ -275,6 +278,10 @@ fn selected_card(
     }
     if let Some(fight) = &details.fight {
         requests.extend(fight_section(ui, &details.id, fight, edit));
+    }
+    // The book's numbers last, for the DM to look up: the card's own lines are the creature's.
+    if let Some(stat_block) = details.stat_block.as_ref().filter(|_| details.dm) {
+        super::stat_block::stat_block_section(ui, stat_block);
     }
 }
 

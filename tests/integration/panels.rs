@@ -52,6 +52,7 @@ fn roster(selected: Option<&str>) -> RosterView {
             fight: Some(fight_view()),
             siege: SiegeView::default(),
             effects: None,
+            stat_block: None,
         }),
     }
 }

@@ -530,6 +530,7 @@ fn roster_context<'a>(seen: &'a Seen, tools: &'a Tools, card_of: Option<Entity>)
         audience: *seen.audience,
         siege: &tools.siege_card.0,
         help_targets,
+        scenario,
     }
 }
 

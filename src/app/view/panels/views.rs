@@ -24,7 +24,7 @@ use crate::ui::effects::{EffectRow, EffectsView};
 use crate::ui::log::{log_line, players_log_line};
 use crate::ui::{
     DiceView, EditorView, EntryView, FightView, InitiativeView, MovementView, PromptView, RosterView, SiegeView,
-    TerrainChoice, TokenDetails, TokenRow, TurnView,
+    StatBlockView, TerrainChoice, TokenDetails, TokenRow, TurnView, stat_block_view,
 };
 
 /// What the panels read of a token.
@@ -88,6 +88,8 @@ pub(super) struct RosterContext<'a> {
     pub siege: &'a SiegeView,
     /// The creatures the selected one could help against (enemies within 5 ft by the one distance).
     pub help_targets: Vec<(String, String)>,
+    /// The scene as it stands: the SRD stat block each creature was made from.
+    pub scenario: &'a Scenario,
 }
 
 /// A token's name as the audience may read it: "a hidden creature" when it doesn't see it.
@@ -188,6 +190,7 @@ pub(super) fn roster_view(tokens: &Roster, cx: &RosterContext) -> RosterView {
             inspiration: t.inspiration.map(|i| i.has),
             exhaustion: t.vitals.exhaustion,
             effects: t.effects.map(|e| effects_view(tokens, &e.0, t.coated.map(|c| c.0), cx.audience.dm)),
+            stat_block: if cx.audience.dm { stat_block_of(cx.scenario, &t) } else { None },
         }
     });
     RosterView {
@@ -214,6 +217,22 @@ pub(super) fn roster_view(tokens: &Roster, cx: &RosterContext) -> RosterView {
             .collect(),
         selected,
     }
+}
+
+/// The SRD 5.1 stat block the creature was made from (the scene's `monster`), as the DM's card
+/// shows it: the book's lines, and whether the creature's own numbers, which the card shows above
+/// them, differ from the book's (the scene changed them, or named it "Goblin A").
+fn stat_block_of(scenario: &Scenario, t: &RosterTokenItem) -> Option<StatBlockView> {
+    let name = scenario.token(&t.id.0)?.monster.as_deref()?;
+    let monster = crate::srd::bestiary().ok()?.monster(name)?;
+    let book = crate::scenario::monsters::token(monster, &t.id.0, t.position.0);
+    let overridden = t.name.0 != book.name
+        || t.size.size != book.size
+        || t.vitals.ac != book.ac
+        || t.vitals.speed != book.speed
+        || t.hit_points.0.max_hp != book.max_hp
+        || t.abilities.0 != book.abilities;
+    Some(StatBlockView { overridden, ..stat_block_view(monster) })
 }
 
 /// The creature whose turn it is, if its player has a seat at the table (issue 30) and the
