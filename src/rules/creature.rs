@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 pub use super::ability::{Abilities, Ability, Skill};
+use super::conditions::Condition;
 use super::grid::{Grid, HexOrientation};
 use super::modifiers::RollModifiers;
 
@@ -181,6 +182,10 @@ pub struct Sheet {
     /// The special traits the rules apply (SRD monsters' stat blocks).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub traits: BTreeSet<Trait>,
+    /// The conditions it can't be given (a stat block's "Condition Immunities": a ghoul is never
+    /// charmed); the DM's hand and the effects both pass it by.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub condition_immunities: BTreeSet<Condition>,
     /// The light it carries (a torch: 20/20), if any.
     #[serde(default)]
     pub light: Option<crate::rules::light::LightSource>,

@@ -192,6 +192,8 @@ pub struct Token {
     /// Experience points: a monster's worth when defeated, a party member's own (DMG
     /// "Experience Points").
     pub xp: Option<u32>,
+    /// The conditions it can't be given (a stat block's "Condition Immunities").
+    pub condition_immunities: std::collections::BTreeSet<crate::rules::conditions::Condition>,
     /// The light it carries or sheds (a torch-bearer, a brazier).
     pub light: Option<LightSource>,
     /// A picture for the token, relative to the scenario file (a creature's portrait).
@@ -248,6 +250,7 @@ impl Token {
             darkvision: 0,
             traits: Default::default(),
             xp: None,
+            condition_immunities: Default::default(),
             light: None,
             siege: None,
             substance: None,
@@ -279,6 +282,7 @@ impl Token {
             turn: self.turn.clone(),
             darkvision: self.darkvision,
             traits: self.traits.clone(),
+            condition_immunities: self.condition_immunities.clone(),
             light: self.light,
             effects: Default::default(),
         }
@@ -498,7 +502,7 @@ impl Token {
             let _ = effects.give_before_fight(effect.clone());
         }
         let mut conditions = self.conditions.clone();
-        effects.update_conditions(&mut conditions);
+        effects.update_conditions_but(&mut conditions, &self.condition_immunities);
         (effects, conditions)
     }
 

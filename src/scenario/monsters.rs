@@ -38,6 +38,7 @@ pub fn token(monster: &Monster, id: &str, anchor: Cell) -> Token {
         TurnOptions { attacks_per_action: monster.attacks_per_action(), bonus_actions: monster.bonus_actions() };
     token.darkvision = monster.senses.darkvision;
     token.xp = Some(monster.xp);
+    token.condition_immunities = monster.condition_immunities.iter().copied().collect();
     token.traits = Trait::ALL.into_iter().filter(|t| monster.has_trait(t.name())).collect();
     token
 }

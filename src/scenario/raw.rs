@@ -225,6 +225,9 @@ pub(super) struct RawCreature {
     /// Darkvision's range in feet.
     #[serde(default)]
     pub darkvision: Option<u32>,
+    /// The conditions it can't be given (`[Charmed, Poisoned]`).
+    #[serde(default)]
+    pub condition_immunities: Option<Vec<Condition>>,
     /// Experience points: a monster's worth, a party member's own.
     #[serde(default)]
     pub xp: Option<u32>,

@@ -500,6 +500,10 @@ fn creature(c: &RawCreature, monster: Option<&crate::srd::Monster>) -> Token {
         darkvision: c.darkvision.unwrap_or(t.darkvision),
         traits: c.traits.as_ref().map_or(t.traits, |list| list.iter().copied().collect()),
         xp: c.xp.or(t.xp),
+        condition_immunities: c
+            .condition_immunities
+            .as_ref()
+            .map_or(t.condition_immunities, |l| l.iter().copied().collect()),
         light: c.light,
         image: c.image.clone(),
         effects: c.effects.clone(),
@@ -548,6 +552,12 @@ fn check_creature_extras(path: &str, c: &RawCreature, t: &Token, problems: &mut 
     problems.bound(&who, "darkvision", i64::from(t.darkvision), format!("{path}.darkvision"));
     if let Some(xp) = c.xp {
         problems.bound(&who, "xp", i64::from(xp), format!("{path}.xp"));
+    }
+    if let Some(immune) = t.conditions.iter().find(|c| t.condition_immunities.contains(c)) {
+        problems.add(
+            &format!("{path}.conditions"),
+            format!("{who} is immune to being {} (its condition immunities): it can't start so", immune.name()),
+        );
     }
     check_light(&who, c.light, &format!("{path}.light"), problems);
     problems.bound(&who, "temp_hp", i64::from(c.temp_hp), format!("{path}.temp_hp"));
@@ -667,6 +677,7 @@ fn object(path: &str, o: &RawObject, problems: &mut Problems) -> Token {
         darkvision: 0,
         traits: Default::default(),
         xp: None,
+        condition_immunities: Default::default(),
         light: o.light,
         siege,
         substance: o.substance,

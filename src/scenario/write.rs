@@ -324,7 +324,7 @@ fn at_default(field: &str) -> Option<&'static str> {
         "skills" | "saves" => "{}",
         "attacks" | "resistances" | "vulnerabilities" | "immunities" | "bonus_actions" => "[]",
         "darkvision" => "0",
-        "traits" => "[]",
+        "traits" | "condition_immunities" => "[]",
         "attacks_per_action" => "1",
         _ => return None,
     })
@@ -420,6 +420,10 @@ fn creature_fields(t: &Token) -> Vec<Field> {
     }
     if let Some(xp) = t.xp {
         f.push(Field::new("xp", xp.to_string()));
+    }
+    if !t.condition_immunities.is_empty() {
+        let immune: Vec<Condition> = t.condition_immunities.iter().copied().collect();
+        f.push(Field::new("condition_immunities", ron_list(&immune)));
     }
     if !t.traits.is_empty() {
         f.push(Field::new("traits", ron_list(&t.traits.iter().collect::<Vec<_>>())));

@@ -231,6 +231,9 @@ pub fn said(notice: &Said) -> String {
         Said::ConditionSet { who, condition, on } => {
             format!("{who} {} {}", if *on { "is now" } else { "is no longer" }, condition.name())
         }
+        Said::ImmuneToCondition { who, condition } => {
+            format!("{who} is immune to being {} (its stat block's condition immunities)", condition.name())
+        }
         Said::Exhaustion { who, level } => format!("{who} has exhaustion {level}"),
         Said::NotDying { who } => format!("{who} isn't dying"),
         Said::DeathSaved { who, save, successes, failures, life } => {

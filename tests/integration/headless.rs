@@ -553,3 +553,29 @@ fn an_area_rolls_saves_and_deals_its_damage() {
     assert_eq!(hp(&mut app, "thug-1").hp, (32 - log[0].roll.total).max(0), "a failed save takes it all");
     assert_eq!(hp(&mut app, "lia").hp, 18, "outside the area");
 }
+
+/// Issue 40: a stat block's "Condition Immunities" (SRD 5.1 "Zombie": poisoned) refuse what it is
+/// immune to, saying why, and let the rest be given.
+#[test]
+fn a_monster_immune_to_a_condition_is_refused_it_with_the_reason() {
+    let dir = scratch("immune");
+    let file = dir.join("crypt.ron");
+    let scene = r#"Scenario(
+    name: "A zombie",
+    grid: Square,
+    map: ["......", "......"],
+    creatures: [
+        (id: "ann", monster: "knight", side: Party, at: (0, 0)),
+        (id: "zombie", monster: "zombie", at: (3, 0)),
+    ],
+)"#;
+    std::fs::write(&file, scene).expect("writes");
+    let mut app = app_with(file.to_str().expect("utf-8"));
+    let zombie = entity_of(&mut app, "zombie");
+    fight(&mut app, FightRequest::Condition { target: zombie, condition: Condition::Poisoned, on: true });
+    let combatant = app.world().get::<Combatant>(zombie).expect("combatant").clone();
+    assert!(!combatant.conditions.has(Condition::Poisoned));
+    assert_eq!(said(&app), Some(Said::ImmuneToCondition { who: "Zombie".into(), condition: Condition::Poisoned }));
+    fight(&mut app, FightRequest::Condition { target: zombie, condition: Condition::Prone, on: true });
+    assert!(app.world().get::<Combatant>(zombie).expect("combatant").conditions.has(Condition::Prone));
+}

@@ -455,6 +455,10 @@ pub enum Said {
         condition: Condition,
         on: bool,
     },
+    ImmuneToCondition {
+        who: String,
+        condition: Condition,
+    },
     Exhaustion {
         who: String,
         level: u8,
@@ -601,6 +605,7 @@ impl Said {
             | Said::EffectRefused(_)
             | Said::WeaponFiresThroughCrew { .. }
             | Said::CantAttack { .. }
+            | Said::ImmuneToCondition { .. }
             | Said::CantAttackNow { .. }
             | Said::NotDying { .. }
             | Said::FacesNoWay { .. }

@@ -12,6 +12,8 @@ pub mod madness;
 pub mod poisons;
 pub mod tracker;
 
+use std::collections::BTreeSet;
+
 use serde::{Deserialize, Serialize};
 
 use super::conditions::{Condition, Conditions};
@@ -446,7 +448,7 @@ impl Effects {
         if self.list.len() > MAX_EFFECTS {
             return Err(SavedEffectError::TooMany(self.list.len()));
         }
-        let mut ids = std::collections::BTreeSet::new();
+        let mut ids = BTreeSet::new();
         for lasting in &self.list {
             let name = || lasting.effect.name.clone();
             lasting.effect.validate().map_err(|why| SavedEffectError::Effect { name: name(), why })?;
@@ -547,10 +549,16 @@ impl Effects {
     /// Brings `conditions` in step with the effects: sets what they give now, takes off what
     /// they gave and no longer do. Conditions the DM set by hand and no effect gave stay.
     pub fn update_conditions(&mut self, conditions: &mut Conditions) {
+        self.update_conditions_but(conditions, &BTreeSet::new());
+    }
+
+    /// As [`Self::update_conditions`], giving none of the conditions the creature is `immune`
+    /// to (its stat block's "Condition Immunities").
+    pub fn update_conditions_but(&mut self, conditions: &mut Conditions, immune: &BTreeSet<Condition>) {
         let now = self.conditions();
         for condition in Condition::ALL {
             let gave = self.given_conditions.has_exactly(condition);
-            let gives = now.has_exactly(condition);
+            let gives = now.has_exactly(condition) && !immune.contains(&condition);
             if gives && !conditions.has_exactly(condition) {
                 conditions.set(condition, true);
             } else if gave && !gives {

@@ -236,3 +236,17 @@ fn a_penalty_comes_off_the_attack_bonus() {
     hampered(&mut sheet, &effects);
     assert_eq!(sheet.attacks[0].bonus, 3);
 }
+
+/// A stat block's "Condition Immunities": an effect that would frighten a creature immune to
+/// being frightened gives it nothing, and another creature still is.
+#[test]
+fn an_effect_gives_no_condition_the_creature_is_immune_to() {
+    let mut effects = Effects::default();
+    effects.give(frightened(12)).expect("valid");
+    let immune = BTreeSet::from([Condition::Frightened]);
+    let mut conditions = Conditions::default();
+    effects.update_conditions_but(&mut conditions, &immune);
+    assert!(!conditions.has(Condition::Frightened));
+    effects.update_conditions(&mut conditions);
+    assert!(conditions.has(Condition::Frightened));
+}

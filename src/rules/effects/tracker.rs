@@ -359,7 +359,7 @@ impl Tracker {
         touched.dedup();
         for &i in &touched {
             let subject = &mut self.subjects[i];
-            subject.effects.update_conditions(&mut subject.conditions);
+            subject.effects.update_conditions_but(&mut subject.conditions, &subject.sheet.condition_immunities);
         }
         let broken: Vec<usize> = touched
             .iter()
@@ -379,7 +379,7 @@ impl Tracker {
                 ended.extend(held.into_iter().filter_map(|id| other.effects.end(id, EndReason::GrapplerIncapacitated)));
                 if !ended.is_empty() {
                     events(&other.name, ended, &mut out);
-                    other.effects.update_conditions(&mut other.conditions);
+                    other.effects.update_conditions_but(&mut other.conditions, &other.sheet.condition_immunities);
                 }
             }
         }

@@ -120,6 +120,11 @@ fn change(s: &mut FightStateItem, request: &FightRequest) -> Option<Said> {
             s.hit_points.0.give_temp_hp(amount);
             Some(Said::TempHp { who, now: s.hit_points.0.temp_hp })
         }
+        FightRequest::Condition { condition, on: true, .. }
+            if s.combatant.sheet.condition_immunities.contains(&condition) =>
+        {
+            Some(Said::ImmuneToCondition { who, condition })
+        }
         FightRequest::Condition { condition, on, .. } => {
             s.combatant.conditions.set(condition, on);
             Some(Said::ConditionSet { who, condition, on })
