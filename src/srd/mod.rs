@@ -22,13 +22,23 @@ const SPELLS_RON: &str = include_str!("../../assets/srd/spells.ron");
 /// The bestiary, read on first use; or why its asset can't be read.
 pub fn bestiary() -> Result<&'static Bestiary, &'static str> {
     static BESTIARY: OnceLock<Result<Bestiary, String>> = OnceLock::new();
-    BESTIARY.get_or_init(|| parse(MONSTERS_RON, "assets/srd/monsters.ron")).as_ref().map_err(String::as_str)
+    BESTIARY.get_or_init(read_bestiary).as_ref().map_err(String::as_str)
 }
 
 /// The spells, read on first use; or why their asset can't be read.
 pub fn spellbook() -> Result<&'static Spellbook, &'static str> {
     static SPELLS: OnceLock<Result<Spellbook, String>> = OnceLock::new();
-    SPELLS.get_or_init(|| parse(SPELLS_RON, "assets/srd/spells.ron")).as_ref().map_err(String::as_str)
+    SPELLS.get_or_init(read_spellbook).as_ref().map_err(String::as_str)
+}
+
+/// Reads the bestiary's asset afresh (what its first use costs: `benches/bestiary.rs`).
+pub fn read_bestiary() -> Result<Bestiary, String> {
+    parse(MONSTERS_RON, "assets/srd/monsters.ron")
+}
+
+/// Reads the spells' asset afresh.
+pub fn read_spellbook() -> Result<Spellbook, String> {
+    parse(SPELLS_RON, "assets/srd/spells.ron")
 }
 
 /// Reads an asset, or says where and why it is damaged.
