@@ -49,12 +49,14 @@ pub fn find(name: &str) -> Result<&'static Monster, String> {
     let bestiary = crate::srd::bestiary().map_err(str::to_owned)?;
     bestiary.monster(name).ok_or_else(|| {
         let nearest = bestiary.nearest(name);
-        let quoted: Vec<String> = nearest.iter().map(|n| format!("`{n}`")).collect();
-        match quoted.as_slice() {
-            [] => format!("no monster `{name}` in the SRD bestiary"),
-            [one] => format!("no monster `{name}` in the SRD bestiary; did you mean {one}?"),
+        let names: Vec<String> = nearest.iter().map(|n| format!("`{n}`")).collect();
+        // A long name from a damaged file is cut, as every name a message quotes.
+        let name = if name.chars().count() <= 40 { format!("`{name}`") } else { super::limits::quoted(name) };
+        match names.as_slice() {
+            [] => format!("no monster {name} in the SRD bestiary"),
+            [one] => format!("no monster {name} in the SRD bestiary; did you mean {one}?"),
             [rest @ .., last] => {
-                format!("no monster `{name}` in the SRD bestiary; did you mean {} or {last}?", rest.join(", "))
+                format!("no monster {name} in the SRD bestiary; did you mean {} or {last}?", rest.join(", "))
             }
         }
     })

@@ -292,9 +292,13 @@ fn entry(depth: usize, fields: Vec<Field>) -> String {
 /// creature has at its default is written so: `darkvision: 0`); `fmt` and Save keep the
 /// reference.
 fn creature(t: &Token) -> Vec<Field> {
-    let own = creature_fields(t);
+    let mut own = creature_fields(t);
     let Some(name) = &t.monster else { return own };
-    let Ok(monster) = super::monsters::find(name) else { return own };
+    let Ok(monster) = super::monsters::find(name) else {
+        // The stat block can't be read (a damaged asset): every field, and the reference kept.
+        own.insert(1, Field::new("monster", string(name)));
+        return own;
+    };
     let theirs = creature_fields(&super::monsters::token(monster, &t.id, t.anchor));
     let key = |f: &Field| f.text.split_once(':').map_or(f.text.clone(), |(k, _)| k.to_owned());
     let mut fields = vec![Field::new("id", string(&t.id)), Field::new("monster", string(name))];

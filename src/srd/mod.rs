@@ -98,9 +98,16 @@ impl Spellbook {
     }
 }
 
+/// The longest name looked for among the nearest: no SRD name is half as long, and a longer one
+/// (from a damaged file) would cost its length times every name's.
+const MAX_NAME_CHARS: usize = 64;
+
 /// The (at most three) `names` nearest `wanted` by edit distance, within a third of its length
-/// (or that start with it), nearest first.
+/// (or that start with it), nearest first; none for a name longer than any could be.
 fn nearest<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    if wanted.chars().count() > MAX_NAME_CHARS {
+        return Vec::new();
+    }
     let most = wanted.chars().count().div_ceil(3).max(1);
     let mut scored: Vec<(usize, &str)> = names
         .filter_map(|name| {

@@ -136,6 +136,8 @@ fn a_misspelt_monster_gets_the_nearest_names_and_search_finds_by_words() {
     let bestiary = bestiary().expect("reads");
     assert_eq!(bestiary.nearest("orge").first(), Some(&"ogre"));
     assert!(bestiary.nearest("zzzzzzzz").is_empty());
+    // A name longer than any could be is not compared with every name (a damaged file's).
+    assert!(bestiary.nearest(&"ogre".repeat(250_000)).is_empty());
     let red: Vec<&str> = bestiary.search("red dragon").map(|m| m.index.as_str()).collect();
     assert!(red.contains(&"adult-red-dragon") && red.contains(&"red-dragon-wyrmling"), "{red:?}");
     let quarter: Vec<&str> = bestiary.search("goblinoid 1/4").map(|m| m.index.as_str()).collect();

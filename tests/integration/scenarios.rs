@@ -521,3 +521,13 @@ fn an_unknown_monster_is_named_with_the_nearest_and_its_place() {
     assert!(error.contains("the creature \"krag\" needs `name`, `side`, `size`, `speed`, `ac`"), "{error}");
     assert!(error.contains("or a `monster:` from the SRD bestiary"), "{error}");
 }
+
+/// A stat block's name as long as a damaged file makes it is refused at once, quoted short.
+#[test]
+fn a_huge_monster_name_is_refused_quickly_and_quoted_short() {
+    let long = "orge".repeat(100_000);
+    let text = OGRES.replace("(id: \"krag\", monster: \"ogre\"", &format!("(id: \"krag\", monster: \"{long}\""));
+    let error = only_error(&text);
+    assert!(error.contains("no monster \"orgeorge"), "{}", &error[..error.len().min(300)]);
+    assert!(error.len() < 300, "{} characters", error.len());
+}
