@@ -17,9 +17,9 @@ fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 }
 
 #[test]
-fn rules_and_scenarios_do_not_import_bevy() {
+fn rules_srd_data_and_scenarios_do_not_import_bevy() {
     let mut files = Vec::new();
-    for layer in ["src/rules", "src/scenario"] {
+    for layer in ["src/rules", "src/srd", "src/scenario"] {
         rust_files(&root().join(layer), &mut files);
     }
     assert!(files.len() >= 5, "found the layers' files");
