@@ -50,6 +50,8 @@ pub struct TokenDetails {
     pub secret: Option<bool>,
     /// A player character's inspiration: whether it has it.
     pub inspiration: Option<bool>,
+    /// A player character's experience points, when its scenario gives them.
+    pub experience: Option<u32>,
     /// Its exhaustion level (0 to 5; a chase's dashes can raise it).
     pub exhaustion: u8,
     /// Its fight: hit points, conditions, attacks (creatures and objects alike).
@@ -258,6 +260,9 @@ fn selected_card(
             requests.push(PanelRequest::Initiative(InitiativeAction::Secret(details.id.clone(), kept)));
         }
     }
+    if let Some(xp) = details.experience.filter(|_| details.player_character) {
+        ui.label(experience_words(xp));
+    }
     if let Some(has) = details.inspiration {
         ui.horizontal(|ui| {
             ui.label(if has { "Inspiration: yes" } else { "Inspiration: no" });
@@ -298,4 +303,27 @@ fn seat_choice(ui: &mut egui::Ui, details: &TokenDetails, requests: &mut Vec<Pan
             }
         }
     });
+}
+
+/// A character's experience points and the level they give (SRD 5.1 "Character Advancement"):
+/// "XP 2,680: level 3 (level 4 at 2,700)".
+fn experience_words(xp: u32) -> String {
+    use crate::rules::experience::{level_for, next_level_at};
+    let level = level_for(xp);
+    let next = next_level_at(level)
+        .map_or_else(String::new, |at| format!(" (level {} at {})", level + 1, super::stat_block::grouped(at)));
+    format!("XP {}: level {level}{next}", super::stat_block::grouped(xp))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SRD 5.1 "Character Advancement": 2,700 XP is 4th level; 355,000 the 20th, with none after.
+    #[test]
+    fn a_characters_experience_is_worded_with_its_level_and_the_next() {
+        assert_eq!(experience_words(2_680), "XP 2,680: level 3 (level 4 at 2,700)");
+        assert_eq!(experience_words(2_730), "XP 2,730: level 4 (level 5 at 6,500)");
+        assert_eq!(experience_words(400_000), "XP 400,000: level 20");
+    }
 }

@@ -323,6 +323,7 @@ mod tests {
                 turn: None,
                 secret: dm.then_some(false),
                 inspiration: None,
+                experience: None,
                 exhaustion: 0,
                 fight: None,
                 siege: SiegeView::default(),

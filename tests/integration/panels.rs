@@ -48,6 +48,7 @@ fn roster(selected: Option<&str>) -> RosterView {
             turn: Some(turn_view()),
             secret: None,
             inspiration: Some(false),
+            experience: None,
             exhaustion: 0,
             fight: Some(fight_view()),
             siege: SiegeView::default(),

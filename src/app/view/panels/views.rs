@@ -188,6 +188,7 @@ pub(super) fn roster_view(tokens: &Roster, cx: &RosterContext) -> RosterView {
             turn: t.moves.zip(t.actions).map(|(m, a)| turn_view(tokens, cx, &t, m, a)),
             secret: cx.audience.dm.then_some(t.secret),
             inspiration: t.inspiration.map(|i| i.has),
+            experience: cx.scenario.token(&t.id.0).and_then(|token| token.xp),
             exhaustion: t.vitals.exhaustion,
             effects: t.effects.map(|e| effects_view(tokens, &e.0, t.coated.map(|c| c.0), cx.audience.dm)),
             stat_block: if cx.audience.dm { stat_block_of(cx.scenario, &t) } else { None },
