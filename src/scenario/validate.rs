@@ -9,12 +9,12 @@ use super::raw::{RawBackground, RawChase, RawChaseTable, RawCreature, RawObject,
 use super::{Background, CELL_PX, ChaseSetup, MAX_IMAGE_PATH, MAX_MAP_SIDE, MAX_OFFSET_PX, Scenario, Token, TokenKind};
 use crate::rules::chase::{ChaseRules, ComplicationTable, DEFAULT_CATCH_FEET, EscapeFactor, TableSource};
 use crate::rules::conditions::{Condition, Conditions};
-use crate::rules::creature::{Abilities, Direction};
+use crate::rules::creature::Direction;
 use crate::rules::dice::Notation;
 use crate::rules::distance::{DiagonalRule, range_feet};
 use crate::rules::economy::TurnOptions;
 use crate::rules::effects::MAX_EFFECTS;
-use crate::rules::health::{DEATH_SAVES_TO_END, DamageType, DeathSaves, Defenses};
+use crate::rules::health::{DEATH_SAVES_TO_END, DamageType, Defenses};
 use crate::rules::light::LightSource;
 use crate::rules::objects::{OBJECT_IMMUNITIES, Substance, table_hit_points};
 use crate::rules::siege::{Crewing, POUR_REACH, Siege, SiegeKind, pour_cells};
@@ -635,56 +635,33 @@ fn object(path: &str, o: &RawObject, problems: &mut Problems) -> Token {
         crewing: Crewing::ready(kind, o.state.unwrap_or_default()),
         pours_on: o.pours_on.map(|(x, y)| Cell::new(x, y)),
     });
+    // Plain statistics but what an object has of its own (`Token::new_creature`'s defaults).
     Token {
-        monster: None,
-        id: o.id.clone(),
-        name: o.name.clone(),
         kind: TokenKind::Object,
         side: o.side,
         size,
         square_side: o.space,
-        anchor: Cell::new(o.at.0, o.at.1),
         speed: 0,
         ac,
         hp,
         max_hp: o.max_hp.unwrap_or(hp),
-        abilities: Abilities::default(),
         facing: o.facing,
-        shield: None,
-        player_character: false,
-        seat: None,
-        skills: Default::default(),
-        saves: Default::default(),
-        tracker: false,
         attacks: o.siege.and_then(SiegeKind::attack).into_iter().collect(),
-        inspiration: false,
-        exhaustion: 0,
-        conditions: Conditions::default(),
         defenses: Defenses {
             resistances: damage_types(&o.resistances),
             vulnerabilities: damage_types(&o.vulnerabilities),
             immunities,
             threshold: o.threshold,
         },
-        arcs: Default::default(),
-        temp_hp: 0,
-        makes_death_saves: false,
-        death_saves: DeathSaves::default(),
-        average_damage: None,
         turn: TurnOptions::default(),
-        hidden: false,
         elevation: o.elevation,
-        darkvision: 0,
-        traits: Default::default(),
-        xp: None,
-        condition_immunities: Default::default(),
         light: o.light,
         siege,
         substance: o.substance,
         durability: o.durability,
         image: o.image.clone(),
         icon: o.icon,
-        effects: Vec::new(),
+        ..Token::new_creature(&o.id, &o.name, Cell::new(o.at.0, o.at.1))
     }
 }
 
